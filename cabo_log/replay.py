@@ -1,0 +1,141 @@
+"""Replaying a log: header -> state, then every event through ``engine.apply``.
+
+Strict by default (the first bad line stops the replay and is reported) yet never empty-handed:
+like python-chess's ``GameBuilder``, the result keeps the state reached before the error.
+Readers that need every step (loader, timeline) pass a ``ReplayVisitor``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from engine import (
+    CaboLogError,
+    Event,
+    GameStart,
+    GameState,
+    LogSyntaxError,
+    apply,
+    finish,
+    new_game,
+)
+from engine.state import DRAWN, POWER, TURN_START
+
+from .logfile import iter_events, iter_lines, read_bytes
+
+
+class ReplayVisitor:
+    """Hooks called during a replay; override what you need (python-chess's visitor idea)."""
+
+    def begin(self, state: GameState, header: GameStart) -> None:
+        """After the header: the state exists, no round yet."""
+
+    def event(self, line: int, event: Event, state: GameState) -> None:
+        """After an event was applied; ``state.effect`` says what it did."""
+
+    def end(self, state: GameState) -> None:
+        """After the last line (pending powers lapsed)."""
+
+
+@dataclass
+class ReplayResult:
+    file: str | None
+    state: GameState | None
+    error: CaboLogError | None
+    last_line: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def report(self) -> dict[str, Any]:
+        """The object FORMAT.md's "What a replay reports" describes (plus a little more)."""
+        out: dict[str, Any] = {}
+        if self.state is not None:
+            out = state_report(self.state)
+        if self.error is not None:
+            out = {"error": error_dict(self.error), **({"partial": out} if out else {})}
+        return out
+
+
+def error_dict(err: CaboLogError) -> dict[str, Any]:
+    return {"file": err.file, "line": err.line, "code": err.code, "kind": err.kind,
+            "message": err.message}
+
+
+def state_report(g: GameState) -> dict[str, Any]:
+    report: dict[str, Any] = {
+        "game_id": g.game_id, "ruleset": g.rules.name, "players": list(g.players),
+        "events": g.events, "complete": g.complete,
+        "rounds": [r.as_dict() for r in g.rounds],
+        "scores": g.cumulative_by_name(), "winners": list(g.winners),
+    }
+    if g.names:
+        report["names"] = g.names
+    if not g.complete and g.phase in (TURN_START, DRAWN, POWER):
+        report["current_round"] = {
+            "round": g.round_no, "turn": g.turn, "to_play": g.players[g.current],
+            "phase": g.phase, "caller": g.caller_name(),
+            "rows": {g.players[p]: g.row_codes(p) for p in g.active_participants()},
+            "discard_top": g.discard_top(), "deck_size": len(g.deck),
+        }
+    active = [p for i, p in enumerate(g.players) if not g.active[i]]
+    if active:
+        report["forfeited"] = active
+    return report
+
+
+def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = None,
+                 visitor: ReplayVisitor | None = None) -> ReplayResult:
+    """Replay a whole log held in memory; ``until`` stops after the event with that seq
+    (or, in a log without seq, after that 0-based event index)."""
+    state: GameState | None = None
+    line = 0
+    try:
+        events = iter_events(iter_lines(data), file)
+        for line, event in events:
+            if state is None:
+                if not isinstance(event, GameStart):
+                    raise LogSyntaxError("no_header", "the first line must be the 'game' "
+                                                      "header").located(file, line)
+                try:
+                    state = new_game(event)
+                except CaboLogError as exc:
+                    raise exc.located(file, line) from None
+                if visitor is not None:
+                    visitor.begin(state, event)
+            else:
+                try:
+                    apply(state, event)
+                except CaboLogError as exc:
+                    raise exc.located(file, line) from None
+                if visitor is not None:
+                    visitor.event(line, event, state)
+            if until is not None and _index(event, state) >= until:
+                return ReplayResult(file, state, None, line)
+        if state is None:
+            raise LogSyntaxError("empty_log", "the log has no lines").located(file, 1)
+        finish(state)
+        if visitor is not None:
+            visitor.end(state)
+        return ReplayResult(file, state, None, line)
+    except CaboLogError as exc:
+        return ReplayResult(file, state, exc, line)
+
+
+def _index(event: Event, state: GameState) -> int:
+    return event.seq if event.seq is not None else state.events - 1
+
+
+def replay_file(path: str | os.PathLike[str], *, until: int | None = None,
+                visitor: ReplayVisitor | None = None) -> ReplayResult:
+    """Replay one log file; an unreadable file is reported like any other bad log."""
+    name = str(path)
+    try:
+        data = read_bytes(path)
+    except OSError as exc:
+        err = LogSyntaxError("unreadable", f"cannot read the file ({exc.strerror or exc})")
+        return ReplayResult(name, None, err.located(name, 0))
+    return replay_bytes(data, name, until=until, visitor=visitor)

@@ -1,0 +1,22 @@
+"""The pure Cabo rules engine: rulesets as data, one mutable state, events applied in order.
+
+No I/O and no third-party imports; everything here is deterministic.
+"""
+
+from .errors import (
+    CaboLogError,
+    IllegalEventError,
+    InconsistentLogError,
+    LogSyntaxError,
+    RulesetError,
+)
+from .events import Event, GameStart, parse_event, type_name
+from .game import apply, finish, new_game
+from .rulesets import BUILTINS, Ruleset, resolve
+from .state import GameState, RoundResult
+
+__all__ = [
+    "BUILTINS", "CaboLogError", "Event", "GameStart", "GameState", "IllegalEventError",
+    "InconsistentLogError", "LogSyntaxError", "RoundResult", "Ruleset", "RulesetError",
+    "apply", "finish", "new_game", "parse_event", "resolve", "type_name",
+]

@@ -1,0 +1,355 @@
+"""The events of format v1 as frozen dataclasses, and their strict parsing from JSON objects.
+
+Parsing checks shape only (fields present, of the right JSON type); whether an event is
+allowed at this point of the game is the state machine's business. Unknown extra fields are
+ignored, as FORMAT.md promises for forward compatibility.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import LogSyntaxError
+
+FORMAT = "cabo-log/1"
+Slot = tuple[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seq: int | None
+    auto: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameStart(Event):
+    game_id: str
+    ruleset: str | dict[str, Any]
+    options: dict[str, Any]
+    players: tuple[str, ...]
+    names: dict[str, Any] | None
+    started_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Event):
+    round: int
+    first: str
+    hands: dict[str, tuple[str, ...]]
+    discard: str
+    deck: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Peek(Event):
+    player: str
+    positions: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Event):
+    player: str
+    source: str
+    card: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Event):
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Replace(Event):
+    player: str
+    positions: tuple[int, ...]
+    into: int | None
+    end: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Power(Event):
+    player: str
+    power: str
+    target: Slot | None
+    cards: tuple[Slot, Slot] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Skip(Event):
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cabo(Event):
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Snap(Event):
+    player: str
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle(Event):
+    deck: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit(Event):
+    player: str
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd(Event):
+    round: int
+    points: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd(Event):
+    winners: tuple[str, ...]
+    scores: dict[str, int]
+
+
+# --- field readers --------------------------------------------------------------------------
+
+def _fail(kind: str, name: str, what: str) -> LogSyntaxError:
+    return LogSyntaxError("bad_field", f"{kind}: field {name!r} {what}")
+
+
+def _get(obj: Mapping[str, Any], kind: str, name: str) -> Any:
+    try:
+        return obj[name]
+    except KeyError:
+        raise LogSyntaxError("missing_field", f"{kind} event has no {name!r} field") from None
+
+
+def _str(obj: Mapping[str, Any], kind: str, name: str) -> str:
+    value = _get(obj, kind, name)
+    if type(value) is not str:
+        raise _fail(kind, name, f"must be a string, not {_show(value)}")
+    return value
+
+
+def _opt_str(obj: Mapping[str, Any], kind: str, name: str) -> str | None:
+    value = obj.get(name)
+    if value is not None and type(value) is not str:
+        raise _fail(kind, name, f"must be a string, not {_show(value)}")
+    return value
+
+
+def _int(obj: Mapping[str, Any], kind: str, name: str) -> int:
+    value = _get(obj, kind, name)
+    if type(value) is not int:
+        raise _fail(kind, name, f"must be a whole number, not {_show(value)}")
+    return value
+
+
+def _opt_int(obj: Mapping[str, Any], kind: str, name: str) -> int | None:
+    value = obj.get(name)
+    if value is not None and type(value) is not int:
+        raise _fail(kind, name, f"must be a whole number, not {_show(value)}")
+    return value
+
+
+def _ints(obj: Mapping[str, Any], kind: str, name: str) -> tuple[int, ...]:
+    value = _get(obj, kind, name)
+    if type(value) is not list or not value or any(type(v) is not int for v in value):
+        raise _fail(kind, name, f"must be a non-empty list of positions, not {_show(value)}")
+    return tuple(value)
+
+
+def _codes(value: Any, kind: str, name: str) -> tuple[str, ...]:
+    if type(value) is not list or any(type(v) is not str for v in value):
+        raise _fail(kind, name, f"must be a list of card codes, not {_show(value)}")
+    return tuple(value)
+
+
+def _slot(value: Any, kind: str, name: str) -> Slot:
+    if (type(value) is not list or len(value) != 2 or type(value[0]) is not str
+            or type(value[1]) is not int):
+        raise _fail(kind, name, f"must be [player, position], not {_show(value)}")
+    return (value[0], value[1])
+
+
+def _int_map(obj: Mapping[str, Any], kind: str, name: str) -> dict[str, int]:
+    value = _get(obj, kind, name)
+    if type(value) is not dict or any(type(v) is not int for v in value.values()):
+        raise _fail(kind, name, f"must map players to whole numbers, not {_show(value)}")
+    return value
+
+
+def _show(value: Any) -> str:
+    text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# --- one parser per type --------------------------------------------------------------------
+
+def _game(o: Mapping[str, Any], seq: int | None, auto: bool) -> GameStart:
+    fmt = _get(o, "game", "format")
+    if fmt != FORMAT:
+        raise LogSyntaxError("bad_format", f"format must be {FORMAT!r}, not {_show(fmt)}")
+    ruleset = _get(o, "game", "ruleset")
+    if type(ruleset) not in (str, dict):
+        raise _fail("game", "ruleset", "must be a ruleset name or an object of parameters")
+    options = o.get("options", {})
+    if options is None:
+        options = {}
+    if type(options) is not dict:
+        raise _fail("game", "options", f"must be an object, not {_show(options)}")
+    players = _get(o, "game", "players")
+    if type(players) is not list or any(type(p) is not str for p in players):
+        raise _fail("game", "players", "must be a list of player ids")
+    names = o.get("names")
+    if names is not None and type(names) is not dict:
+        raise _fail("game", "names", "must be an object")
+    started = o.get("started_at")
+    return GameStart(seq, auto, _str(o, "game", "game_id"), ruleset, options, tuple(players),
+                     names, started if isinstance(started, str) else None)
+
+
+def _deal(o: Mapping[str, Any], seq: int | None, auto: bool) -> Deal:
+    hands = _get(o, "deal", "hands")
+    if type(hands) is not dict:
+        raise _fail("deal", "hands", "must map players to their cards")
+    parsed = {p: _codes(cards, "deal", f"hands.{p}") for p, cards in hands.items()}
+    return Deal(seq, auto, _int(o, "deal", "round"), _str(o, "deal", "first"), parsed,
+                _str(o, "deal", "discard"), _codes(_get(o, "deal", "deck"), "deal", "deck"))
+
+
+def _peek(o: Mapping[str, Any], seq: int | None, auto: bool) -> Peek:
+    return Peek(seq, auto, _str(o, "peek", "player"), _ints(o, "peek", "positions"))
+
+
+def _draw(o: Mapping[str, Any], seq: int | None, auto: bool) -> Draw:
+    source = _str(o, "draw", "source")
+    if source != "deck" and source != "discard":
+        raise _fail("draw", "source", f"must be 'deck' or 'discard', not {_show(source)}")
+    return Draw(seq, auto, _str(o, "draw", "player"), source, _opt_str(o, "draw", "card"))
+
+
+def _discard(o: Mapping[str, Any], seq: int | None, auto: bool) -> Discard:
+    return Discard(seq, auto, _str(o, "discard", "player"))
+
+
+def _replace(o: Mapping[str, Any], seq: int | None, auto: bool) -> Replace:
+    end = _opt_str(o, "replace", "end")
+    if end is not None and end != "left" and end != "right":
+        raise _fail("replace", "end", f"must be 'left' or 'right', not {_show(end)}")
+    return Replace(seq, auto, _str(o, "replace", "player"), _ints(o, "replace", "positions"),
+                   _opt_int(o, "replace", "into"), end)
+
+
+def _power(o: Mapping[str, Any], seq: int | None, auto: bool) -> Power:
+    power = _str(o, "power", "power")
+    if power not in ("peek", "spy", "swap"):
+        raise _fail("power", "power", f"must be 'peek', 'spy' or 'swap', not {_show(power)}")
+    target: Slot | None = None
+    cards: tuple[Slot, Slot] | None = None
+    if power == "swap":
+        raw = _get(o, "power", "cards")
+        if type(raw) is not list or len(raw) != 2:
+            raise _fail("power", "cards", "must be two [player, position] pairs")
+        cards = (_slot(raw[0], "power", "cards"), _slot(raw[1], "power", "cards"))
+    else:
+        target = _slot(_get(o, "power", "target"), "power", "target")
+    return Power(seq, auto, _str(o, "power", "player"), power, target, cards)
+
+
+def _skip(o: Mapping[str, Any], seq: int | None, auto: bool) -> Skip:
+    return Skip(seq, auto, _str(o, "skip", "player"))
+
+
+def _cabo(o: Mapping[str, Any], seq: int | None, auto: bool) -> Cabo:
+    return Cabo(seq, auto, _str(o, "cabo", "player"))
+
+
+def _snap(o: Mapping[str, Any], seq: int | None, auto: bool) -> Snap:
+    return Snap(seq, auto, _str(o, "snap", "player"), _int(o, "snap", "position"))
+
+
+def _reshuffle(o: Mapping[str, Any], seq: int | None, auto: bool) -> Reshuffle:
+    return Reshuffle(seq, auto, _codes(_get(o, "reshuffle", "deck"), "reshuffle", "deck"))
+
+
+def _forfeit(o: Mapping[str, Any], seq: int | None, auto: bool) -> Forfeit:
+    return Forfeit(seq, auto, _str(o, "forfeit", "player"), _opt_str(o, "forfeit", "reason"))
+
+
+def _round_end(o: Mapping[str, Any], seq: int | None, auto: bool) -> RoundEnd:
+    return RoundEnd(seq, auto, _int(o, "round_end", "round"), _int_map(o, "round_end", "points"))
+
+
+def _game_end(o: Mapping[str, Any], seq: int | None, auto: bool) -> GameEnd:
+    winners = _get(o, "game_end", "winners")
+    if type(winners) is not list or any(type(w) is not str for w in winners):
+        raise _fail("game_end", "winners", "must be a list of player ids")
+    return GameEnd(seq, auto, tuple(winners), _int_map(o, "game_end", "scores"))
+
+
+PARSERS: dict[str, Callable[[Mapping[str, Any], int | None, bool], Event]] = {
+    "game": _game, "deal": _deal, "peek": _peek, "draw": _draw, "discard": _discard,
+    "replace": _replace, "power": _power, "skip": _skip, "cabo": _cabo, "snap": _snap,
+    "reshuffle": _reshuffle, "forfeit": _forfeit, "round_end": _round_end,
+    "game_end": _game_end,
+}
+
+EVENT_TYPES: tuple[str, ...] = tuple(PARSERS)
+TYPE_NAMES: dict[type, str] = {
+    GameStart: "game", Deal: "deal", Peek: "peek", Draw: "draw", Discard: "discard",
+    Replace: "replace", Power: "power", Skip: "skip", Cabo: "cabo", Snap: "snap",
+    Reshuffle: "reshuffle", Forfeit: "forfeit", RoundEnd: "round_end", GameEnd: "game_end",
+}
+
+
+def parse_event(obj: Any) -> Event:
+    """A JSON value (already decoded) -> one typed event, or LogSyntaxError."""
+    if type(obj) is not dict:
+        raise LogSyntaxError("not_object", f"a line must be a JSON object, not {_show(obj)}")
+    kind = obj.get("type")
+    parser = PARSERS.get(kind) if type(kind) is str else None
+    if parser is None:
+        if "type" not in obj:
+            raise LogSyntaxError("missing_field", "event has no 'type' field")
+        raise LogSyntaxError("unknown_type", f"unknown event type {_show(kind)}")
+    seq = obj.get("seq")
+    if seq is not None and (type(seq) is not int or seq < 0):
+        raise LogSyntaxError("bad_field", f"{kind}: field 'seq' must be a whole number >= 0")
+    auto = obj.get("auto", False)
+    if type(auto) is not bool:
+        raise LogSyntaxError("bad_field", f"{kind}: field 'auto' must be true or false")
+    return parser(obj, seq, auto)
+
+
+def type_name(event: Event) -> str:
+    return TYPE_NAMES[type(event)]
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    """An event as the JSON object of its log line (``type`` first, absent fields omitted)."""
+    out: dict[str, Any] = {"type": TYPE_NAMES[type(event)]}
+    if isinstance(event, GameStart):
+        out["format"] = FORMAT
+    if event.seq is not None:
+        out["seq"] = event.seq
+    for name in event.__slots__:
+        value = getattr(event, name)
+        if value is None:
+            continue
+        out[name] = _plain(value)
+    if event.auto:
+        out["auto"] = True
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,148 @@
+"""Starting a match from its header and applying events to it: ``new_game`` and ``apply``.
+
+``apply`` is the one function that advances the state (the eventsourcing "mutator"): it checks
+``seq``, lets a pending power lapse when something else happens, and hands the event to the
+handler for its type. Claims (``round_end``, ``game_end``) are checked here, against the rules'
+own result.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from . import play
+from .errors import IllegalEventError, InconsistentLogError, RulesetError
+from .events import (
+    Cabo,
+    Deal,
+    Discard,
+    Draw,
+    Event,
+    Forfeit,
+    GameEnd,
+    GameStart,
+    Peek,
+    Power,
+    Replace,
+    Reshuffle,
+    RoundEnd,
+    Skip,
+    Snap,
+)
+from .rulesets import Ruleset, resolve
+from .state import POWER, Effect, GameState
+
+
+def new_game(header: GameStart, rules: Ruleset | None = None) -> GameState:
+    """The state right after the ``game`` line; ``rules`` overrides the header's ruleset."""
+    if rules is None:
+        rules = resolve(header.ruleset, header.options)
+    players = header.players
+    if len(set(players)) != len(players):
+        raise RulesetError("bad_players", "player ids must be unique")
+    if any(not p for p in players):
+        raise RulesetError("bad_players", "a player id must not be empty")
+    if not rules.players_allowed(len(players)):
+        raise RulesetError("bad_players",
+                           f"{rules.name} is for {rules.min_players} to "
+                           f"{rules.player_limit()} players with {rules.decks} "
+                           f"deck{'s' if rules.decks > 1 else ''}, not {len(players)}")
+    if header.seq is not None and header.seq != 0:
+        raise InconsistentLogError("seq_gap", f"the header's seq must be 0, not {header.seq}")
+    count = len(players)
+    return GameState(
+        rules=rules, game_id=header.game_id, players=players,
+        names=dict(header.names or {}),
+        seat={p: i for i, p in enumerate(players)},
+        values_of=rules.values(), power_of=rules.power_table(),
+        deck_counter=dict(Counter(rules.deck_codes())),
+        active=[True] * count, cumulative=[0] * count, reset_used=[False] * count,
+        peeked=[False] * count, seq_mode=header.seq is not None,
+    )
+
+
+def round_end(g: GameState, e: RoundEnd) -> None:
+    if not 1 <= e.round <= len(g.rounds):
+        raise InconsistentLogError("claim_premature",
+                                   f"round {e.round} has not ended at this point")
+    result = g.rounds[e.round - 1]
+    if dict(e.points) != result.points:
+        raise InconsistentLogError("claim_mismatch",
+                                   f"round {e.round}: the log claims points "
+                                   f"{_fmt(e.points)}, but the rules give {_fmt(result.points)}")
+
+
+def game_end(g: GameState, e: GameEnd) -> None:
+    if not g.complete:
+        raise InconsistentLogError("claim_premature", "the match has not ended at this point")
+    scores = g.cumulative_by_name()
+    if set(e.winners) != set(g.winners) or len(e.winners) != len(g.winners):
+        raise InconsistentLogError("claim_mismatch",
+                                   f"the log claims winners {', '.join(e.winners) or 'none'}, "
+                                   f"but the rules give {', '.join(g.winners)}")
+    if dict(e.scores) != scores:
+        raise InconsistentLogError("claim_mismatch",
+                                   f"the log claims scores {_fmt(e.scores)}, but the rules "
+                                   f"give {_fmt(scores)}")
+
+
+def _fmt(points: dict[str, int]) -> str:
+    return ", ".join(f"{p} {v}" for p, v in points.items()) or "none"
+
+
+def _header_again(g: GameState, e: GameStart) -> None:
+    raise IllegalEventError("duplicate_header", "a log has exactly one 'game' line, the first")
+
+
+HANDLERS: dict[type, Callable[[GameState, Any], None]] = {
+    Deal: play.deal, Peek: play.peek, Draw: play.draw, Discard: play.discard,
+    Replace: play.replace, Power: play.power, Skip: play.skip, Cabo: play.cabo,
+    Snap: play.snap, Reshuffle: play.reshuffle, Forfeit: play.forfeit,
+    RoundEnd: round_end, GameEnd: game_end, GameStart: _header_again,
+}
+
+
+def apply(g: GameState, e: Event) -> None:
+    """Advance the match by one event, or raise the error that says why it cannot happen."""
+    if g.seq_mode:
+        if e.seq != g.next_seq:
+            _seq_error(g, e.seq)
+        g.next_seq += 1
+    elif e.seq is not None:
+        raise InconsistentLogError("seq_unexpected",
+                                   "the header has no seq, so no line may have one")
+    g.effect = effect = Effect()
+    kind = type(e)
+    if g.phase == POWER and not _keeps_power(g, e, kind):
+        play.end_turn(g)
+        effect.implicit_skip = True
+    HANDLERS[kind](g, e)
+    g.events += 1
+
+
+def _keeps_power(g: GameState, e: Event, kind: type) -> bool:
+    """A power stays usable through its user's power/skip and another player's forfeit."""
+    if kind is Power or kind is Skip:
+        return g.seat.get(e.player) == g.current  # type: ignore[attr-defined]
+    if kind is Forfeit:
+        return g.seat.get(e.player) != g.current  # type: ignore[attr-defined]
+    return False
+
+
+def _seq_error(g: GameState, seq: int | None) -> None:
+    if seq is None:
+        raise InconsistentLogError("seq_missing",
+                                   f"this line has no seq; {g.next_seq} was expected")
+    if seq < g.next_seq:
+        raise InconsistentLogError("seq_repeat",
+                                   f"seq {seq} repeats an earlier line; {g.next_seq} was "
+                                   "expected")
+    raise InconsistentLogError("seq_gap", f"seq jumps from {g.next_seq - 1} to {seq}")
+
+
+def finish(g: GameState) -> None:
+    """The log ends here: a power still pending is read as skipped (FORMAT.md)."""
+    if g.phase == POWER:
+        play.end_turn(g)

@@ -1,0 +1,107 @@
+"""Legal moves for whoever must act next, as event objects ready for ``apply``.
+
+Deals and reshuffles are chance events (the shuffler decides them), so they are not listed;
+``needs_reshuffle`` and ``needs_deal`` tell a simulator when to make one. Snaps, which any
+player may make between turns, are listed by ``snap_moves``.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .events import Cabo, Discard, Draw, Event, Peek, Power, Replace, Skip, Snap
+from .state import BEFORE_DEAL, DRAWN, POWER, ROUND_OVER, TURN_START, GameState
+
+# Multi-replacements are listed up to this many cards where the ruleset sets no limit.
+LISTED_REPLACE_LIMIT = 4
+
+
+def needs_deal(g: GameState) -> bool:
+    return g.phase in (BEFORE_DEAL, ROUND_OVER) and not g.complete
+
+
+def needs_reshuffle(g: GameState) -> bool:
+    """The next deck draw would fail without a reshuffle (which the ruleset allows)."""
+    return (g.phase == TURN_START and not g.deck and g.rules.reshuffle and len(g.pile) > 1)
+
+
+def legal_moves(g: GameState) -> list[Event]:
+    """Every move of the player to act (at the start of a turn: draw or Cabo)."""
+    if g.phase == TURN_START:
+        return _turn_start(g)
+    if g.phase == DRAWN:
+        return _placements(g)
+    if g.phase == POWER:
+        return _powers(g)
+    return []
+
+
+def peek_moves(g: GameState, player: str) -> list[Event]:
+    """The initial peeks a player may still make this round."""
+    seat = g.seat[player]
+    if g.phase != TURN_START or g.started or g.peeked[seat] or seat not in g.participants:
+        return []
+    rules = g.rules
+    if rules.peek_positions is not None:
+        return [Peek(None, False, player, rules.peek_positions)]
+    size = len(g.rows[seat])
+    return [Peek(None, False, player, combo)
+            for combo in combinations(range(size), rules.peek_count)]
+
+
+def snap_moves(g: GameState) -> list[Event]:
+    if not g.rules.snap or g.phase != TURN_START or not g.pile:
+        return []
+    return [Snap(None, False, g.players[p], i)
+            for p in g.participants if g.active[p] for i in range(len(g.rows[p]))]
+
+
+def _turn_start(g: GameState) -> list[Event]:
+    me = g.players[g.current]
+    moves: list[Event] = []
+    if g.deck or needs_reshuffle(g):
+        moves.append(Draw(None, False, me, "deck", None))
+    if g.pile:
+        moves.append(Draw(None, False, me, "discard", None))
+    if g.caller < 0:
+        moves.append(Cabo(None, False, me))
+    return moves
+
+
+def _placements(g: GameState) -> list[Event]:
+    me = g.players[g.current]
+    moves: list[Event] = []
+    if g.drawn_source == "deck":
+        moves.append(Discard(None, False, me))
+    size = len(g.rows[g.current])
+    limit = g.rules.max_replace or LISTED_REPLACE_LIMIT
+    for count in range(1, min(limit, size) + 1):
+        for combo in combinations(range(size), count):
+            moves.append(Replace(None, False, me, combo, None, None))
+    return moves
+
+
+def _powers(g: GameState) -> list[Event]:
+    seat = g.current
+    me = g.players[seat]
+    moves: list[Event] = [Skip(None, False, me)]
+    power = g.pending_power
+    others = [p for p in g.participants if g.active[p] and p != seat]
+    if power == "peek":
+        moves += [Power(None, False, me, "peek", (me, i), None)
+                  for i in range(len(g.rows[seat]))]
+    elif power == "spy":
+        moves += [Power(None, False, me, "spy", (g.players[p], i), None)
+                  for p in others for i in range(len(g.rows[p]))]
+    elif power == "swap":
+        firsts = ([p for p in g.participants if g.active[p]]
+                  if g.rules.swap_any_two_players else [seat])
+        for a in firsts:
+            for b in others if a == seat else [p for p in others if p > a]:
+                if b == a:
+                    continue
+                for i in range(len(g.rows[a])):
+                    for j in range(len(g.rows[b])):
+                        moves.append(Power(None, False, me, "swap", None,
+                                           ((g.players[a], i), (g.players[b], j))))
+    return moves

@@ -1,0 +1,179 @@
+"""Scoring a round, the 100 -> 50 resets, the end of the match and its winners (RULES.md).
+
+Every rule is read off the ruleset's parameters; the table rows of RULES.md map one-to-one
+onto ``Ruleset`` fields (see docs/rules.md).
+"""
+
+from __future__ import annotations
+
+from .rulesets import (
+    FIRST_FEWEST_POINTS,
+    FIRST_ROTATE,
+    RESET_ALWAYS,
+    RESET_ONCE,
+    TIE_BREAK_ROUNDS,
+    TIE_LAST_ROUND,
+    Ruleset,
+)
+from .state import END_FORFEIT, MATCH_OVER, ROUND_OVER, GameState, RoundResult
+
+
+def round_points(rules: Ruleset, scored: list[int], totals: dict[int, int],
+                 rows: dict[int, list[int]], caller: int | None,
+                 caller_success: bool | None) -> tuple[dict[int, int], tuple[int, ...]]:
+    """Points per scored seat, and the seats holding a special hand (Kamikaze, moon)."""
+    special = special_holders(rules, scored, totals, rows, caller)
+    if special:
+        penalty = rules.special_points()
+        return {p: 0 if p in special else penalty for p in scored}, special
+    points = {p: totals[p] for p in scored}
+    if rules.lowest_scores_zero and scored:
+        low = min(totals[p] for p in scored)
+        lowest = [p for p in scored if totals[p] == low]
+        if caller is not None and caller in lowest:
+            points[caller] = 0
+        else:
+            for p in lowest:
+                points[p] = 0
+            if caller is not None:
+                points[caller] = totals[caller] + rules.caller_penalty
+        return points, ()
+    if caller is not None:
+        points[caller] = 0 if caller_success else totals[caller] + rules.caller_penalty
+    return points, ()
+
+
+def special_holders(rules: Ruleset, scored: list[int], totals: dict[int, int],
+                    rows: dict[int, list[int]], caller: int | None) -> tuple[int, ...]:
+    """Seats whose hand overrides normal scoring: a 12-12-13-13 row, or golf's 0 caller."""
+    holders = []
+    if rules.special_row is not None:
+        wanted = sorted(rules.special_row)
+        for p in scored:
+            if len(rows[p]) == len(wanted) and sorted(rows[p]) == wanted:
+                holders.append(p)
+    if rules.special_caller_zero and caller is not None and totals[caller] == 0 \
+            and caller not in holders:
+        holders.append(caller)
+    return tuple(sorted(holders))
+
+
+def finish_round(g: GameState, end: str) -> RoundResult:
+    """Score the round that just ended, apply resets, and decide whether the match is over."""
+    rules = g.rules
+    scored = g.active_participants()
+    values = g.values
+    row_values = {p: [values[c] for c in g.rows[p]] for p in scored}
+    totals = {p: sum(row_values[p]) for p in scored}
+    caller: int | None = None
+    if g.caller >= 0 and not g.caller_forfeited and g.caller in totals:
+        caller = g.caller
+    success = None
+    if caller is not None:
+        success = rules.caller_succeeds(totals[caller],
+                                        [totals[p] for p in scored if p != caller])
+    points: dict[int, int]
+    special: tuple[int, ...]
+    if end == END_FORFEIT:
+        points, special = {p: 0 for p in scored}, ()
+    else:
+        points, special = round_points(rules, scored, totals, row_values, caller, success)
+    for p, pts in points.items():
+        g.cumulative[p] += pts
+    resets, second_exact = _apply_resets(g, scored)
+    names = g.players
+    result = RoundResult(
+        round=g.round_no, first=names[g.first],
+        players=tuple(names[p] for p in g.participants),
+        caller=names[g.caller] if g.caller >= 0 else None, cabo_success=success, end=end,
+        hands={names[p]: g.row_codes(p) for p in scored},
+        totals={names[p]: totals[p] for p in scored},
+        points={names[p]: points[p] for p in scored},
+        cumulative=g.cumulative_by_name(), turns=g.turn, reshuffles=g.reshuffles,
+        special=tuple(names[p] for p in special), resets=tuple(names[p] for p in resets),
+        tiebreak=g.tiebreak is not None,
+    )
+    g.rounds.append(result)
+    g.phase = ROUND_OVER
+    _check_match_end(g, points, second_exact)
+    return result
+
+
+def _apply_resets(g: GameState, scored: list[int]) -> tuple[list[int], bool]:
+    rules = g.rules
+    resets: list[int] = []
+    second_exact = False
+    if rules.exact_reset not in (RESET_ALWAYS, RESET_ONCE):
+        return resets, second_exact
+    for p in scored:
+        if g.cumulative[p] != rules.target:
+            continue
+        if rules.exact_reset == RESET_ALWAYS or not g.reset_used[p]:
+            g.cumulative[p] = rules.reset_value()
+            g.reset_used[p] = True
+            resets.append(p)
+        else:
+            second_exact = True
+    return resets, second_exact
+
+
+def _check_match_end(g: GameState, points: dict[int, int], second_exact: bool) -> None:
+    active = g.active_players()
+    if not g.ending:
+        g.ending = (second_exact or len(active) < 2
+                    or any(g.rules.is_over_target(g.cumulative[p]) for p in active))
+    if g.ending:
+        decide_winners(g, points)
+
+
+def decide_winners(g: GameState, last_points: dict[int, int]) -> None:
+    """Lowest total wins; a tie is shared, broken by the last round, or played off."""
+    active = g.active_players()
+    if len(active) < 2:
+        _crown(g, active)
+        return
+    pool = list(g.tiebreak) if g.tiebreak else active
+    low = min(g.cumulative[p] for p in pool)
+    tied = [p for p in pool if g.cumulative[p] == low]
+    rule = g.rules.tie_rule
+    if len(tied) == 1 or rule not in (TIE_LAST_ROUND, TIE_BREAK_ROUNDS):
+        _crown(g, tied)
+    elif rule == TIE_LAST_ROUND:
+        best = min(last_points.get(p, 0) for p in tied)
+        fewest = [p for p in tied if last_points.get(p, 0) == best]
+        if len(fewest) == 1:
+            _crown(g, fewest)
+        # still tied: another round for everybody; the match stays ending
+    else:
+        g.tiebreak = tuple(tied)
+
+
+def _crown(g: GameState, seats: list[int]) -> None:
+    g.winners = tuple(g.players[p] for p in seats)
+    g.complete = True
+    g.tiebreak = None
+    g.phase = MATCH_OVER
+
+
+def expected_first(g: GameState, participants: tuple[int, ...]) -> int | None:
+    """Who must start the next round, or None where the log decides."""
+    if not g.rounds:
+        return None
+    rule = g.rules.first_player
+    prev_first = g.seat[g.rounds[-1].first]
+    order = _seats_after(len(g.players), prev_first)
+    if rule == FIRST_ROTATE:
+        return next((p for p in order if p in participants), None)
+    if rule == FIRST_FEWEST_POINTS:
+        points = g.rounds[-1].points
+        candidates = [p for p in participants if g.players[p] in points]
+        if not candidates:
+            return None
+        best = min(points[g.players[p]] for p in candidates)
+        return next(p for p in order if p in candidates and points[g.players[p]] == best)
+    return None
+
+
+def _seats_after(count: int, seat: int) -> list[int]:
+    """Seat order starting after ``seat`` and ending with it."""
+    return [(seat + k) % count for k in range(1, count + 1)]

@@ -1,0 +1,176 @@
+"""The state of one match: a single mutable object that ``apply`` advances in place.
+
+Cards are numbered per round (their place in the deal); rows, piles and the drawn card hold
+those numbers. ``codes``, ``values``, ``known`` and ``face_up`` are indexed by them, so what a
+player knows about a card follows the card through swaps, snaps and reshuffles for free.
+``known`` is a bit mask of player seats.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from .rulesets import Ruleset
+
+# phases
+BEFORE_DEAL = "before_deal"     # the header is read, no round dealt yet
+TURN_START = "turn_start"       # the current player must draw or call Cabo; snaps allowed
+DRAWN = "drawn"                 # the current player holds a drawn card
+POWER = "power"                 # the current player may use the power just earned
+ROUND_OVER = "round_over"       # the round was scored; a deal (or claims) comes next
+MATCH_OVER = "match_over"       # winners known; only claims may follow
+
+END_CABO = "cabo"
+END_DECK_EMPTY = "deck_empty"
+END_FORFEIT = "forfeit"
+
+
+@dataclass
+class RoundResult:
+    """What a finished round came to; the replay report's ``rounds`` entries."""
+
+    round: int
+    first: str
+    players: tuple[str, ...]
+    caller: str | None
+    cabo_success: bool | None
+    end: str
+    hands: dict[str, list[str]]
+    totals: dict[str, int]
+    points: dict[str, int]
+    cumulative: dict[str, int]
+    turns: int
+    reshuffles: int
+    special: tuple[str, ...] = ()
+    resets: tuple[str, ...] = ()
+    tiebreak: bool = False
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "round": self.round, "first": self.first, "players": list(self.players),
+            "caller": self.caller, "cabo_success": self.cabo_success, "end": self.end,
+            "hands": self.hands, "totals": self.totals, "points": self.points,
+            "cumulative": self.cumulative, "turns": self.turns, "reshuffles": self.reshuffles,
+            "special": list(self.special), "resets": list(self.resets),
+            "tiebreak": self.tiebreak,
+        }
+
+
+@dataclass
+class Effect:
+    """What the last event did, for readers that need more than the state (loader, timeline).
+
+    Reset before every event; only the fields that apply are set.
+    """
+
+    card: str | None = None          # the card involved (drawn, discarded, snapped, seen)
+    value: int | None = None
+    seen: str | None = None          # peek/spy: the card looked at
+    given: str | None = None         # swap: the user's own card that left (or first card)
+    received: str | None = None      # swap: the card that came in (or second card)
+    success: bool | None = None      # replace: multi-replacement success; snap: match
+    penalty: str | None = None       # penalty card taken (failed replacement / wrong snap)
+    discarded: tuple[str, ...] = ()  # cards that went to the discard pile
+    round_ended: RoundResult | None = None
+    implicit_skip: bool = False      # a pending power was skipped by this event
+
+
+@dataclass
+class GameState:
+    """One match in progress. Mutated by ``engine.apply``; copy with ``snapshot()``."""
+
+    rules: Ruleset
+    game_id: str
+    players: tuple[str, ...]
+    names: dict[str, object] = field(default_factory=dict)
+    seat: dict[str, int] = field(default_factory=dict)
+    values_of: dict[str, int] = field(default_factory=dict)
+    power_of: dict[int, str] = field(default_factory=dict)
+    deck_counter: dict[str, int] = field(default_factory=dict)
+    # match
+    active: list[bool] = field(default_factory=list)
+    cumulative: list[int] = field(default_factory=list)
+    reset_used: list[bool] = field(default_factory=list)
+    rounds: list[RoundResult] = field(default_factory=list)
+    phase: str = BEFORE_DEAL
+    complete: bool = False
+    winners: tuple[str, ...] = ()
+    ending: bool = False                     # the end condition was met; a tie is being broken
+    tiebreak: tuple[int, ...] | None = None  # golf: seats that play the tie-break round
+    events: int = 1                          # lines applied, header included
+    seq_mode: bool = False
+    next_seq: int = 1
+    # round
+    round_no: int = 0
+    participants: tuple[int, ...] = ()
+    codes: list[str] = field(default_factory=list)
+    values: list[int] = field(default_factory=list)
+    known: list[int] = field(default_factory=list)
+    face_up: list[bool] = field(default_factory=list)
+    rows: list[list[int]] = field(default_factory=list)
+    deck: list[int] = field(default_factory=list)   # top is the last element
+    pile: list[int] = field(default_factory=list)   # discard pile, top is the last element
+    out: list[int] = field(default_factory=list)    # rows of forfeited players
+    first: int = 0
+    current: int = 0
+    turn: int = 0
+    started: bool = False
+    peeked: list[bool] = field(default_factory=list)
+    caller: int = -1
+    caller_forfeited: bool = False
+    final_left: list[int] = field(default_factory=list)
+    drawn: int = -1
+    drawn_source: str = ""
+    pending_power: str | None = None
+    reshuffles: int = 0
+    effect: Effect = field(default_factory=Effect)
+
+    # --- small questions -----------------------------------------------------------------
+    @property
+    def everybody(self) -> int:
+        return (1 << len(self.players)) - 1
+
+    def name(self, seat: int) -> str:
+        return self.players[seat]
+
+    def in_round(self, seat: int) -> bool:
+        return seat in self.participants and self.active[seat]
+
+    def active_participants(self) -> list[int]:
+        return [p for p in self.participants if self.active[p]]
+
+    def active_players(self) -> list[int]:
+        return [p for p in range(len(self.players)) if self.active[p]]
+
+    def row_codes(self, seat: int) -> list[str]:
+        return [self.codes[c] for c in self.rows[seat]]
+
+    def row_total(self, seat: int) -> int:
+        values = self.values
+        return sum(values[c] for c in self.rows[seat])
+
+    def discard_top(self) -> str | None:
+        return self.codes[self.pile[-1]] if self.pile else None
+
+    def cumulative_by_name(self) -> dict[str, int]:
+        return {p: self.cumulative[i] for i, p in enumerate(self.players)}
+
+    def current_player(self) -> str | None:
+        if self.phase in (TURN_START, DRAWN, POWER):
+            return self.players[self.current]
+        return None
+
+    def caller_name(self) -> str | None:
+        return self.players[self.caller] if self.caller >= 0 else None
+
+    def card_locations(self) -> list[int]:
+        """Every card id of the round wherever it lies (for conservation checks)."""
+        ids = [c for row in self.rows for c in row] + self.deck + self.pile + self.out
+        if self.drawn >= 0:
+            ids.append(self.drawn)
+        return ids
+
+    def snapshot(self) -> GameState:
+        """An independent copy, for ``--until`` and step-through views; never on the hot path."""
+        return copy.deepcopy(self)
