@@ -95,6 +95,10 @@ def finish_round(g: GameState, end: str) -> RoundResult:
     )
     g.rounds.append(result)
     g.phase = ROUND_OVER
+    everybody = g.everybody
+    for p in scored:  # the hands are revealed at the end of a round
+        for card in g.rows[p]:
+            g.known[card] = everybody
     _check_match_end(g, points, second_exact)
     return result
 

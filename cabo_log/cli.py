@@ -1,0 +1,29 @@
+"""The ``cabo-log`` command line: thin wrappers that parse options and call one library function.
+
+Commands of other areas (simulation, database, timeline) live in their own ``cli_*`` modules and
+register themselves on the same Typer app.
+"""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="cabo-log",
+    help="Replay, validate and analyse Cabo game logs (format cabo-log/1).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _register_all() -> None:
+    from . import cli_db, cli_replay, cli_simulate, cli_timeline
+
+    for module in (cli_replay, cli_simulate, cli_db, cli_timeline):
+        module.register(app)
+
+
+def main() -> None:
+    _register_all()
+    app()

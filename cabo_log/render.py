@@ -1,0 +1,79 @@
+"""Plain-text accounts of a replay for people: rounds, calls, hands, points, the table."""
+
+from __future__ import annotations
+
+from engine import GameState
+from engine.knowledge import row_view
+from engine.state import DRAWN, POWER, TURN_START, RoundResult
+
+from .replay import ReplayResult
+
+
+def describe_round(r: RoundResult, width: int) -> list[str]:
+    head = f"Round {r.round}" + (" (tie-break)" if r.tiebreak else "") + f", first: {r.first}"
+    if r.caller is None:
+        call = "nobody called Cabo"
+    elif r.cabo_success is None:
+        call = f"{r.caller} called Cabo (not scored as the caller)"
+    else:
+        call = f"{r.caller} called Cabo ({'success' if r.cabo_success else 'failure'})"
+    ended = {"cabo": "ended after the final turns", "deck_empty": "ended by the empty draw pile",
+             "forfeit": "ended by a forfeit, unscored"}[r.end]
+    lines = [f"{head}: {call}; {ended}; {r.turns} turns"
+             + (f", {r.reshuffles} reshuffle{'s' if r.reshuffles != 1 else ''}"
+                if r.reshuffles else "")]
+    for player in r.points:
+        hand = " ".join(r.hands[player]) or "(no cards)"
+        notes = []
+        if player in r.special:
+            notes.append("special hand")
+        if player in r.resets:
+            notes.append("exact target: reset")
+        if player == r.caller:
+            notes.append("caller")
+        note = f"  [{', '.join(notes)}]" if notes else ""
+        lines.append(f"  {player:<{width}}  hand {hand:<24} total {r.totals[player]:>3}  "
+                     f"points {r.points[player]:>3}  score {r.cumulative[player]:>3}{note}")
+    return lines
+
+
+def describe_table(g: GameState, as_player: str | None = None) -> list[str]:
+    """The table now; with ``as_player``, cards that player does not know show as ``??``."""
+    if g.phase not in (TURN_START, DRAWN, POWER):
+        return []
+    seat = g.seat[as_player] if as_player is not None else None
+    width = max(len(p) for p in g.players)
+    view = f" as {as_player} knew it" if as_player else ""
+    lines = [f"Table in round {g.round_no}, turn {g.turn}{view}: {g.players[g.current]} to "
+             f"play ({g.phase.replace('_', ' ')})"]
+    for p in g.active_participants():
+        if seat is None:
+            cards = g.row_codes(p)
+        else:
+            cards = [c if c is not None else "??" for c in row_view(g, seat, p)]
+        lines.append(f"  {g.players[p]:<{width}}  {' '.join(cards) or '(no cards)'}")
+    lines.append(f"  discard top {g.discard_top() or '(empty)'}, draw pile {len(g.deck)} "
+                 f"card{'s' if len(g.deck) != 1 else ''}")
+    if g.caller >= 0:
+        lines.append(f"  {g.players[g.caller]} called Cabo")
+    return lines
+
+
+def describe(result: ReplayResult, as_player: str | None = None) -> str:
+    g = result.state
+    lines: list[str] = []
+    if g is not None:
+        width = max(len(p) for p in g.players)
+        lines.append(f"Game {g.game_id}: {g.rules.name}, players {', '.join(g.players)}")
+        for r in g.rounds:
+            lines.extend(describe_round(r, width))
+        lines.extend(describe_table(g, as_player))
+        scores = ", ".join(f"{p} {s}" for p, s in g.cumulative_by_name().items())
+        lines.append(f"Scores: {scores}")
+        if g.complete:
+            lines.append(f"Winners: {', '.join(g.winners)}")
+        else:
+            lines.append("In progress: the match has not ended")
+    if result.error is not None:
+        lines.append(str(result.error))
+    return "\n".join(lines)
