@@ -1,0 +1,204 @@
+"""Writing logs by hand, with a stacked deck: for tests, sample games, converters and bug reports.
+
+Each event is checked by the engine as it is added (strict mode), so a scenario that breaks the
+rules fails at the call that broke them, not later in a replay. ``strict=False`` records events
+unchecked, which is how the invalid sample logs are made.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from engine import GameState, apply, new_game, parse_event, resolve
+from engine.events import to_dict
+
+from .logfile import dumps_event
+
+
+class LogBuilder:
+    """Accumulates the lines of one game; ``state`` follows along when strict."""
+
+    def __init__(self, ruleset: str | dict[str, Any], players: Sequence[str], *,
+                 options: dict[str, Any] | None = None, game_id: str = "game-1",
+                 seq: bool = True, strict: bool = True, **header: Any) -> None:
+        self.rules = resolve(ruleset, options or {})
+        self.seq = seq
+        self.strict = strict
+        self.lines: list[dict[str, Any]] = []
+        first = {"type": "game", "format": "cabo-log/1", "game_id": game_id,
+                 "ruleset": ruleset, "options": dict(options or {}), "players": list(players),
+                 **header}
+        self.state: GameState | None = None
+        self._add(first)
+
+    # --- plumbing -------------------------------------------------------------------------
+    def _add(self, obj: dict[str, Any]) -> dict[str, Any]:
+        line = dict(obj)
+        if self.seq:
+            line = {"type": line.pop("type"), "seq": len(self.lines), **line}
+        if self.strict:
+            event = parse_event(line)
+            if self.state is None:
+                self.state = new_game(event)  # type: ignore[arg-type]
+            else:
+                apply(self.state, event)
+        self.lines.append(line)
+        return line
+
+    def raw(self, obj: dict[str, Any], *, seq: bool | None = None) -> LogBuilder:
+        """Append a line exactly as given (no seq added unless asked, never checked)."""
+        line = dict(obj)
+        if seq if seq is not None else False:
+            line = {"type": line.pop("type"), "seq": len(self.lines), **line}
+        self.lines.append(line)
+        return self
+
+    def event(self, obj: dict[str, Any]) -> LogBuilder:
+        self._add(obj)
+        return self
+
+    # --- events ---------------------------------------------------------------------------
+    def deal(self, hands: dict[str, Sequence[str]], discard: str,
+             deck_top: Sequence[str] = (), *, first: str | None = None,
+             round: int | None = None, rest: str | int = "ordered",
+             deck: Sequence[str] | None = None) -> LogBuilder:
+        """Deal the given hands; the draw pile starts with ``deck_top`` and continues with the
+        rest of the ruleset's deck (in deck order, or shuffled with ``rest=seed``)."""
+        if deck is None:
+            deck = list(deck_top) + self.remaining(hands, discard, deck_top, rest)
+        number = round if round is not None else self._next_round()
+        if first is None:
+            first = self._default_first(hands)
+        self._add({"type": "deal", "round": number, "first": first,
+                   "hands": {p: list(h) for p, h in hands.items()}, "discard": discard,
+                   "deck": list(deck)})
+        return self
+
+    def remaining(self, hands: dict[str, Sequence[str]], discard: str,
+                  deck_top: Sequence[str], rest: str | int = "ordered") -> list[str]:
+        used = Counter([c for h in hands.values() for c in h] + [discard] + list(deck_top))
+        left: list[str] = []
+        for code in self.rules.deck_codes():
+            if used[code]:
+                used[code] -= 1
+            else:
+                left.append(code)
+        if any(used.values()):
+            extra = ", ".join(sorted(c for c, n in used.items() if n > 0))
+            raise ValueError(f"more cards dealt than the deck has: {extra}")
+        if rest != "ordered":
+            random.Random(rest).shuffle(left)
+        return left
+
+    def _next_round(self) -> int:
+        return len(self.state.rounds) + 1 if self.state is not None else 1
+
+    def _default_first(self, hands: dict[str, Sequence[str]]) -> str:
+        from engine.scoring import expected_first
+
+        if self.state is not None:
+            seats = tuple(self.state.seat[p] for p in self.state.players if p in hands)
+            must = expected_first(self.state, seats)
+            if must is not None:
+                return self.state.players[must]
+        return next(iter(hands))
+
+    def peek(self, player: str, positions: Sequence[int]) -> LogBuilder:
+        return self.event({"type": "peek", "player": player, "positions": list(positions)})
+
+    def draw(self, player: str, source: str = "deck", card: str | None = None) -> LogBuilder:
+        obj: dict[str, Any] = {"type": "draw", "player": player, "source": source}
+        if card is not None:
+            obj["card"] = card
+        return self.event(obj)
+
+    def discard(self, player: str) -> LogBuilder:
+        return self.event({"type": "discard", "player": player})
+
+    def replace(self, player: str, positions: Sequence[int], *, into: int | None = None,
+                end: str | None = None) -> LogBuilder:
+        obj: dict[str, Any] = {"type": "replace", "player": player,
+                               "positions": list(positions)}
+        if into is not None:
+            obj["into"] = into
+        if end is not None:
+            obj["end"] = end
+        return self.event(obj)
+
+    def peek_power(self, player: str, position: int) -> LogBuilder:
+        return self.event({"type": "power", "player": player, "power": "peek",
+                           "target": [player, position]})
+
+    def spy(self, player: str, target: str, position: int) -> LogBuilder:
+        return self.event({"type": "power", "player": player, "power": "spy",
+                           "target": [target, position]})
+
+    def swap(self, player: str, a: tuple[str, int], b: tuple[str, int]) -> LogBuilder:
+        return self.event({"type": "power", "player": player, "power": "swap",
+                           "cards": [list(a), list(b)]})
+
+    def skip(self, player: str) -> LogBuilder:
+        return self.event({"type": "skip", "player": player})
+
+    def cabo(self, player: str) -> LogBuilder:
+        return self.event({"type": "cabo", "player": player})
+
+    def snap(self, player: str, position: int) -> LogBuilder:
+        return self.event({"type": "snap", "player": player, "position": position})
+
+    def reshuffle(self, deck: Sequence[str] | None = None) -> LogBuilder:
+        """Reshuffle; without ``deck`` the discard pile under its top, oldest card on top."""
+        if deck is None:
+            if self.state is None:
+                raise ValueError("reshuffle without a deck needs strict mode")
+            deck = [self.state.codes[c] for c in self.state.pile[:-1]]
+        return self.event({"type": "reshuffle", "deck": list(deck)})
+
+    def forfeit(self, player: str, reason: str | None = None) -> LogBuilder:
+        obj: dict[str, Any] = {"type": "forfeit", "player": player}
+        if reason is not None:
+            obj["reason"] = reason
+        return self.event(obj)
+
+    def pass_turn(self, player: str) -> LogBuilder:
+        """Draw from the deck and discard it (a quiet turn), skipping any power."""
+        self.draw(player, "deck")
+        if self.state is not None and self.state.pending_power is not None:
+            self.skip(player)
+        return self
+
+    def round_end(self, points: dict[str, int] | None = None,
+                  round: int | None = None) -> LogBuilder:
+        """Claim a round's points (the engine's own result when not given)."""
+        if points is None or round is None:
+            assert self.state is not None and self.state.rounds, "no round has ended"
+            result = self.state.rounds[-1] if round is None else self.state.rounds[round - 1]
+            round = result.round
+            points = dict(result.points) if points is None else points
+        return self.event({"type": "round_end", "round": round, "points": points})
+
+    def game_end(self, winners: Sequence[str] | None = None,
+                 scores: dict[str, int] | None = None) -> LogBuilder:
+        if winners is None or scores is None:
+            assert self.state is not None
+            winners = list(self.state.winners) if winners is None else winners
+            scores = self.state.cumulative_by_name() if scores is None else scores
+        return self.event({"type": "game_end", "winners": list(winners), "scores": scores})
+
+    # --- output ---------------------------------------------------------------------------
+    def to_bytes(self) -> bytes:
+        return b"".join(dumps_event(line) for line in self.lines)
+
+    def write(self, path: str | Path) -> Path:
+        target = Path(path)
+        target.write_bytes(self.to_bytes())
+        return target
+
+
+def events_to_lines(events: Sequence[Any]) -> list[dict[str, Any]]:
+    """Engine events -> log line objects."""
+    return [to_dict(e) for e in events]
