@@ -8,8 +8,8 @@ ignored, as FORMAT.md promises for forward compatibility.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 from .errors import LogSyntaxError
 
@@ -113,6 +113,9 @@ class RoundEnd(Event):
 class GameEnd(Event):
     winners: tuple[str, ...]
     scores: dict[str, int]
+
+
+E = TypeVar("E", bound="Event")
 
 
 # --- field readers --------------------------------------------------------------------------
@@ -222,32 +225,71 @@ def _deal(o: Mapping[str, Any], seq: int | None, auto: bool) -> Deal:
                 _str(o, "deal", "discard"), _codes(_get(o, "deal", "deck"), "deal", "deck"))
 
 
+def _maker(cls: type[E]) -> Callable[..., E]:
+    """A positional constructor for a frozen slots dataclass that skips the frozen
+    ``__setattr__`` round trip: events are built on the hot path, ~2x faster this way."""
+    names = [f.name for f in fields(cls)]
+    namespace: dict[str, Any] = {"_new": object.__new__, "cls": cls}
+    for i, name in enumerate(names):
+        namespace[f"s{i}"] = getattr(cls, name).__set__
+    args = ", ".join(f"a{i}" for i in range(len(names)))
+    body = "; ".join(f"s{i}(e, a{i})" for i in range(len(names)))
+    exec(f"def make({args}):\n    e = _new(cls); {body}; return e", namespace)  # noqa: S102
+    return namespace["make"]  # type: ignore[no-any-return]
+
+
+def _player(o: Mapping[str, Any], kind: str) -> str:
+    player = o.get("player")
+    if type(player) is not str:
+        return _str(o, kind, "player")
+    return player
+
+
+def _positions(o: Mapping[str, Any], kind: str) -> tuple[int, ...]:
+    value = o.get("positions")
+    if type(value) is list and value:
+        for v in value:
+            if type(v) is not int:
+                break
+        else:
+            return tuple(value)
+    return _ints(o, kind, "positions")
+
+
 def _peek(o: Mapping[str, Any], seq: int | None, auto: bool) -> Peek:
-    return Peek(seq, auto, _str(o, "peek", "player"), _ints(o, "peek", "positions"))
+    return _make_peek(seq, auto, _player(o, "peek"), _positions(o, "peek"))
 
 
 def _draw(o: Mapping[str, Any], seq: int | None, auto: bool) -> Draw:
-    source = _str(o, "draw", "source")
+    source = o.get("source")
     if source != "deck" and source != "discard":
+        source = _str(o, "draw", "source")
         raise _fail("draw", "source", f"must be 'deck' or 'discard', not {_show(source)}")
-    return Draw(seq, auto, _str(o, "draw", "player"), source, _opt_str(o, "draw", "card"))
+    card = o.get("card")
+    if card is not None and type(card) is not str:
+        card = _opt_str(o, "draw", "card")
+    return _make_draw(seq, auto, _player(o, "draw"), source, card)
 
 
 def _discard(o: Mapping[str, Any], seq: int | None, auto: bool) -> Discard:
-    return Discard(seq, auto, _str(o, "discard", "player"))
+    return _make_discard(seq, auto, _player(o, "discard"))
 
 
 def _replace(o: Mapping[str, Any], seq: int | None, auto: bool) -> Replace:
-    end = _opt_str(o, "replace", "end")
+    end = o.get("end")
     if end is not None and end != "left" and end != "right":
+        end = _opt_str(o, "replace", "end")
         raise _fail("replace", "end", f"must be 'left' or 'right', not {_show(end)}")
-    return Replace(seq, auto, _str(o, "replace", "player"), _ints(o, "replace", "positions"),
-                   _opt_int(o, "replace", "into"), end)
+    into = o.get("into")
+    if into is not None and type(into) is not int:
+        into = _opt_int(o, "replace", "into")
+    return _make_replace(seq, auto, _player(o, "replace"), _positions(o, "replace"), into, end)
 
 
 def _power(o: Mapping[str, Any], seq: int | None, auto: bool) -> Power:
-    power = _str(o, "power", "power")
-    if power not in ("peek", "spy", "swap"):
+    power = o.get("power")
+    if power != "peek" and power != "spy" and power != "swap":
+        power = _str(o, "power", "power")
         raise _fail("power", "power", f"must be 'peek', 'spy' or 'swap', not {_show(power)}")
     target: Slot | None = None
     cards: tuple[Slot, Slot] | None = None
@@ -258,19 +300,29 @@ def _power(o: Mapping[str, Any], seq: int | None, auto: bool) -> Power:
         cards = (_slot(raw[0], "power", "cards"), _slot(raw[1], "power", "cards"))
     else:
         target = _slot(_get(o, "power", "target"), "power", "target")
-    return Power(seq, auto, _str(o, "power", "player"), power, target, cards)
+    return _make_power(seq, auto, _player(o, "power"), power, target, cards)
 
 
 def _skip(o: Mapping[str, Any], seq: int | None, auto: bool) -> Skip:
-    return Skip(seq, auto, _str(o, "skip", "player"))
+    return _make_skip(seq, auto, _player(o, "skip"))
 
 
 def _cabo(o: Mapping[str, Any], seq: int | None, auto: bool) -> Cabo:
-    return Cabo(seq, auto, _str(o, "cabo", "player"))
+    return _make_cabo(seq, auto, _player(o, "cabo"))
 
 
 def _snap(o: Mapping[str, Any], seq: int | None, auto: bool) -> Snap:
-    return Snap(seq, auto, _str(o, "snap", "player"), _int(o, "snap", "position"))
+    return _make_snap(seq, auto, _player(o, "snap"), _int(o, "snap", "position"))
+
+
+_make_peek = _maker(Peek)
+_make_draw = _maker(Draw)
+_make_discard = _maker(Discard)
+_make_replace = _maker(Replace)
+_make_power = _maker(Power)
+_make_skip = _maker(Skip)
+_make_cabo = _maker(Cabo)
+_make_snap = _maker(Snap)
 
 
 def _reshuffle(o: Mapping[str, Any], seq: int | None, auto: bool) -> Reshuffle:
@@ -321,7 +373,7 @@ def parse_event(obj: Any) -> Event:
     if seq is not None and (type(seq) is not int or seq < 0):
         raise LogSyntaxError("bad_field", f"{kind}: field 'seq' must be a whole number >= 0")
     auto = obj.get("auto", False)
-    if type(auto) is not bool:
+    if auto is not False and auto is not True:
         raise LogSyntaxError("bad_field", f"{kind}: field 'auto' must be true or false")
     return parser(obj, seq, auto)
 

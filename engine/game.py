@@ -123,12 +123,11 @@ def apply(g: GameState, e: Event) -> None:
 
 
 def _keeps_power(g: GameState, e: Event, kind: type) -> bool:
-    """A power stays usable through its user's power/skip and another player's forfeit."""
+    """A power stays pending through its user's power/skip and through any forfeit (a
+    forfeit of the user ends the turn itself, before the round can be scored)."""
     if kind is Power or kind is Skip:
         return g.seat.get(e.player) == g.current  # type: ignore[attr-defined]
-    if kind is Forfeit:
-        return g.seat.get(e.player) != g.current  # type: ignore[attr-defined]
-    return False
+    return kind is Forfeit
 
 
 def _seq_error(g: GameState, seq: int | None) -> None:

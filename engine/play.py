@@ -547,4 +547,4 @@ def forfeit(g: GameState, e: Forfeit) -> None:
         g.phase = TURN_START
         end_round(g, END_FORFEIT)
     elif was_current:
-        end_turn(g)
+        end_turn(g)  # their turn ends here, with any power unused

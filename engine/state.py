@@ -57,11 +57,11 @@ class RoundResult:
         }
 
 
-@dataclass
 class Effect:
     """What the last event did, for readers that need more than the state (loader, timeline).
 
-    Reset before every event; only the fields that apply are set.
+    A fresh one per event; the defaults live on the class so that making one costs almost
+    nothing and only the fields an event sets are stored.
     """
 
     card: str | None = None          # the card involved (drawn, discarded, snapped, seen)
