@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine import GameState, apply, new_game, parse_event, resolve
+from engine import CaboLogError, GameState, Ruleset, apply, new_game, parse_event, resolve
 from engine.events import to_dict
 
 from .logfile import dumps_event
@@ -25,7 +25,12 @@ class LogBuilder:
     def __init__(self, ruleset: str | dict[str, Any], players: Sequence[str], *,
                  options: dict[str, Any] | None = None, game_id: str = "game-1",
                  seq: bool = True, strict: bool = True, **header: Any) -> None:
-        self.rules = resolve(ruleset, options or {})
+        try:
+            self.rules: Ruleset | None = resolve(ruleset, options or {})
+        except CaboLogError:
+            if strict:
+                raise
+            self.rules = None  # an unchecked log may name a ruleset that does not exist
         self.seq = seq
         self.strict = strict
         self.lines: list[dict[str, Any]] = []
@@ -82,6 +87,8 @@ class LogBuilder:
                   deck_top: Sequence[str], rest: str | int = "ordered") -> list[str]:
         used = Counter([c for h in hands.values() for c in h] + [discard] + list(deck_top))
         left: list[str] = []
+        if self.rules is None:
+            raise ValueError("this log's ruleset is unknown: give the deck in full")
         for code in self.rules.deck_codes():
             if used[code]:
                 used[code] -= 1

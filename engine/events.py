@@ -211,6 +211,8 @@ def _game(o: Mapping[str, Any], seq: int | None, auto: bool) -> GameStart:
     names = o.get("names")
     if names is not None and type(names) is not dict:
         raise _fail("game", "names", "must be an object")
+    if names:  # display names are text; anything else in there is ignored
+        names = {k: v for k, v in names.items() if type(v) is str}
     started = o.get("started_at")
     return GameStart(seq, auto, _str(o, "game", "game_id"), ruleset, options, tuple(players),
                      names, started if isinstance(started, str) else None)

@@ -109,7 +109,6 @@ def apply(g: GameState, e: Event) -> None:
     if g.seq_mode:
         if e.seq != g.next_seq:
             _seq_error(g, e.seq)
-        g.next_seq += 1
     elif e.seq is not None:
         raise InconsistentLogError("seq_unexpected",
                                    "the header has no seq, so no line may have one")
@@ -120,6 +119,8 @@ def apply(g: GameState, e: Event) -> None:
         effect.implicit_skip = True
     HANDLERS[kind](g, e)
     g.events += 1
+    if g.seq_mode:  # counted only once the event is accepted: a rejected line changes nothing
+        g.next_seq += 1
 
 
 def _keeps_power(g: GameState, e: Event, kind: type) -> bool:

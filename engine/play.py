@@ -349,7 +349,10 @@ def replace(g: GameState, e: Replace) -> None:
     success = all(values[row[p]] == first_value for p in positions)
     if success and into not in positions:
         raise IllegalEventError("bad_into", f"'into' {into} is not one of the listed positions")
-    if not success and len(positions) >= rules.failed_penalty_from:
+    if not success and len(positions) >= rules.failed_penalty_from \
+            and g.drawn_source != "deck":
+        # A reshuffle cannot come mid-turn: if this turn's own draw emptied the pile, no
+        # penalty card can be given (docs/rules.md); otherwise it was due before the turn.
         _penalty_possible(g)
     drawn = g.drawn
     g.face_up[drawn] = g.drawn_source == "discard" and rules.taken_discard_face_up
@@ -492,6 +495,9 @@ def reshuffle(g: GameState, e: Reshuffle) -> None:
         raise IllegalEventError("reshuffle_not_allowed",
                                 f"{g.rules.name} never reshuffles the discard pile")
     need_round(g)
+    if g.phase == DRAWN:
+        raise IllegalEventError("wrong_phase",
+                                "a reshuffle comes between turns, not while a card is held")
     if g.deck:
         raise InconsistentLogError("reshuffle_not_needed",
                                    f"the draw pile still has {len(g.deck)} "
@@ -543,6 +549,10 @@ def forfeit(g: GameState, e: Forfeit) -> None:
     if seat == g.caller:
         g.caller_forfeited = True
     if len(g.active_participants()) < 2:
+        if g.drawn >= 0:  # the last player's held card goes to the pile, unplayed
+            g.pile.append(g.drawn)
+            _make_public(g, g.drawn)
+            g.drawn = -1
         g.pending_power = None
         g.phase = TURN_START
         end_round(g, END_FORFEIT)

@@ -217,7 +217,7 @@ def with_options(base: Ruleset, options: dict[str, Any]) -> Ruleset:
         wanted = _OPTION_TYPES[key]
         if type(value) is not wanted:
             raise RulesetError("bad_option",
-                               f"option {key!r} must be a {wanted.__name__}, not {value!r}")
+                               f"option {key!r} must be {_KIND[wanted]}, not {value!r}")
         if key == "target":
             changes["target"] = value
         elif key == "decks":
@@ -272,16 +272,22 @@ def _coerce(key: str, value: Any, default: Any) -> Any:
     if key in _TUPLE_FIELDS:
         if value is None and key != "options":
             return None
-        if not isinstance(value, list) or not all(type(v) in (int, str) for v in value):
-            raise RulesetError("bad_ruleset", f"house rules: {key!r} must be a list")
+        item = str if key == "options" else int
+        if not isinstance(value, list) or not all(type(v) is item for v in value):
+            raise RulesetError("bad_ruleset",
+                               f"house rules: {key!r} must be a list of "
+                               f"{'strings' if item is str else 'whole numbers'}")
         return tuple(value)
     if key == "special_penalty" and value is None:
         return None
     expected = type(default) if default is not None else int
     if type(value) is not expected:
         raise RulesetError("bad_ruleset",
-                           f"house rules: {key!r} must be a {expected.__name__}, not {value!r}")
+                           f"house rules: {key!r} must be {_KIND[expected]}, not {value!r}")
     return value
+
+
+_KIND: dict[type, str] = {int: "a whole number", str: "a string", bool: "true or false"}
 
 
 def resolve(ruleset: Any, options: dict[str, Any]) -> Ruleset:
