@@ -1,9 +1,84 @@
-"""CLI commands of this area; ``register`` adds them to the shared Typer app."""
+"""``timeline``: a game (or a folder of games) as HTML pages a person can step through."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated, Optional
+
 import typer
+
+from .timeline import NotAPlayer
+from .timeline_html import CDN, INLINE, default_output, write_folder, write_timeline
+
+
+def _usage(message: str) -> typer.Exit:
+    typer.echo(f"cabo-log: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _failed(message: str) -> typer.Exit:
+    typer.echo(f"cabo-log: {message}", err=True)
+    return typer.Exit(1)
+
+
+def timeline_command(
+    path: Annotated[Path, typer.Argument(help="A game log (.jsonl), or a folder of logs.")],
+    output: Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
+        "--output", "-o",
+        help="The page to write (default: the log's name with .html, in the current "
+             "directory); for a folder, the folder to write the pages into.")] = None,
+    as_player: Annotated[Optional[str], typer.Option(  # noqa: UP045
+        "--as", help="Show only what this player knew: unseen cards face down.")] = None,
+    cdn: Annotated[bool, typer.Option(
+        "--cdn", help="Link plotly.js from its CDN instead of embedding it (smaller pages "
+                      "that need to be online).")] = False,
+) -> None:
+    """Write an HTML timeline of a game: charts of scores and hand totals, every event, and
+    the table step by step. A folder gives one page per game plus an index.html."""
+    if path.is_dir():
+        _folder(path, output, as_player, cdn)
+        return
+    if not path.exists():
+        raise _usage(f"no such file or folder: {path}")
+    out = output if output is not None else default_output(path)
+    if out.is_dir():
+        out = out / default_output(path)
+    try:
+        tl = write_timeline(path, out, as_player, CDN if cdn else INLINE)
+    except NotAPlayer as exc:
+        raise _usage(str(exc)) from None
+    except OSError as exc:
+        raise _failed(f"cannot write {out}: {exc.strerror or exc}") from None
+    if tl.players:
+        note = " (the valid part, up to the error)" if tl.error is not None else ""
+        typer.echo(f"wrote {out}{note}")
+    if tl.error is not None:
+        typer.echo(str(tl.error), err=True)
+        raise typer.Exit(1)
+
+
+def _folder(folder: Path, output: Path | None, as_player: str | None, cdn: bool) -> None:
+    outdir = output if output is not None else Path(f"{folder.resolve().name}-timeline")
+    if outdir.exists() and not outdir.is_dir():
+        raise _usage(f"{outdir} is a file; for a folder of logs -o names a folder")
+    try:
+        result = write_folder(folder, outdir, as_player, cdn)
+    except OSError as exc:
+        raise _failed(f"cannot write into {outdir}: {exc.strerror or exc}") from None
+    if as_player is not None and not result.games and result.skipped:
+        raise _usage(f"{as_player!r} plays in none of the logs in {folder}")
+    for skipped in result.skipped:
+        typer.echo(f"{skipped}: skipped, {as_player} does not play in it", err=True)
+    if not result.games and not result.skipped:
+        typer.echo(f"cabo-log: no .jsonl logs under {folder}", err=True)
+    pages = sum(1 for g in result.games if g.page)
+    typer.echo(f"wrote {pages} page{'s' if pages != 1 else ''} and {result.index}")
+    for error in result.errors:
+        typer.echo(error, err=True)
+    if result.errors:
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+    app.command("timeline")(timeline_command)
