@@ -174,6 +174,7 @@ class LogBuilder:
     def pass_turn(self, player: str) -> LogBuilder:
         """Draw from the deck and discard it (a quiet turn), skipping any power."""
         self.draw(player, "deck")
+        self.discard(player)
         if self.state is not None and self.state.pending_power is not None:
             self.skip(player)
         return self

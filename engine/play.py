@@ -349,11 +349,8 @@ def replace(g: GameState, e: Replace) -> None:
     success = all(values[row[p]] == first_value for p in positions)
     if success and into not in positions:
         raise IllegalEventError("bad_into", f"'into' {into} is not one of the listed positions")
-    if not success and len(positions) >= rules.failed_penalty_from \
-            and g.drawn_source != "deck":
-        # A reshuffle cannot come mid-turn: if this turn's own draw emptied the pile, no
-        # penalty card can be given (docs/rules.md); otherwise it was due before the turn.
-        _penalty_possible(g)
+    if not success and len(positions) >= rules.failed_penalty_from:
+        _penalty_possible(g)  # with an empty pile, the reshuffle comes before this line
     drawn = g.drawn
     g.face_up[drawn] = g.drawn_source == "discard" and rules.taken_discard_face_up
     g.drawn = -1
@@ -495,9 +492,6 @@ def reshuffle(g: GameState, e: Reshuffle) -> None:
         raise IllegalEventError("reshuffle_not_allowed",
                                 f"{g.rules.name} never reshuffles the discard pile")
     need_round(g)
-    if g.phase == DRAWN:
-        raise IllegalEventError("wrong_phase",
-                                "a reshuffle comes between turns, not while a card is held")
     if g.deck:
         raise InconsistentLogError("reshuffle_not_needed",
                                    f"the draw pile still has {len(g.deck)} "
