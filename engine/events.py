@@ -270,11 +270,17 @@ def _draw(o: Mapping[str, Any], seq: int | None, auto: bool) -> Draw:
     card = o.get("card")
     if card is not None and type(card) is not str:
         card = _opt_str(o, "draw", "card")
-    return _make_draw(seq, auto, _player(o, "draw"), source, card)
+    player = o.get("player")
+    if type(player) is not str:
+        player = _str(o, "draw", "player")
+    return _make_draw(seq, auto, player, source, card)
 
 
 def _discard(o: Mapping[str, Any], seq: int | None, auto: bool) -> Discard:
-    return _make_discard(seq, auto, _player(o, "discard"))
+    player = o.get("player")
+    if type(player) is not str:
+        player = _str(o, "discard", "player")
+    return _make_discard(seq, auto, player)
 
 
 def _replace(o: Mapping[str, Any], seq: int | None, auto: bool) -> Replace:
@@ -366,11 +372,12 @@ def parse_event(obj: Any) -> Event:
     if type(obj) is not dict:
         raise LogSyntaxError("not_object", f"a line must be a JSON object, not {_show(obj)}")
     kind = obj.get("type")
-    parser = PARSERS.get(kind) if type(kind) is str else None
-    if parser is None:
+    try:
+        parser = PARSERS[kind]  # type: ignore[index]
+    except (KeyError, TypeError):
         if "type" not in obj:
-            raise LogSyntaxError("missing_field", "event has no 'type' field")
-        raise LogSyntaxError("unknown_type", f"unknown event type {_show(kind)}")
+            raise LogSyntaxError("missing_field", "event has no 'type' field") from None
+        raise LogSyntaxError("unknown_type", f"unknown event type {_show(kind)}") from None
     seq = obj.get("seq")
     if seq is not None and (type(seq) is not int or seq < 0):
         raise LogSyntaxError("bad_field", f"{kind}: field 'seq' must be a whole number >= 0")

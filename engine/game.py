@@ -59,7 +59,7 @@ def new_game(header: GameStart, rules: Ruleset | None = None) -> GameState:
         values_of=rules.values(), power_of=rules.power_table(),
         deck_counter=dict(Counter(rules.deck_codes())),
         active=[True] * count, cumulative=[0] * count, reset_used=[False] * count,
-        peeked=[False] * count, seq_mode=header.seq is not None,
+        peeked=[False] * count, in_play=[False] * count, seq_mode=header.seq is not None,
     )
 
 

@@ -50,6 +50,9 @@ def need_round(g: GameState) -> None:
 
 
 def in_round(g: GameState, player: str) -> int:
+    seat = g.seat.get(player)
+    if seat is not None and g.in_play[seat]:
+        return seat
     seat = seat_of(g, player)
     if not g.active[seat]:
         raise IllegalEventError("inactive_player", f"{player} has left the match")
@@ -105,7 +108,7 @@ def next_seat(g: GameState, after: int) -> int:
     count = len(g.players)
     for k in range(1, count + 1):
         seat = (after + k) % count
-        if g.active[seat] and seat in g.participants:
+        if g.in_play[seat]:
             return seat
     return after
 
@@ -195,6 +198,7 @@ def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
     count = len(codes)
     g.round_no = number
     g.participants = seats
+    g.in_play = [p in seats for p in range(len(g.players))]
     g.codes = codes
     g.values = [g.values_of[c] for c in codes]
     g.known = [0] * count
@@ -257,12 +261,14 @@ def peek(g: GameState, e: Peek) -> None:
 
 
 def draw(g: GameState, e: Draw) -> None:
-    need_round(g)
-    seat = in_round(g, e.player)
     if g.phase != TURN_START:
+        need_round(g)
+        in_round(g, e.player)
         raise IllegalEventError("wrong_phase",
                                 f"{g.players[g.current]} is in the middle of a turn")
+    seat = g.seat.get(e.player)
     if seat != g.current:
+        in_round(g, e.player)
         raise IllegalEventError("not_your_turn",
                                 f"it is {g.players[g.current]}'s turn, not {e.player}'s")
     if e.source == "deck":
@@ -292,14 +298,16 @@ def draw(g: GameState, e: Draw) -> None:
     g.phase = DRAWN
     g.started = True
     g.turn += 1
-    g.effect.card = g.codes[card]
-    g.effect.value = g.values[card]
+    effect = g.effect
+    effect.card = g.codes[card]
+    effect.value = g.values[card]
 
 
 def _holding(g: GameState, player: str, what: str) -> int:
-    need_round(g)
-    seat = in_round(g, player)
+    seat = g.seat.get(player)
     if g.phase != DRAWN or seat != g.current:
+        need_round(g)
+        in_round(g, player)
         raise IllegalEventError("nothing_drawn",
                                 f"{player} holds no drawn card to {what}")
     return seat
@@ -313,11 +321,13 @@ def discard(g: GameState, e: Discard) -> None:
                                 "of the row")
     card = g.drawn
     g.pile.append(card)
-    _make_public(g, card)
+    g.face_up[card] = True
+    g.known[card] = g.everybody
     g.drawn = -1
-    g.effect.card = g.codes[card]
-    g.effect.value = g.values[card]
-    g.effect.discarded = (g.codes[card],)
+    effect = g.effect
+    effect.card = code = g.codes[card]
+    effect.value = g.values[card]
+    effect.discarded = (code,)
     _earn_power(g, card)
 
 
@@ -334,6 +344,9 @@ def replace(g: GameState, e: Replace) -> None:
     seat = _holding(g, e.player, "place")
     rules = g.rules
     positions = e.positions
+    if len(positions) == 1 and (e.into is None or e.into == positions[0]):
+        _replace_one(g, seat, positions[0])
+        return
     if len(set(positions)) != len(positions):
         raise IllegalEventError("bad_position", "a position is listed twice")
     for pos in positions:
@@ -379,6 +392,31 @@ def replace(g: GameState, e: Replace) -> None:
         if len(positions) >= rules.failed_penalty_from:
             _take_penalty(g, seat)
     end_turn(g)
+
+
+def _replace_one(g: GameState, seat: int, pos: int) -> None:
+    """The common case, a single replacement (always a success), without the general
+    bookkeeping of multi-replacements."""
+    row = g.rows[seat]
+    if not 0 <= pos < len(row):
+        check_position(g, seat, pos)
+    old = row[pos]
+    drawn = g.drawn
+    row[pos] = drawn
+    g.face_up[drawn] = g.drawn_source == "discard" and g.rules.taken_discard_face_up
+    g.drawn = -1
+    g.pile.append(old)
+    g.face_up[old] = True
+    g.known[old] = g.everybody
+    effect = g.effect
+    effect.card = g.codes[drawn]
+    effect.value = g.values[drawn]
+    effect.success = True
+    effect.discarded = (g.codes[old],)
+    if g.rules.power_from_replaced:
+        _earn_power(g, old)
+    else:
+        end_turn(g)
 
 
 def power(g: GameState, e: Power) -> None:
@@ -525,6 +563,8 @@ def forfeit(g: GameState, e: Forfeit) -> None:
     if not g.active[seat]:
         raise IllegalEventError("inactive_player", f"{e.player} has already left the match")
     g.active[seat] = False
+    if g.in_play:
+        g.in_play[seat] = False
     playing = g.phase in (TURN_START, DRAWN, POWER) and seat in g.participants
     if not playing:
         if len(g.active_players()) < 2:

@@ -104,6 +104,7 @@ class GameState:
     # round
     round_no: int = 0
     participants: tuple[int, ...] = ()
+    in_play: list[bool] = field(default_factory=list)  # dealt in this round and still active
     codes: list[str] = field(default_factory=list)
     values: list[int] = field(default_factory=list)
     known: list[int] = field(default_factory=list)
@@ -135,7 +136,7 @@ class GameState:
         return self.players[seat]
 
     def in_round(self, seat: int) -> bool:
-        return seat in self.participants and self.active[seat]
+        return self.in_play[seat]
 
     def active_participants(self) -> list[int]:
         return [p for p in self.participants if self.active[p]]
