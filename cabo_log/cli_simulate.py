@@ -1,9 +1,85 @@
-"""CLI commands of this area; ``register`` adds them to the shared Typer app."""
+"""``simulate``: bots play complete matches, written as ordinary cabo-log/1 files (one per game)."""
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
 import typer
+
+from engine import BUILTINS
+
+from .simulate import SimulationError, table, write_games
+
+
+def _usage(message: str) -> typer.Exit:
+    typer.echo(f"cabo-log: {message}", err=True)
+    return typer.Exit(2)
+
+
+def simulate_command(
+    ruleset: Annotated[Optional[str], typer.Option(  # noqa: UP045 - typer needs Optional
+        "--ruleset", "-r", help="edition1, edition2, golf or online (required).")] = None,
+    options: Annotated[Optional[str], typer.Option(  # noqa: UP045 - typer needs Optional
+        "--options", help="Ruleset options as a JSON object, e.g. '{\"target\": 50}'.")] = None,
+    players: Annotated[int, typer.Option("--players", "-n", help="Seats at the table.")] = 3,
+    games: Annotated[int, typer.Option("--games", "-g", help="How many matches.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the whole run.")] = 0,
+    bot: Annotated[str, typer.Option(
+        "--bot", "--bots", help="random or greedy; a comma list seats a mixed table "
+                                "(greedy,random,greedy), repeated round the table.")] = "greedy",
+    out: Annotated[Path, typer.Option(
+        "--out", "-o", help="Folder for the .jsonl files (created).")] = Path("simulated"),
+    forfeit_rate: Annotated[float, typer.Option(
+        "--forfeit-rate", help="online: chance per decision that a player leaves.")] = 0.0,
+    auto_rate: Annotated[float, typer.Option(
+        "--auto-rate", help="Chance per move that the server plays it on a timeout "
+                            "(\"auto\": true).")] = 0.0,
+    timestamps: Annotated[bool, typer.Option(
+        "--timestamps", help="Add simulated 't' times and the real 'started_at' (the files "
+                             "then differ from run to run).")] = False,
+    progress: Annotated[Optional[bool], typer.Option(  # noqa: UP045
+        "--progress/--no-progress", help="Progress bar on stderr (default: on a terminal)."
+    )] = None,
+) -> None:
+    """Let bots play complete matches and write one log per game into a folder.
+
+    The same arguments give byte-identical files on any machine.
+    """
+    if ruleset is None:
+        raise _usage(f"--ruleset is required (one of {', '.join(BUILTINS)})")
+    opts: Any = {}
+    if options:
+        try:
+            opts = json.loads(options)
+        except json.JSONDecodeError as exc:
+            raise _usage(f"--options is not valid JSON: {exc.msg}") from None
+        if not isinstance(opts, dict):
+            raise _usage("--options must be a JSON object")
+    if games < 1:
+        raise _usage(f"--games must be at least 1, not {games}")
+    try:
+        table(ruleset, players=players, options=opts, bots=bot, forfeit_rate=forfeit_rate,
+              auto_rate=auto_rate)
+    except ValueError as exc:
+        raise _usage(getattr(exc, "message", None) or str(exc)) from None
+    if out.exists() and not out.is_dir():
+        raise _usage(f"--out {out} is a file, not a folder")
+    show = sys.stderr.isatty() if progress is None else progress
+    try:
+        summary = write_games(out, ruleset, games=games, players=players, seed=seed,
+                              options=opts, bots=bot, forfeit_rate=forfeit_rate,
+                              auto_rate=auto_rate, timestamps=timestamps, progress=show)
+    except SimulationError as exc:  # a bug, not a usage error: say so plainly
+        typer.echo(f"cabo-log: simulation failed: {exc}", err=True)
+        raise typer.Exit(1) from None
+    except OSError as exc:
+        raise _usage(f"cannot write to {out}: {exc.strerror or exc}") from None
+    typer.echo(f"simulated {summary}")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+    app.command("simulate")(simulate_command)

@@ -61,7 +61,7 @@ def _turn_start(g: GameState) -> list[Event]:
     moves: list[Event] = []
     if g.deck or needs_reshuffle(g):
         moves.append(Draw(None, False, me, "deck", None))
-    if g.pile:
+    if g.pile and g.rows[g.current]:
         moves.append(Draw(None, False, me, "discard", None))
     if g.caller < 0:
         moves.append(Cabo(None, False, me))

@@ -282,6 +282,9 @@ def draw(g: GameState, e: Draw) -> None:
     else:
         if not g.pile:
             raise IllegalEventError("discard_empty", "the discard pile is empty")
+        if not g.rows[seat]:
+            raise IllegalEventError("empty_row",
+                                    f"{e.player} has no card that the discard could replace")
         card = g.pile[-1]
     if e.card is not None and e.card != g.codes[card]:
         raise InconsistentLogError("wrong_card",

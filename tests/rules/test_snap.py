@@ -185,3 +185,19 @@ def test_snap_not_by_a_player_sitting_out_a_tie_break() -> None:
     with rejected("not_in_round", IllegalEventError):
         b.snap("bruno", 0)
     b.snap("ana", 0)              # a tied player may
+
+
+def test_snap_away_every_card_then_no_discard_to_take() -> None:
+    # "Take the top of the discard pile and replace one of their cards": with an empty row
+    # there is nothing to replace, so only a deck draw (or Cabo) remains.
+    hands = {"ana": ["5S", "5H", "5D", "5C"], "bruno": ["AS", "2S", "3S", "4S"]}
+    b = game("golf", decks=2).deal(hands, "5S", first="bruno")
+    for _ in range(4):
+        b.snap("ana", 0)                           # four 5s onto the 5s: the row is empty
+    assert row(b, "ana") == []
+    quiet_turn(b)                                  # bruno
+    with rejected("empty_row", IllegalEventError) as err:
+        b.draw("ana", "discard")
+    assert err.error is not None
+    assert err.error.message == "ana has no card that the discard could replace"
+    b.draw("ana", "deck")                          # drawing from the deck is still fine

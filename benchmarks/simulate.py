@@ -1,0 +1,86 @@
+"""Simulation throughput per ruleset, and the strength of greedy against random.
+
+    .venv/bin/python benchmarks/simulate.py                 # games/s and events/s per ruleset
+    .venv/bin/python benchmarks/simulate.py --games 200 --players 4 --bots greedy,random
+    .venv/bin/python benchmarks/simulate.py --versus 300    # greedy vs random, heads-up
+
+Throughput counts the whole of ``simulate`` (shuffles, bots, the engine applying every event,
+the claims), in memory: no file is written. Each ruleset runs its default options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cabo_log.simulate import game_seed, simulate  # noqa: E402
+from engine import BUILTINS  # noqa: E402
+
+
+def throughput(ruleset: str, games: int, players: int, bots: str, seed: int
+               ) -> tuple[int, int, float, float]:
+    """(rounds, events, wall seconds, CPU seconds) of simulating ``games`` matches."""
+    rounds = events = 0
+    started, cpu = time.perf_counter(), time.process_time()
+    for index in range(games):
+        game = simulate(ruleset, players=players, seed=game_seed(seed, index), bots=bots)
+        rounds += game.rounds
+        events += len(game.events)
+    return rounds, events, time.perf_counter() - started, time.process_time() - cpu
+
+
+def versus(ruleset: str, games: int, seed: int) -> dict[str, tuple[float, float, int]]:
+    """Heads-up greedy vs random, seats alternating: (win rate, points per round, rounds)."""
+    wins = {"greedy": 0.0, "random": 0.0}
+    points: dict[str, list[int]] = {"greedy": [], "random": []}
+    for index in range(games):
+        table = ["greedy", "random"] if index % 2 == 0 else ["random", "greedy"]
+        game = simulate(ruleset, players=2, seed=game_seed(seed, index), bots=table)
+        kind = dict(zip(game.state.players, table, strict=True))
+        for winner in game.state.winners:
+            wins[kind[winner]] += 1 / len(game.state.winners)
+        for result in game.state.rounds:
+            for player, value in result.points.items():
+                points[kind[player]].append(value)
+    return {k: (wins[k] / games, sum(points[k]) / max(len(points[k]), 1), len(points[k]))
+            for k in wins}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="games per ruleset")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--bots", default="greedy")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rulesets", default=",".join(BUILTINS))
+    parser.add_argument("--versus", type=int, default=0, metavar="GAMES",
+                        help="instead: greedy vs random heads-up over GAMES games per ruleset")
+    args = parser.parse_args()
+    rulesets = args.rulesets.split(",")
+    if args.versus:
+        print(f"greedy vs random, 2 players, seats alternating, {args.versus} games per ruleset")
+        print(f"{'ruleset':<9} {'greedy wins':>11} {'random wins':>11} "
+              f"{'greedy pts/rnd':>14} {'random pts/rnd':>14}")
+        for ruleset in rulesets:
+            result = versus(ruleset, args.versus, args.seed)
+            g, r = result["greedy"], result["random"]
+            print(f"{ruleset:<9} {g[0]:>11.1%} {r[0]:>11.1%} {g[1]:>14.1f} {r[1]:>14.1f}")
+        return
+    print(f"{args.games} games per ruleset, {args.players} players, bots {args.bots}, "
+          f"Python {sys.version.split()[0]}")
+    print(f"{'ruleset':<9} {'games/s':>8} {'events/s':>9} {'events/game':>11} "
+          f"{'rounds/game':>11} {'wall s':>7} {'cpu s':>6}")
+    for ruleset in rulesets:
+        rounds, events, wall, cpu = throughput(ruleset, args.games, args.players, args.bots,
+                                               args.seed)
+        print(f"{ruleset:<9} {args.games / wall:>8.1f} {events / wall:>9.0f} "
+              f"{events / args.games:>11.0f} {rounds / args.games:>11.1f} {wall:>7.2f} "
+              f"{cpu:>6.2f}")
+
+
+if __name__ == "__main__":
+    main()

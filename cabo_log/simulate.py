@@ -1,0 +1,518 @@
+"""Self-play: bots play complete matches through the engine, recorded as ordinary cabo-log/1 logs.
+
+The simulator is the "server" of the table: it shuffles and deals (with the game's own
+``random.Random``), asks each bot for its move given only that player's observation and the
+legal moves, and applies every event through ``engine.apply`` before writing it, so a log it
+writes is valid by construction and replays with no knowledge of the simulator. It records what
+the format asks of a recorder: the full deal and every reshuffle order, ``seq`` on every line,
+``card`` on deck draws, and ``round_end``/``game_end`` claims (checked again by every replay).
+
+Determinism: one game depends only on its arguments. ``random.Random(seed)`` seeds independent
+streams for the shuffles, the table (forfeits, timeouts), each bot and the clock; the global
+random state and the wall clock are never used (``timestamps=True`` adds a simulated ``t`` to
+every line and the real ``started_at`` to the header, the only non-reproducible byte).
+``write_games`` derives game ``i``'s seed from ``(seed, i)`` with SHA-256 (``game_seed``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine import GameState, apply, finish, new_game, parse_event, resolve
+from engine.events import (
+    FORMAT,
+    Cabo,
+    Deal,
+    Draw,
+    Event,
+    Forfeit,
+    GameEnd,
+    GameStart,
+    Replace,
+    Reshuffle,
+    RoundEnd,
+    Skip,
+    Snap,
+    to_dict,
+)
+from engine.knowledge import observe
+from engine.moves import legal_moves, needs_deal, needs_reshuffle, peek_moves, snap_moves
+from engine.rulesets import Ruleset
+from engine.scoring import expected_first
+from engine.state import DRAWN, POWER, ROUND_OVER, TURN_START
+
+from .bots import BOTS, Bot, make_bot
+from .logfile import dumps_event
+
+PLAYER_IDS = ("ana", "bruno", "carla", "dario", "eva", "filipa")
+FORFEIT_REASONS = ("left", "disconnected")
+
+# Table habits of the simulated "server" (they only vary the log, never its legality).
+RESHUFFLE_EARLY = 0.75      # reshuffle as soon as the pile is empty (else: when a card is needed)
+EXPLICIT_SKIP = 0.75        # a declined power is logged as `skip` (else: the next turn starts)
+MAX_SNAPS = 4               # snaps between two turns
+MAX_TURNS = 400             # turns in a round before the player to move is made to call Cabo
+MAX_ROUNDS = 5000           # a match longer than this is a simulator bug
+
+# Simulated thinking time per event type, in ms (for --timestamps).
+_THINK = {"deal": (4000, 12000), "peek": (800, 3000), "draw": (1000, 6000),
+          "discard": (500, 3000), "replace": (800, 5000), "power": (1500, 7000),
+          "skip": (300, 1500), "cabo": (1000, 4000), "snap": (200, 1500),
+          "reshuffle": (2000, 5000), "forfeit": (0, 60000), "round_end": (0, 0),
+          "game_end": (0, 0)}
+_TIMEOUT_MS = 60000
+
+
+class SimulationError(RuntimeError):
+    """A bot returned an illegal move, or a match ran away: a bug, never a user error."""
+
+
+@dataclass
+class SimulatedGame:
+    """One simulated match: its log lines (header first) and the state they lead to."""
+
+    events: list[dict[str, Any]]
+    state: GameState
+    bots: dict[str, str]
+    seed: int
+
+    def lines(self) -> bytes:
+        """The log file's bytes (compact JSON Lines, as ``write_games`` writes them)."""
+        return b"".join(dumps_event(e) for e in self.events)
+
+    @property
+    def rounds(self) -> int:
+        return len(self.state.rounds)
+
+
+@dataclass
+class SimulationSummary:
+    """What ``write_games`` did."""
+
+    out_dir: Path
+    ruleset: str
+    games: int = 0
+    rounds: int = 0
+    events: int = 0
+    bytes: int = 0
+    seconds: float = 0.0
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def events_per_second(self) -> float:
+        return self.events / self.seconds if self.seconds > 0 else 0.0
+
+    def __str__(self) -> str:
+        return (f"{self.games} game{'s' if self.games != 1 else ''} ({self.ruleset}), "
+                f"{self.rounds} rounds, {self.events} events, {self.bytes / 1e6:.1f} MB "
+                f"in {self.seconds:.1f} s ({self.games_per_second:.0f} games/s, "
+                f"{self.events_per_second:.0f} events/s) -> {self.out_dir}")
+
+
+# --- arguments -------------------------------------------------------------------------------
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded with ``seed`` (stable on every machine)."""
+    digest = hashlib.sha256(f"cabo-log/simulate/{seed}/{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def game_name(ruleset: str, seed: int, index: int) -> str:
+    """The file stem (and game id) of game ``index``: sortable, stable."""
+    return f"{ruleset}-s{seed}-{index:06d}"
+
+
+def table(ruleset: str, *, players: int | Sequence[str] = 3, options: dict[str, Any] | None = None,
+          bots: str | Sequence[str] = "greedy", forfeit_rate: float = 0.0,
+          auto_rate: float = 0.0) -> tuple[Ruleset, tuple[str, ...], list[str]]:
+    """Check the arguments of a simulation: (rules, player ids, one bot name per seat).
+
+    Raises ValueError (``engine.RulesetError`` is one) with a one-line, user-facing message.
+    """
+    if not isinstance(ruleset, str):
+        raise ValueError("the ruleset must be a built-in ruleset name")
+    opts = dict(options or {})
+    rules = resolve(ruleset, opts)
+    if isinstance(players, int):
+        if not 2 <= players <= len(PLAYER_IDS):
+            raise ValueError(f"the simulator seats 2 to {len(PLAYER_IDS)} players, "
+                             f"not {players}")
+        ids = PLAYER_IDS[:players]
+    else:
+        ids = tuple(players)
+        if len(set(ids)) != len(ids) or any(not isinstance(p, str) or not p for p in ids):
+            raise ValueError("player ids must be unique non-empty strings")
+    if not rules.players_allowed(len(ids)):
+        more = ""
+        if rules.decks == 1 and rules.max_players_two_decks > rules.max_players:
+            more = f" ({rules.max_players_two_decks} with the option decks: 2)"
+        raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.player_limit()} "
+                         f"players{more}, not {len(ids)}")
+    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    for name in names:
+        if name not in BOTS:
+            raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
+    if not names or len(names) > len(ids):
+        raise ValueError(f"{len(names)} bots for {len(ids)} players: give at most one bot "
+                         "per seat")
+    names = [names[i % len(names)] for i in range(len(ids))]  # the list repeats round the table
+    for label, rate in (("forfeit rate", forfeit_rate), ("auto rate", auto_rate)):
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"the {label} must be between 0 and 1, not {rate}")
+    if forfeit_rate > 0 and not rules.forfeits:
+        raise ValueError(f"there are no forfeits in {rules.name} (only in online)")
+    return rules, ids, names
+
+
+# --- one match -------------------------------------------------------------------------------
+
+
+def simulate(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: int = 0,
+             options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
+             game_id: str | None = None, forfeit_rate: float = 0.0, auto_rate: float = 0.0,
+             timestamps: bool = False) -> SimulatedGame:
+    """Play one complete match; the log's event dicts and the final state."""
+    rules, ids, names = table(ruleset, players=players, options=options, bots=bots,
+                              forfeit_rate=forfeit_rate, auto_rate=auto_rate)
+    match = _Match(rules, ruleset, dict(options or {}), ids, names, seed,
+                   game_id if game_id is not None else f"{ruleset}-s{seed}",
+                   forfeit_rate, auto_rate, timestamps)
+    return match.run()
+
+
+def simulate_game(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: int = 0,
+                  options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
+                  game_id: str | None = None, forfeit_rate: float = 0.0,
+                  auto_rate: float = 0.0, timestamps: bool = False) -> list[dict[str, Any]]:
+    """Play one complete match; the event dicts of its log, header first."""
+    return simulate(ruleset, players=players, seed=seed, options=options, bots=bots,
+                    game_id=game_id, forfeit_rate=forfeit_rate, auto_rate=auto_rate,
+                    timestamps=timestamps).events
+
+
+class _Match:
+    """The table: shuffler, dealer, referee and recorder of one match."""
+
+    def __init__(self, rules: Ruleset, ruleset: str, options: dict[str, Any],
+                 players: tuple[str, ...], bot_names: list[str], seed: int, game_id: str,
+                 forfeit_rate: float, auto_rate: float, timestamps: bool) -> None:
+        master = random.Random(seed)
+        self.cards = random.Random(master.getrandbits(64))
+        self.table = random.Random(master.getrandbits(64))
+        self.clock_rng = random.Random(master.getrandbits(64))
+        self.bot_rngs = [random.Random(master.getrandbits(64)) for _ in players]
+        self.bots: list[Bot] = [make_bot(name, rules) for name in bot_names]
+        self.bot_names = dict(zip(players, bot_names, strict=True))
+        self.seed = seed
+        self.forfeit_rate = forfeit_rate
+        self.auto_rate = auto_rate
+        self.timestamps = timestamps
+        self.clock = 0
+        self.events: list[dict[str, Any]] = []
+        self.lapsed = False        # a power lapsed silently: the next line must not be a forfeit
+        self.window_snaps = 0
+        header: dict[str, Any] = {
+            "type": "game", "format": FORMAT, "seq": 0, "game_id": game_id,
+            "ruleset": ruleset, "options": options, "players": list(players),
+        }
+        if timestamps:
+            header["started_at"] = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            header["t"] = 0
+        header["bots"] = dict(self.bot_names)
+        header["seed"] = seed
+        start = parse_event(header)
+        assert isinstance(start, GameStart)
+        self.state = new_game(start, rules)
+        self.events.append(header)
+
+    # --- recording -----------------------------------------------------------------------
+    def emit(self, event: Event, auto: bool = False) -> None:
+        """Apply one event to the state and record its line; raise if the engine refuses."""
+        g = self.state
+        kind = type(event)  # a frozen event with this line's seq (dataclasses.replace, faster)
+        event = kind(len(self.events), auto, *[getattr(event, f) for f in kind.__slots__])
+        rounds = len(g.rounds)
+        try:
+            apply(g, event)
+        except ValueError as exc:
+            raise SimulationError(f"{g.game_id}: the engine refused {to_dict(event)}: "
+                                  f"{exc}") from exc
+        line = to_dict(event)
+        if self.timestamps:
+            low, high = _THINK[line["type"]]
+            self.clock += _TIMEOUT_MS if auto else self.clock_rng.randint(low, high)
+            line["t"] = self.clock
+        self.events.append(line)
+        self.lapsed = False
+        if len(g.rounds) > rounds:
+            result = g.rounds[-1]
+            self.emit(RoundEnd(None, False, result.round, dict(result.points)))
+        elif g.complete and not isinstance(event, GameEnd):
+            self.emit(GameEnd(None, False, g.winners, g.cumulative_by_name()))
+
+    # --- the loop ------------------------------------------------------------------------
+    def run(self) -> SimulatedGame:
+        g = self.state
+        while not g.complete:
+            if len(g.rounds) > MAX_ROUNDS:
+                raise SimulationError(f"{g.game_id}: no end after {MAX_ROUNDS} rounds")
+            if needs_deal(g):
+                if g.phase == ROUND_OVER and self._maybe_forfeit():
+                    continue
+                self._deal()
+                self._peeks()
+            elif g.phase == TURN_START:
+                self._turn_start()
+            elif g.phase == DRAWN:
+                if not self._maybe_forfeit():
+                    self._move()
+            elif g.phase == POWER:
+                if not self._maybe_forfeit():
+                    self._move()
+            else:  # pragma: no cover - every phase is handled above
+                raise SimulationError(f"{g.game_id}: stuck in phase {g.phase}")
+        return SimulatedGame(self.events, g, dict(self.bot_names), self.seed)
+
+    def _deal(self) -> None:
+        g = self.state
+        seats = g.tiebreak if g.tiebreak is not None else tuple(g.active_players())
+        codes = g.rules.deck_codes()
+        self.cards.shuffle(codes)
+        hands = {g.players[p]: tuple(codes[4 * k:4 * k + 4]) for k, p in enumerate(seats)}
+        top = 4 * len(seats)
+        if not g.rounds:
+            first = seats[self.cards.randrange(len(seats))]
+        else:
+            must = expected_first(g, seats)
+            first = must if must is not None else _rotate(g, seats)
+        self.window_snaps = 0
+        self.emit(Deal(None, False, len(g.rounds) + 1, g.players[first], hands, codes[top],
+                       tuple(codes[top + 1:])))
+
+    def _peeks(self) -> None:
+        g = self.state
+        for seat in g.participants:
+            name = g.players[seat]
+            options = peek_moves(g, name)
+            if options:
+                choice = self.bots[seat].peek(observe(g, name), options, self.bot_rngs[seat])
+                if choice is not None:
+                    self.emit(choice)
+
+    def _turn_start(self) -> None:
+        g = self.state
+        if self._maybe_forfeit():
+            return
+        if needs_reshuffle(g) and self.table.random() < RESHUFFLE_EARLY:
+            self._reshuffle()
+        if g.rules.snap and self.window_snaps < MAX_SNAPS and self._snaps():
+            return
+        if g.turn >= MAX_TURNS and g.caller < 0:
+            self.emit(Cabo(None, False, g.players[g.current]))
+            return
+        self._move()
+
+    def _snaps(self) -> bool:
+        """Ask every player (from the one to move, in seat order) for a snap; make the first."""
+        g = self.state
+        options = snap_moves(g)
+        if not options:
+            return False
+        count = len(g.players)
+        for k in range(count):
+            seat = (g.current + k) % count
+            if not g.in_round(seat):
+                continue
+            name = g.players[seat]
+            if len(g.rows[seat]) < 2:
+                continue  # an empty row could not take the discard (see docs/simulate.md)
+            mine = [m for m in options if isinstance(m, Snap) and m.player == name]
+            choice = self.bots[seat].snap(observe(g, name), mine, self.bot_rngs[seat])
+            if choice is None:
+                continue
+            if not isinstance(choice, Snap) or choice.player != name:
+                raise SimulationError(f"bot {self.bot_names[name]} made {choice} as a snap")
+            row = g.rows[seat]
+            if 0 <= choice.position < len(row) \
+                    and g.values[row[choice.position]] != g.values[g.pile[-1]] \
+                    and needs_reshuffle(g):
+                self._reshuffle()  # a penalty card is owed: the pile must be rebuilt first
+            self.window_snaps += 1
+            self.emit(choice)
+            return True
+        return False
+
+    def _move(self) -> None:
+        """The player to act makes one move: the bot's choice, or the server's on a timeout."""
+        g = self.state
+        seat = g.current
+        name = g.players[seat]
+        moves = legal_moves(g)
+        if not moves:  # pragma: no cover - the engine always leaves a move
+            raise SimulationError(f"{g.game_id}: no legal move for {name} in {g.phase}")
+        auto = self.auto_rate > 0 and self.table.random() < self.auto_rate
+        if auto:
+            move = _timeout_move(moves)
+        else:
+            move = self.bots[seat].choose(observe(g, name), moves, self.bot_rngs[seat])
+        if getattr(move, "player", None) != name:
+            raise SimulationError(f"bot {self.bot_names[name]} played {move} for {name}")
+        if isinstance(move, Draw):
+            if move.source == "deck" and needs_reshuffle(g):
+                self._reshuffle()  # due now, right before the card is needed
+            card = g.codes[g.deck[-1]] if move.source == "deck" and g.deck else None
+            move = Draw(None, False, name, move.source, card)
+            self.window_snaps = 0
+        elif isinstance(move, Cabo):
+            self.window_snaps = 0
+        elif isinstance(move, Replace):
+            self._before_replace(move)
+        elif isinstance(move, Skip) and not auto and self.table.random() >= EXPLICIT_SKIP:
+            rounds = len(g.rounds)
+            finish(g)  # the power simply lapses: the next line starts the next turn
+            self.lapsed = True
+            if len(g.rounds) > rounds:
+                result = g.rounds[-1]
+                self.emit(RoundEnd(None, False, result.round, dict(result.points)))
+            return
+        self.emit(move, auto)
+
+    def _before_replace(self, move: Replace) -> None:
+        """A failed replacement of 3+ cards owes a penalty card: with an empty draw pile the
+        discard pile is reshuffled first, in the middle of the turn (docs/rules.md)."""
+        g = self.state
+        row = g.rows[g.current]
+        if len(move.positions) < g.rules.failed_penalty_from or g.deck \
+                or not g.rules.reshuffle or len(g.pile) < 2:
+            return
+        if any(not 0 <= p < len(row) for p in move.positions):
+            return  # the engine will refuse the move itself
+        if len({g.values[row[p]] for p in move.positions}) > 1:
+            self._reshuffle()
+
+    # --- chance and the table ------------------------------------------------------------
+    def _reshuffle(self) -> None:
+        g = self.state
+        codes = [g.codes[c] for c in g.pile[:-1]]
+        self.cards.shuffle(codes)
+        self.emit(Reshuffle(None, False, tuple(codes)))
+
+    def _maybe_forfeit(self) -> bool:
+        g = self.state
+        if not self.forfeit_rate or self.lapsed or self.table.random() >= self.forfeit_rate:
+            return False
+        active = g.active_players()
+        if len(active) < 2:
+            return False
+        seat = active[self.table.randrange(len(active))]
+        self.emit(Forfeit(None, False, g.players[seat], self.table.choice(FORFEIT_REASONS)))
+        return True
+
+
+def _rotate(g: GameState, seats: Sequence[int]) -> int:
+    """The next seat after the previous round's first player, among ``seats``."""
+    prev = g.seat[g.rounds[-1].first]
+    count = len(g.players)
+    for k in range(1, count + 1):
+        seat = (prev + k) % count
+        if seat in seats:
+            return seat
+    return seats[0]
+
+
+def _timeout_move(moves: Sequence[Event]) -> Event:
+    """What the server does when the clock runs out: draw (deck first), discard, skip; Cabo
+    when both piles are empty; a taken discard goes to the first position."""
+    by_kind: dict[str, Event] = {}
+    for move in moves:
+        key = move.source if isinstance(move, Draw) else type(move).__name__
+        by_kind.setdefault(key, move)
+    for key in ("deck", "discard", "Discard", "Skip", "Replace", "Cabo"):
+        if key in by_kind:
+            return by_kind[key]
+    return moves[0]
+
+
+# --- many matches ----------------------------------------------------------------------------
+
+
+def write_games(out_dir: str | Path, ruleset: str, *, games: int,
+                players: int | list[str] = 3, seed: int = 0,
+                options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
+                forfeit_rate: float = 0.0, auto_rate: float = 0.0, timestamps: bool = False,
+                progress: bool = False) -> SimulationSummary:
+    """Simulate ``games`` matches into ``out_dir``/``{ruleset}-s{seed}-{index:06d}.jsonl``."""
+    table(ruleset, players=players, options=options, bots=bots, forfeit_rate=forfeit_rate,
+          auto_rate=auto_rate)  # fail before creating anything
+    if games < 1:
+        raise ValueError(f"the number of games must be at least 1, not {games}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = SimulationSummary(out_dir=out, ruleset=ruleset)
+    bar = _Progress(games, sys.stderr) if progress else None
+    started = time.perf_counter()
+    for index in range(games):
+        name = game_name(ruleset, seed, index)
+        game = simulate(ruleset, players=players, seed=game_seed(seed, index), options=options,
+                        bots=bots, game_id=name, forfeit_rate=forfeit_rate,
+                        auto_rate=auto_rate, timestamps=timestamps)
+        data = game.lines()
+        path = out / f"{name}.jsonl"
+        path.write_bytes(data)
+        summary.files.append(path)
+        summary.games += 1
+        summary.rounds += game.rounds
+        summary.events += len(game.events)
+        summary.bytes += len(data)
+        if bar is not None:
+            bar.update(index + 1)
+    summary.seconds = time.perf_counter() - started
+    if bar is not None:
+        bar.close()
+    return summary
+
+
+class _Progress:
+    """A one-line progress bar on a terminal stream, drawn at most every 0.2 s after 0.5 s."""
+
+    def __init__(self, total: int, stream: TextIO, width: int = 30) -> None:
+        self.total = total
+        self.stream = stream
+        self.width = width
+        self.started = time.perf_counter()
+        self.drawn_at = 0.0
+        self.shown = False
+
+    def update(self, done: int) -> None:
+        now = time.perf_counter()
+        elapsed = now - self.started
+        if done < self.total and (elapsed < 0.5 or now - self.drawn_at < 0.2):
+            return
+        if not self.shown and done == self.total and elapsed < 0.5:
+            return
+        self.drawn_at = now
+        self.shown = True
+        filled = self.width * done // self.total
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - done) / rate if rate > 0 else 0.0
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] "
+                          f"{done}/{self.total} games  {rate:.0f}/s  ETA {left:.0f} s ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
