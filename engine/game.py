@@ -32,7 +32,7 @@ from .events import (
     Snap,
 )
 from .rulesets import Ruleset, resolve
-from .state import POWER, Effect, GameState
+from .state import POWER, GameState
 
 
 def new_game(header: GameStart, rules: Ruleset | None = None) -> GameState:
@@ -57,9 +57,10 @@ def new_game(header: GameStart, rules: Ruleset | None = None) -> GameState:
         names=dict(header.names or {}),
         seat={p: i for i, p in enumerate(players)},
         values_of=rules.values(), power_of=rules.power_table(),
-        deck_counter=dict(Counter(rules.deck_codes())),
+        deck_counter=dict(Counter(rules.deck_codes())), sorted_deck=sorted(rules.deck_codes()),
         active=[True] * count, cumulative=[0] * count, reset_used=[False] * count,
-        peeked=[False] * count, in_play=[False] * count, seq_mode=header.seq is not None,
+        peeked=[False] * count, in_play=[False] * count, everybody=(1 << count) - 1,
+        seq_mode=header.seq is not None,
     )
 
 
@@ -112,11 +113,11 @@ def apply(g: GameState, e: Event) -> None:
     elif e.seq is not None:
         raise InconsistentLogError("seq_unexpected",
                                    "the header has no seq, so no line may have one")
-    g.effect = effect = Effect()
+    g.effect.__dict__.clear()
     kind = type(e)
     if g.phase == POWER and not _keeps_power(g, e, kind):
         play.end_turn(g)
-        effect.implicit_skip = True
+        g.effect.implicit_skip = True
     HANDLERS[kind](g, e)
     g.events += 1
     if g.seq_mode:  # counted only once the event is accepted: a rejected line changes nothing

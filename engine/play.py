@@ -105,10 +105,12 @@ def _make_public(g: GameState, card: int) -> None:
 
 
 def next_seat(g: GameState, after: int) -> int:
-    count = len(g.players)
-    for k in range(1, count + 1):
-        seat = (after + k) % count
-        if g.in_play[seat]:
+    in_play = g.in_play
+    count = len(in_play)
+    seat = after
+    for _ in range(count):
+        seat = seat + 1 if seat + 1 < count else 0
+        if in_play[seat]:
             return seat
     return after
 
@@ -117,6 +119,17 @@ def end_turn(g: GameState) -> None:
     """The current turn is complete: end the round or hand the turn on."""
     g.pending_power = None
     g.phase = TURN_START
+    if g.caller < 0 and (g.deck or not g.rules.deck_empty_ends_round):
+        # the common case first: the next seat still in play (next_seat, inlined)
+        in_play = g.in_play
+        count = len(in_play)
+        seat = g.current
+        for _ in range(count):
+            seat = seat + 1 if seat + 1 < count else 0
+            if in_play[seat]:
+                g.current = seat
+                return
+        return
     if g.caller >= 0 and not g.final_left:
         end_round(g, END_CABO)
         return
@@ -179,17 +192,16 @@ def deal(g: GameState, e: Deal) -> None:
         codes.extend(e.hands[g.players[p]])
     codes.append(e.discard)
     codes.extend(e.deck)
-    values_of = g.values_of
-    for code in codes:
-        if code not in values_of:
-            raise InconsistentLogError("unknown_card",
-                                       f"{code!r} is not a card of the {g.rules.name} deck")
-    got = Counter(codes)
-    if got != g.deck_counter:
+    if sorted(codes) != g.sorted_deck:  # cheaper than counting; the details only on failure
+        values_of = g.values_of
+        for code in codes:
+            if code not in values_of:
+                raise InconsistentLogError("unknown_card",
+                                           f"{code!r} is not a card of the {g.rules.name} deck")
+        difference = describe_difference(Counter(g.deck_counter), Counter(codes))
         raise InconsistentLogError("bad_deal",
                                    "hands, discard and deck must be exactly the "
-                                   f"{g.rules.name} deck: "
-                                   f"{describe_difference(Counter(g.deck_counter), got)}")
+                                   f"{g.rules.name} deck: {difference}")
     _setup_round(g, e.round, seats, first, codes)
 
 
@@ -329,9 +341,14 @@ def discard(g: GameState, e: Discard) -> None:
     g.drawn = -1
     effect = g.effect
     effect.card = code = g.codes[card]
-    effect.value = g.values[card]
+    effect.value = value = g.values[card]
     effect.discarded = (code,)
-    _earn_power(g, card)
+    power = g.power_of.get(value)
+    if power is None:
+        end_turn(g)
+    else:
+        g.pending_power = power
+        g.phase = POWER
 
 
 def _earn_power(g: GameState, card: int) -> None:
@@ -423,9 +440,10 @@ def _replace_one(g: GameState, seat: int, pos: int) -> None:
 
 
 def power(g: GameState, e: Power) -> None:
-    need_round(g)
-    seat = in_round(g, e.player)
+    seat = g.seat.get(e.player)
     if g.phase != POWER or seat != g.current:
+        need_round(g)
+        in_round(g, e.player)
         raise IllegalEventError("power_not_earned",
                                 f"{e.player} has not earned a power at this point")
     if e.power != g.pending_power:
@@ -445,8 +463,9 @@ def power(g: GameState, e: Power) -> None:
         check_position(g, target, pos)
         card = g.rows[target][pos]
         g.known[card] |= 1 << seat
-        g.effect.seen = g.effect.card = g.codes[card]
-        g.effect.value = g.values[card]
+        effect = g.effect
+        effect.seen = effect.card = g.codes[card]
+        effect.value = g.values[card]
     end_turn(g)
 
 

@@ -60,8 +60,9 @@ class RoundResult:
 class Effect:
     """What the last event did, for readers that need more than the state (loader, timeline).
 
-    A fresh one per event; the defaults live on the class so that making one costs almost
-    nothing and only the fields an event sets are stored.
+    One object per game, cleared before every event: the defaults live on the class, so
+    clearing the instance's ``__dict__`` resets every field at almost no cost. Read it right
+    after the event (a visitor's ``event`` hook); the next event overwrites it.
     """
 
     card: str | None = None          # the card involved (drawn, discarded, snapped, seen)
@@ -88,6 +89,7 @@ class GameState:
     values_of: dict[str, int] = field(default_factory=dict)
     power_of: dict[int, str] = field(default_factory=dict)
     deck_counter: dict[str, int] = field(default_factory=dict)
+    sorted_deck: list[str] = field(default_factory=list)
     # match
     active: list[bool] = field(default_factory=list)
     cumulative: list[int] = field(default_factory=list)
@@ -99,6 +101,7 @@ class GameState:
     ending: bool = False                     # the end condition was met; a tie is being broken
     tiebreak: tuple[int, ...] | None = None  # golf: seats that play the tie-break round
     events: int = 1                          # lines applied, header included
+    everybody: int = 0                       # the bit mask of every seat (a public card)
     seq_mode: bool = False
     next_seq: int = 1
     # round
@@ -128,10 +131,6 @@ class GameState:
     effect: Effect = field(default_factory=Effect)
 
     # --- small questions -----------------------------------------------------------------
-    @property
-    def everybody(self) -> int:
-        return (1 << len(self.players)) - 1
-
     def name(self, seat: int) -> str:
         return self.players[seat]
 

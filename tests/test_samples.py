@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import shutil
@@ -58,7 +59,7 @@ class Recorder(ReplayVisitor):
         self.events: list[tuple[Event, Any]] = []
 
     def event(self, line: int, event: Event, state: GameState) -> None:
-        self.events.append((event, state.effect))
+        self.events.append((event, copy.copy(state.effect)))  # reused per event
 
 
 def replay(path: Path) -> tuple[ReplayResult, Recorder]:
