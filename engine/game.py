@@ -106,22 +106,25 @@ HANDLERS: dict[type, Callable[[GameState, Any], None]] = {
 
 
 def apply(g: GameState, e: Event) -> None:
-    """Advance the match by one event, or raise the error that says why it cannot happen."""
+    """Advance the match by one event, or raise the error that says why it cannot happen.
+
+    ``g.events`` counts the accepted lines, header included, so with ``seq`` on every line it
+    is also the seq the next line must carry; a rejected line changes neither.
+    """
     if g.seq_mode:
-        if e.seq != g.next_seq:
+        if e.seq != g.events:
             _seq_error(g, e.seq)
     elif e.seq is not None:
-        raise InconsistentLogError("seq_unexpected",
-                                   "the header has no seq, so no line may have one")
-    g.effect.__dict__.clear()
+        _seq_error(g, e.seq)
+    effect = g.effect.__dict__
+    if effect:
+        effect.clear()
     kind = type(e)
     if g.phase == POWER and not _keeps_power(g, e, kind):
         play.end_turn(g)
         g.effect.implicit_skip = True
     HANDLERS[kind](g, e)
     g.events += 1
-    if g.seq_mode:  # counted only once the event is accepted: a rejected line changes nothing
-        g.next_seq += 1
 
 
 def _keeps_power(g: GameState, e: Event, kind: type) -> bool:
@@ -133,14 +136,15 @@ def _keeps_power(g: GameState, e: Event, kind: type) -> bool:
 
 
 def _seq_error(g: GameState, seq: int | None) -> None:
+    if not g.seq_mode:
+        raise InconsistentLogError("seq_unexpected",
+                                   "the header has no seq, so no line may have one")
     if seq is None:
-        raise InconsistentLogError("seq_missing",
-                                   f"this line has no seq; {g.next_seq} was expected")
-    if seq < g.next_seq:
+        raise InconsistentLogError("seq_missing", f"this line has no seq; {g.events} was expected")
+    if seq < g.events:
         raise InconsistentLogError("seq_repeat",
-                                   f"seq {seq} repeats an earlier line; {g.next_seq} was "
-                                   "expected")
-    raise InconsistentLogError("seq_gap", f"seq jumps from {g.next_seq - 1} to {seq}")
+                                   f"seq {seq} repeats an earlier line; {g.events} was expected")
+    raise InconsistentLogError("seq_gap", f"seq jumps from {g.events - 1} to {seq}")
 
 
 def finish(g: GameState) -> None:

@@ -103,7 +103,6 @@ class GameState:
     events: int = 1                          # lines applied, header included
     everybody: int = 0                       # the bit mask of every seat (a public card)
     seq_mode: bool = False
-    next_seq: int = 1
     # round
     round_no: int = 0
     participants: tuple[int, ...] = ()
