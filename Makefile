@@ -35,6 +35,13 @@ demo: $(STAMP)
 		echo "== $$f"; \
 		$(BIN)/cabo-log replay "$$f"; \
 	done
+	@mkdir -p build
+	@echo "== load sample_games into build/demo.duckdb (re-runs skip unchanged games)"
+	@$(BIN)/cabo-log load sample_games/*.jsonl --db build/demo.duckdb
+	@for r in cabo_call_success power_usage score_distribution; do \
+		echo "== report $$r"; \
+		$(BIN)/cabo-log report $$r --db build/demo.duckdb || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis artifacts

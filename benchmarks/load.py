@@ -1,0 +1,272 @@
+"""``cabo-log load`` end to end, against DuckDB's own ``read_json`` of the same files, side by side.
+
+For each corpus size N (``--games``, default 10000; several allowed), in one run:
+
+1. make N per-game log files (``--unique`` distinct simulated games, every ruleset, copied
+   under new game ids up to N: the replay work per file is that of a real game);
+2. read every file once (both contenders then find them in the page cache);
+3. ``raw``: DuckDB ``CREATE TABLE raw AS SELECT * FROM read_json('DIR/**/*.jsonl', ...)`` - no
+   replay, no validation - with ``union_by_name = true`` (every field of every file kept) and
+   without (the schema sniffed from the first files);
+4. ``load``: ``cabo-log load DIR --db NEW.duckdb --jobs J`` (replay, validation, rows, one
+   transaction), then once more (every file unchanged: skipped);
+5. peak resident memory of each command: the sum over its process tree (the loader, its
+   forkserver and its workers), sampled every 50 ms from /proc.
+
+Usage::
+
+    .venv/bin/python benchmarks/load.py --games 1000            # a quick run
+    .venv/bin/python benchmarks/load.py --games 10000 50000     # the figures of the report
+    .venv/bin/python benchmarks/load.py --games 2000 --profile  # + where the loader's time goes
+
+``--profile`` also runs the load in this process with one job under cProfile and prints the
+parent's hot spots (the writer: DuckDB appends, IPC) and, separately, a worker's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import resource
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+TABLES = [("edition1", 3, 0.0), ("edition2", 4, 0.0), ("golf", 3, 0.0), ("online", 4, 0.01)]
+BIN = Path(sys.executable).parent
+
+
+# --- corpus -----------------------------------------------------------------------------------
+
+def _simulate(args: tuple[str, int, float, int, int, str]) -> None:
+    from cabo_log.simulate import write_games
+
+    ruleset, players, forfeits, games, seed, out = args
+    write_games(out, ruleset, games=games, players=players, forfeit_rate=forfeits, seed=seed)
+
+
+def unique_games(folder: Path, count: int) -> list[Path]:
+    """``count`` distinct simulated games (a quarter per ruleset), made once and kept."""
+    per = max(1, count // len(TABLES))
+    jobs = []
+    for ruleset, players, forfeits in TABLES:
+        have = len(list((folder / ruleset).rglob("*.jsonl")))
+        if have < per:
+            step = max(1, (per - have + 1) // 2)
+            for k, start in enumerate(range(have, per, step)):
+                jobs.append((ruleset, players, forfeits, min(step, per - start), 1000 + k,
+                             str(folder / ruleset / f"part{start}")))
+    if jobs:
+        print(f"simulating {sum(j[3] for j in jobs)} games into {folder} ...", file=sys.stderr)
+        with ProcessPoolExecutor() as pool:
+            list(pool.map(_simulate, jobs))
+    files = []
+    for ruleset, _, _ in TABLES:
+        files.extend(sorted((folder / ruleset).rglob("*.jsonl"))[:per])
+    return files
+
+
+def make_corpus(base: list[Path], folder: Path, n: int) -> tuple[int, int]:
+    """N files: the base games cycled, each copy with its own game id. (bytes, events)"""
+    if folder.exists() and len(list(folder.rglob("*.jsonl"))) == n:
+        total = sum(p.stat().st_size for p in folder.rglob("*.jsonl"))
+        return total, -1
+    shutil.rmtree(folder, ignore_errors=True)
+    import orjson
+
+    headers = []
+    bodies = []
+    for path in base:
+        data = path.read_bytes()
+        first, _, rest = data.partition(b"\n")
+        headers.append(orjson.loads(first))
+        bodies.append(rest)
+    total = events = 0
+    for i in range(n):
+        k = i % len(base)
+        header = dict(headers[k], game_id=f"bench-{i:06d}")
+        sub = folder / f"{i // 1000:03d}"
+        sub.mkdir(parents=True, exist_ok=True)
+        data = orjson.dumps(header) + b"\n" + bodies[k]
+        (sub / f"bench-{i:06d}.jsonl").write_bytes(data)
+        total += len(data)
+        events += data.count(b"\n")
+    return total, events
+
+
+# --- measuring -------------------------------------------------------------------------------
+
+def _tree(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def _cpu_ticks(pid: int) -> int:
+    """user + system clock ticks of a process (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def run(cmd: list[str]) -> tuple[float, int, int, str, float]:
+    """Run a command: (seconds, peak RSS of its process tree, peak RSS of the root, stdout,
+    CPU seconds of the tree)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak = [0, 0]
+
+    ticks: dict[int, int] = {}
+
+    def sample() -> None:
+        while proc.poll() is None:
+            pids = _tree(proc.pid)
+            peak[0] = max(peak[0], sum(_rss(p) for p in pids))
+            peak[1] = max(peak[1], _rss(proc.pid))
+            for pid in pids:
+                ticks[pid] = max(ticks.get(pid, 0), _cpu_ticks(pid))
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=sample, daemon=True)
+    watcher.start()
+    out, err = proc.communicate()
+    seconds = time.perf_counter() - started
+    watcher.join()
+    if proc.returncode not in (0,):
+        raise SystemExit(f"{' '.join(cmd[:3])}... failed ({proc.returncode}):\n{err}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    root_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    others = sum(t for pid, t in ticks.items() if pid != proc.pid) / os.sysconf("SC_CLK_TCK")
+    return seconds, peak[0], peak[1], out.strip(), root_cpu + others
+
+
+RAW = """
+import duckdb, sys
+con = duckdb.connect(sys.argv[1])
+con.execute("SET enable_progress_bar = false")
+con.execute("CREATE TABLE raw AS SELECT * FROM read_json(?, format = 'newline_delimited'"
+            + (", union_by_name = true" if sys.argv[3] == "union" else "") + ")",
+            [sys.argv[2] + "/**/*.jsonl"])
+print(con.execute("SELECT count(*) FROM raw").fetchone()[0])
+"""
+
+
+def mb(n: int) -> str:
+    return f"{n / 2**20:,.0f} MB"
+
+
+def bench(folder: Path, work: Path, jobs: int | None) -> None:
+    files = list(folder.rglob("*.jsonl"))
+    for f in files:      # the page cache, for both
+        f.read_bytes()
+    results = {}
+    for mode in ("union", "sniff"):
+        db = work / f"raw-{mode}.duckdb"
+        db.unlink(missing_ok=True)
+        results[f"raw read_json ({mode})"] = run(
+            [sys.executable, "-c", RAW, str(db), str(folder), mode])
+        db.unlink(missing_ok=True)
+    db = work / "load.duckdb"
+    db.unlink(missing_ok=True)
+    load = [str(BIN / "cabo-log"), "load", str(folder), "--db", str(db)]
+    if jobs:
+        load += ["--jobs", str(jobs)]
+    results["cabo-log load"] = run(load)
+    results["cabo-log load (again, unchanged)"] = run(load)
+    db.unlink(missing_ok=True)
+    raw_rows = int(results["raw read_json (union)"][3])
+    print(f"{len(files):,} files, {raw_rows:,} events, "
+          f"{sum(f.stat().st_size for f in files) / 2**20:,.0f} MB of logs, "
+          f"{os.cpu_count()} cores")
+    base = results["raw read_json (union)"][0]
+    for label, (seconds, peak, root, out, cpu) in results.items():
+        note = out.splitlines()[-1] if label.startswith("cabo") else ""
+        print(f"  {label:34s} {seconds:8.2f} s  x{seconds / base:5.2f}  CPU {cpu:7.2f} s  "
+              f"peak RSS {mb(peak):>9s} (main process {mb(root)})"
+              f"{'  ' + note[note.find('loaded'):] if note else ''}")
+    sniff = results["raw read_json (sniff)"][0]
+    print(f"  load / raw: {results['cabo-log load'][0] / base:.2f} (union_by_name), "
+          f"{results['cabo-log load'][0] / sniff:.2f} (sniffed schema)")
+
+
+def profile(folder: Path, work: Path) -> None:
+    from cabo_log import load as loadmod
+    from cabo_log.load import Task, _chunks, load_paths, replay_tasks
+
+    db = work / "profile.duckdb"
+    db.unlink(missing_ok=True)
+    prof = cProfile.Profile()
+    prof.runcall(load_paths, [folder], db, jobs=1)
+    _print(prof, "the whole load in one process (--jobs 1)")
+    db.unlink(missing_ok=True)
+    tasks = [Task(str(p), p.stat().st_size, None) for p in sorted(folder.rglob("*.jsonl"))]
+    prof = cProfile.Profile()
+    for chunk in list(_chunks(tasks))[:20]:
+        prof.runcall(lambda c=chunk: loadmod._serialise(replay_tasks(c)[1].batches()))
+    _print(prof, "a worker (20 chunks: read, hash, replay, rows, Arrow, IPC)")
+
+
+def _print(prof: cProfile.Profile, title: str) -> None:
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(20)
+    print(f"\n--- cProfile: {title}, by own time ---")
+    print("\n".join(line for line in out.getvalue().splitlines()[6:] if line.strip()))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[10000],
+                        help="corpus sizes, in files (10000)")
+    parser.add_argument("--unique", type=int, default=1000,
+                        help="distinct simulated games the files are made from (1000)")
+    parser.add_argument("--dir", type=Path, default=Path("build/bench-load"),
+                        help="where corpora and databases go (build/bench-load)")
+    parser.add_argument("--jobs", type=int, default=None, help="load --jobs (one per core)")
+    parser.add_argument("--profile", action="store_true", help="also profile the loader")
+    args = parser.parse_args()
+    args.dir.mkdir(parents=True, exist_ok=True)
+    base = unique_games(args.dir / "unique", args.unique)
+    for n in args.games:
+        folder = args.dir / f"corpus-{n}"
+        make_corpus(base, folder, n)
+        bench(folder, args.dir, args.jobs)
+    if args.profile:
+        profile(args.dir / f"corpus-{args.games[0]}", args.dir)
+
+
+if __name__ == "__main__":
+    main()

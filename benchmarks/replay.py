@@ -1,0 +1,124 @@
+"""Replay throughput on one core, in events per second, over a simulated corpus of every ruleset.
+
+Three figures, each the best of ``--repeat`` runs over the whole corpus held in memory:
+
+- apply only:        ``new_game`` + ``apply`` of already parsed events + ``finish``;
+- parse + apply:     ``replay_bytes`` on the file bytes (JSON decoding, event parsing, every
+                     rule checked, knowledge tracked) - what ``cabo-log replay`` does;
+- parse + apply + rows: what a ``cabo-log load`` worker does (IPC and DuckDB aside): read and
+                     hash each file, replay it with the loader's ``RowCollector``, build the
+                     Arrow batches of each ~1 MB chunk of files.
+
+Usage::
+
+    .venv/bin/python benchmarks/replay.py                     # 100 games per ruleset
+    .venv/bin/python benchmarks/replay.py --games 400 --profile
+    .venv/bin/python benchmarks/replay.py --corpus /tmp/corpus   # reuse (or create) a corpus
+
+``--profile`` runs cProfile over parse + apply (and over the row building) and prints the
+functions with the most time of their own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import os
+import pstats
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from cabo_log.load import Task, _chunks, replay_tasks
+from cabo_log.logfile import decode_line, iter_lines
+from cabo_log.replay import replay_bytes
+from cabo_log.simulate import write_games
+from engine import apply, finish, new_game, parse_event
+
+TABLES = [("edition1", 3, None, 0.0), ("edition2", 4, None, 0.0), ("golf", 3, None, 0.0),
+          ("online", 4, None, 0.01)]
+
+
+def corpus(folder: Path, games: int) -> list[Path]:
+    """``games`` simulated games per ruleset (written once, reused when present)."""
+    paths: list[Path] = []
+    for ruleset, players, options, forfeits in TABLES:
+        sub = folder / ruleset
+        files = sorted(sub.glob("*.jsonl")) if sub.is_dir() else []
+        if len(files) < games:
+            print(f"simulating {games} {ruleset} games into {sub} ...", file=sys.stderr)
+            write_games(sub, ruleset, games=games, players=players, options=options,
+                        forfeit_rate=forfeits, seed=1)
+            files = sorted(sub.glob("*.jsonl"))
+        paths.extend(files[:games])
+    return paths
+
+
+def best(repeat: int, run: Callable[[], object]) -> float:
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        started = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="games per ruleset (100)")
+    parser.add_argument("--corpus", type=Path, default=Path("build/bench-replay"),
+                        help="where the simulated logs are kept (build/bench-replay)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each figure (3)")
+    parser.add_argument("--profile", action="store_true", help="print cProfile hot spots")
+    args = parser.parse_args()
+
+    paths = corpus(args.corpus, args.games)
+    logs = [p.read_bytes() for p in paths]
+    tasks = [Task(os.path.abspath(p), len(d), None) for p, d in zip(paths, logs, strict=True)]
+    chunks = list(_chunks(tasks))
+    parsed = [[parse_event(decode_line(raw)) for _, raw in iter_lines(data)] for data in logs]
+    events = sum(len(p) for p in parsed)
+    size = sum(len(d) for d in logs)
+    print(f"corpus: {len(logs)} games, {events:,} events, {size / 1e6:.1f} MB "
+          f"({', '.join(t[0] for t in TABLES)}; {args.games} each)")
+
+    def apply_only() -> None:
+        for game in parsed:
+            g = new_game(game[0])  # type: ignore[arg-type]
+            for e in game[1:]:
+                apply(g, e)
+            finish(g)
+
+    def parse_apply() -> None:
+        for data in logs:
+            result = replay_bytes(data)
+            assert result.error is None, result.error
+
+    def with_rows() -> None:   # what a load worker does, chunk by chunk (IPC aside)
+        for chunk in chunks:
+            outcomes, rows = replay_tasks(chunk)
+            assert all(o.status == "loaded" for o in outcomes)
+            rows.batches()
+
+    for label, run in (("apply only", apply_only), ("parse + apply", parse_apply),
+                       ("parse + apply + rows", with_rows)):
+        seconds = best(args.repeat, run)
+        print(f"{label:22s} {events / seconds:>12,.0f} events/s  ({seconds:.2f} s, "
+              f"{seconds / events * 1e6:.2f} us/event)")
+
+    if args.profile:
+        for label, run in (("parse + apply", parse_apply), ("parse + apply + rows", with_rows)):
+            profile = cProfile.Profile()
+            profile.runcall(run)
+            out = io.StringIO()
+            pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(18)
+            print(f"\n--- cProfile, {label} (sorted by own time) ---")
+            print("\n".join(line for line in out.getvalue().splitlines()[6:] if line.strip()))
+
+
+if __name__ == "__main__":
+    main()

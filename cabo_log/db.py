@@ -1,0 +1,306 @@
+"""The DuckDB side: opening a database safely, its tables (DDL), and the one transactional writer.
+
+The tables of a game are defined once, as Arrow schemas in ``rows``; the DDL is derived from
+them, so the rows a worker builds and the tables they land in cannot drift apart. Two more
+tables belong to the loader: ``files`` (what was loaded from where, for change detection) and
+``load_errors``; ``meta`` records the schema version.
+
+There are no PRIMARY KEY constraints: uniqueness of ``game_id`` is the loader's job (it deletes
+a game's rows before inserting its new version, in the same transaction), and bulk appends are
+faster without index maintenance.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from .rows import GAME_TABLES, SCHEMAS
+
+SCHEMA_VERSION = "1"
+DEFAULT_DB = "cabo.duckdb"
+ENV_DB = "CABO_LOG_DB"
+
+LOADER_SCHEMAS: dict[str, pa.Schema] = {
+    "files": pa.schema([
+        ("path", pa.string()), ("size", pa.int64()), ("mtime_ns", pa.int64()),
+        ("hash", pa.string()), ("game_id", pa.string()), ("events", pa.int32()),
+        ("loaded_at", pa.timestamp("us", tz="UTC"))]),
+    "load_errors": pa.schema([
+        ("file", pa.string()), ("line", pa.int32()), ("code", pa.string()),
+        ("kind", pa.string()), ("message", pa.string()), ("game_id", pa.string()),
+        ("ruleset", pa.string()), ("size", pa.int64()), ("hash", pa.string())]),
+}
+ALL_SCHEMAS: dict[str, pa.Schema] = {**SCHEMAS, **LOADER_SCHEMAS}
+
+_DUCK_TYPES: dict[pa.DataType, str] = {
+    pa.int16(): "SMALLINT", pa.int32(): "INTEGER", pa.int64(): "BIGINT",
+    pa.string(): "VARCHAR", pa.bool_(): "BOOLEAN", pa.float64(): "DOUBLE",
+    pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
+}
+
+
+class DatabaseError(Exception):
+    """A database that cannot be used: the message is one line for the user."""
+
+
+def default_path() -> Path:
+    return Path(os.environ.get(ENV_DB) or DEFAULT_DB)
+
+
+def duck_type(kind: pa.DataType) -> str:
+    if pa.types.is_list(kind):
+        return duck_type(kind.value_type) + "[]"
+    return _DUCK_TYPES[kind]
+
+
+def ddl() -> list[str]:
+    """CREATE TABLE statements for every table (idempotent)."""
+    out = ["CREATE TABLE IF NOT EXISTS meta (key VARCHAR, value VARCHAR)"]
+    for name, schema in ALL_SCHEMAS.items():
+        cols = ", ".join(f'"{f.name}" {duck_type(f.type)}' for f in schema)
+        out.append(f"CREATE TABLE IF NOT EXISTS {name} ({cols})")
+    return out
+
+
+# --- opening ------------------------------------------------------------------------------------
+
+def connect(path: str | os.PathLike[str], *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """Open the database, or raise DatabaseError with a sentence saying why it cannot be."""
+    p = Path(path)
+    if p.is_dir():
+        raise DatabaseError(f"{p} is a folder, not a database file")
+    if p.exists():
+        _check_magic(p)
+    elif read_only:
+        raise DatabaseError(f"no database at {p} (create it with 'cabo-log load')")
+    elif not p.parent.is_dir():
+        raise DatabaseError(f"cannot create {p}: the folder {p.parent} does not exist")
+    try:
+        return duckdb.connect(str(p), read_only=read_only)
+    except duckdb.Error as exc:
+        raise DatabaseError(f"cannot open {p}: {_reason(exc)}") from None
+
+
+def _check_magic(p: Path) -> None:
+    try:
+        with p.open("rb") as f:
+            head = f.read(12)
+    except OSError as exc:
+        raise DatabaseError(f"cannot read {p}: {exc.strerror or exc}") from None
+    if head[8:12] != b"DUCK":
+        raise DatabaseError(f"{p} is not a DuckDB database file")
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    text = re.sub(r"^[A-Za-z ]*Error: ", "", text)
+    if "Could not set lock" in text or "Conflicting lock" in text:
+        return "the database is in use by another process; try again when it has finished"
+    return text
+
+
+def ensure_schema(con: duckdb.DuckDBPyConnection, path: object) -> None:
+    """Create the tables if needed (one transaction); refuse a database of another schema
+    version or program."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _ensure_schema(con, path)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def _ensure_schema(con: duckdb.DuckDBPyConnection, path: object) -> None:
+    tables = {row[0] for row in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
+    ).fetchall()}
+    if "meta" not in tables and tables & set(ALL_SCHEMAS):
+        raise DatabaseError(f"{path} holds tables that cabo-log did not create")
+    if "meta" in tables:
+        check_version(con, path)
+    for statement in ddl():
+        con.execute(statement)
+    if "meta" not in tables:
+        con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
+
+
+def check_version(con: duckdb.DuckDBPyConnection, path: object) -> None:
+    try:
+        row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except duckdb.Error:
+        raise DatabaseError(f"{path} is not a cabo-log database (no meta table); "
+                            "load games into it first") from None
+    if row is None or row[0] != SCHEMA_VERSION:
+        found = row[0] if row else "none"
+        raise DatabaseError(f"{path} has cabo-log schema version {found}, this cabo-log uses "
+                            f"{SCHEMA_VERSION}: load into a new database (--db)")
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+@dataclass
+class Batch:
+    """What one transaction of a load writes: rows to append, rows to delete first."""
+
+    tables: dict[str, list[pa.RecordBatch]] = field(default_factory=dict)
+    rows: int = 0
+    games: int = 0
+    delete_games: list[str] = field(default_factory=list)
+    delete_files: list[str] = field(default_factory=list)
+    delete_errors: list[str] = field(default_factory=list)
+
+    def empty(self) -> bool:
+        return not (self.tables or self.delete_games or self.delete_files
+                    or self.delete_errors)
+
+
+class Writer:
+    """The single writer of a load. Rows arrive as Arrow record batches and wait in memory
+    until ``flush_rows`` of them are pending; then one transaction deletes the rows of the
+    games they replace, appends the new rows in bulk (``INSERT ... SELECT`` from Arrow, never
+    row by row) and commits.
+
+    A batch is all or nothing: an error, a crash or Ctrl-C in the middle leaves the database as
+    it was before the batch; batches committed earlier stay (a game is always whole, and loading
+    again finishes the job). Bounded batches keep the memory of a load flat however many games
+    it holds (DuckDB keeps a transaction's appends in memory until it commits).
+
+    ``submit`` writes a batch in a background thread (DuckDB releases the GIL), so the loader
+    goes on receiving rows meanwhile; at most one batch is being written at a time.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, *, flush_rows: int = 200_000) -> None:
+        self.con = con.cursor()     # the writing thread's own connection to the database
+        self.flush_rows = flush_rows
+        self.pending = Batch()
+        self.batches = 0            # transactions committed
+        self.committed_games = 0    # games written by them
+        self._thread: ThreadPoolExecutor | None = None
+        self._writing: Future[None] | None = None
+
+    # --- collecting ---------------------------------------------------------------------------
+    def replace_games(self, game_ids: Iterable[str]) -> None:
+        """Rows of these games (as loaded before) are to go, in the batch that brings their
+        new version."""
+        self.pending.delete_games.extend(game_ids)
+
+    def forget_files(self, paths: Iterable[str]) -> None:
+        """``files`` and ``load_errors`` rows of these paths are to go (they are rewritten)."""
+        paths = list(paths)
+        self.pending.delete_files.extend(paths)
+        self.pending.delete_errors.extend(paths)
+
+    def forget_errors(self, paths: Iterable[str]) -> None:
+        """``load_errors`` rows of these paths are to go (a new error replaces them)."""
+        self.pending.delete_errors.extend(paths)
+
+    def add(self, table: str, batches: Sequence[pa.RecordBatch]) -> None:
+        if not batches:
+            return
+        rows = sum(b.num_rows for b in batches)
+        self.pending.tables.setdefault(table, []).extend(batches)
+        self.pending.rows += rows
+        if table == "games":
+            self.pending.games += rows
+
+    def full(self) -> bool:
+        return self.pending.rows >= self.flush_rows
+
+    # --- writing ------------------------------------------------------------------------------
+    def submit(self) -> None:
+        """Write what is pending in the background (after the batch being written, if any)."""
+        self.wait()
+        batch, self.pending = self.pending, Batch()
+        if batch.empty():
+            return
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="cabo-log-writer")
+        self._writing = self._thread.submit(self._write, batch)
+
+    def flush(self) -> None:
+        """Write what is pending and wait until everything is committed."""
+        self.submit()
+        self.wait()
+
+    def wait(self) -> None:
+        """Wait for the batch being written; its error, if any, is raised here."""
+        writing, self._writing = self._writing, None
+        if writing is not None:
+            writing.result()
+
+    def abort(self) -> None:
+        """Stop: interrupt the batch being written (it rolls back) and drop what is pending."""
+        self.pending = Batch()
+        writing, self._writing = self._writing, None
+        if writing is not None:
+            if not writing.done():
+                self.con.interrupt()
+            try:
+                writing.result()
+            except BaseException:  # noqa: BLE001 - the batch was rolled back, as intended
+                pass
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
+        self.con.close()
+
+    def _write(self, batch: Batch) -> None:
+        con = self.con
+        con.execute("BEGIN TRANSACTION")
+        try:
+            if batch.delete_games:
+                ids = sorted(set(batch.delete_games))
+                for table in GAME_TABLES:
+                    con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest($ids))",
+                                {"ids": ids})
+            if batch.delete_files:
+                con.execute("DELETE FROM files WHERE path IN (SELECT unnest($p))",
+                            {"p": sorted(set(batch.delete_files))})
+            if batch.delete_errors:
+                con.execute("DELETE FROM load_errors WHERE file IN (SELECT unnest($p))",
+                            {"p": sorted(set(batch.delete_errors))})
+            for table, batches in batch.tables.items():
+                self.insert(table, pa.Table.from_batches(batches))
+            con.execute("COMMIT")
+        except BaseException:
+            try:
+                con.execute("ROLLBACK")
+            except duckdb.Error:  # pragma: no cover - the transaction is already gone
+                pass
+            raise
+        self.batches += 1
+        self.committed_games += batch.games
+
+    def insert(self, table: str, data: pa.Table) -> None:
+        """One bulk append from Arrow (never row by row)."""
+        self.con.register("_incoming", data)
+        try:
+            self.con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
+        finally:
+            self.con.unregister("_incoming")
+
+
+def table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    return [row[0] for row in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+        "ORDER BY ordinal_position", [table]).fetchall()]
+
+
+def fetch(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None
+          ) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Run a query: (column names, rows)."""
+    cursor = con.execute(sql, params) if params is not None else con.execute(sql)
+    columns = [d[0] for d in cursor.description or []]
+    return columns, cursor.fetchall()

@@ -1,0 +1,471 @@
+"""``cabo-log load``: log files -> replay in worker processes -> Arrow batches -> one DuckDB writer.
+
+The flow is one way. The parent finds the files, skips the ones it loaded before and that have
+not changed (same size and mtime; when only those differ, a content hash decides), and sends
+the rest in chunks to a pool of worker processes. A worker reads each file, hashes it, replays
+it through the engine and turns what the replay derived into Arrow record batches (``rows``),
+serialised as Arrow IPC. The parent is the only writer (``db.Writer``): it buffers the batches
+and appends them in bulk, a bounded batch of games per transaction, so a rejected log, a crash
+or Ctrl-C never leaves a game half-loaded, and loading again picks up where it stopped.
+Results are handled in the order the chunks were sent, with a bounded number in flight, so
+memory does not grow with the number of games.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+
+from engine import LogSyntaxError
+
+from .logfile import find_logs
+from .replay import error_dict
+from .rows import Chunk, collect
+
+if TYPE_CHECKING:
+    from .db import Writer
+
+CHUNK_BYTES = 1 << 20       # about this much log text per task sent to a worker
+CHUNK_FILES = 256           # and at most this many files
+INLINE_BYTES = 2 << 20      # below this much changed data, replay in this process
+FLUSH_ROWS = 200_000        # the writer appends to DuckDB once this many rows are waiting
+DUCKDB_MEMORY = "256MB"     # DuckDB's cache of the tables it wrote: of no use to a load
+
+
+class LoadError(Exception):
+    """The load stopped (a worker died). One line for the user; ``committed`` games were
+    written by the batches completed before."""
+
+    committed = 0
+
+
+class LoadInterrupted(KeyboardInterrupt):
+    """Ctrl-C: the batch in progress was rolled back; ``committed`` games were written."""
+
+    def __init__(self, committed: int) -> None:
+        super().__init__(committed)
+        self.committed = committed
+
+
+@dataclass
+class Task:
+    path: str                   # absolute path: the key of the ``files`` table
+    size: int
+    known_hash: str | None      # the hash loaded before, if any
+
+
+@dataclass
+class Outcome:
+    """What happened to one file."""
+
+    path: str
+    status: str                 # "loaded", "unchanged" or "rejected"
+    size: int = 0
+    mtime_ns: int = 0
+    hash: str | None = None
+    game_id: str | None = None
+    ruleset: str | None = None
+    events: int = 0
+    complete: bool = False
+    error: dict[str, Any] | None = None
+
+
+@dataclass
+class LoadSummary:
+    files: int = 0
+    loaded: int = 0             # games written (new or replacing an earlier version)
+    replaced: int = 0           # of which replaced an earlier version
+    in_progress: int = 0        # of which are not finished
+    skipped: int = 0            # unchanged files, not replayed
+    replayed: int = 0           # files replayed in this load
+    events: int = 0             # events of the loaded games
+    seconds: float = 0.0
+    rejected: list[dict[str, Any]] = field(default_factory=list)
+
+    def exit_code(self, allow_errors: bool = False) -> int:
+        return 1 if self.rejected and not allow_errors else 0
+
+    def text(self) -> str:
+        parts = [f"loaded {self.loaded} game{'s' if self.loaded != 1 else ''}"]
+        details = []
+        if self.replaced:
+            details.append(f"{self.replaced} replacing an earlier version")
+        if self.in_progress:
+            details.append(f"{self.in_progress} in progress")
+        if details:
+            parts[0] += f" ({', '.join(details)})"
+        parts.append(f"skipped {self.skipped} unchanged")
+        parts.append(f"rejected {len(self.rejected)}")
+        rate = f", {self.events / self.seconds:,.0f} events/s" if self.events else ""
+        return (", ".join(parts) + f"; {self.events:,} events from {self.replayed} replayed "
+                f"file{'s' if self.replayed != 1 else ''} in {self.seconds:.2f} s{rate}")
+
+
+Progress = Callable[[int], None]   # called with the number of files just handled
+
+
+# --- the worker side --------------------------------------------------------------------------
+
+def _init_worker(parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides what Ctrl-C means
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """A worker whose loader died (SIGKILL, out of memory) would wait for work forever:
+    concurrent.futures workers do not notice. Check every second and leave."""
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except PermissionError:  # pragma: no cover - the pid now belongs to someone else
+            os._exit(1)
+
+
+def file_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def replay_chunk(tasks: Sequence[Task]) -> tuple[list[Outcome], bytes]:
+    """The work of one worker task: the outcome of each file, and the rows of the valid ones
+    as Arrow IPC streams (one per table, each preceded by the table name and length)."""
+    outcomes, chunk = replay_tasks(tasks)
+    return outcomes, _serialise(chunk.batches()) if len(chunk) else b""
+
+
+def replay_tasks(tasks: Sequence[Task]) -> tuple[list[Outcome], Chunk]:
+    """Replay files into one ``Chunk`` of rows. The cyclic garbage collector is paused
+    meanwhile: the rows are hundreds of thousands of small tuples without cycles, and
+    scanning them over and over costs a quarter of the time."""
+    chunk = Chunk()
+    first_path: dict[str, str] = {}
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        outcomes = [_replay_one(task, chunk, first_path) for task in tasks]
+    finally:
+        if collecting:
+            gc.enable()
+    return outcomes, chunk
+
+
+def _replay_one(task: Task, chunk: Chunk, first_path: dict[str, str]) -> Outcome:
+    path = task.path
+    try:
+        with open(path, "rb") as f:
+            mtime_ns = os.fstat(f.fileno()).st_mtime_ns
+            data = f.read()
+    except OSError as exc:
+        err = LogSyntaxError("unreadable", f"cannot read the file ({exc.strerror or exc})")
+        return Outcome(path, "rejected", error=error_dict(err.located(path, 0)))
+    digest = file_hash(data)
+    out = Outcome(path, "rejected", len(data), mtime_ns, digest)
+    if digest == task.known_hash:
+        out.status = "unchanged"
+        return out
+    try:
+        result, rows = collect(data, path)
+    except Exception as exc:  # a bug of ours must not load half a game, nor stop the load
+        out.error = {"file": path, "line": None, "code": "internal_error", "kind": "internal",
+                     "message": f"cabo-log failed on this log ({type(exc).__name__}: {exc})"}
+        return out
+    state = result.state
+    if state is not None:
+        out.game_id, out.ruleset = state.game_id, state.rules.name
+        out.events, out.complete = state.events, state.complete
+    if result.error is not None:
+        out.error = error_dict(result.error)
+        return out
+    if state is None:  # pragma: no cover - a replay without error always has a state
+        return out
+    if state.game_id in first_path:
+        out.error = duplicate(path, state.game_id, first_path[state.game_id])
+        return out
+    first_path[state.game_id] = path
+    chunk.add(state, rows, path, digest)
+    out.status = "loaded"
+    return out
+
+
+def duplicate(path: str, game_id: str, other: str) -> dict[str, Any]:
+    return {"file": path, "line": None, "code": "duplicate_game", "kind": "load",
+            "message": f"game {game_id!r} is also in {other}, loaded by this same command"}
+
+
+def _serialise(batches: dict[str, list[pa.RecordBatch]]) -> bytes:
+    parts = []
+    for table, items in batches.items():
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, items[0].schema) as writer:
+            for batch in items:
+                writer.write_batch(batch)
+        body = sink.getvalue().to_pybytes()
+        name = table.encode()
+        parts.append(len(name).to_bytes(2, "little") + name + len(body).to_bytes(8, "little"))
+        parts.append(body)
+    return b"".join(parts)
+
+
+def deserialise(data: bytes) -> dict[str, list[pa.RecordBatch]]:
+    out: dict[str, list[pa.RecordBatch]] = {}
+    buf = pa.py_buffer(data)
+    pos = 0
+    while pos < len(data):
+        size = int.from_bytes(data[pos:pos + 2], "little")
+        table = data[pos + 2:pos + 2 + size].decode()
+        pos += 2 + size
+        length = int.from_bytes(data[pos:pos + 8], "little")
+        pos += 8
+        out[table] = list(pa.ipc.open_stream(buf.slice(pos, length)))
+        pos += length
+    return out
+
+
+# --- the parent side --------------------------------------------------------------------------
+
+def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathLike[str], *,
+               jobs: int | None = None, force: bool = False,
+               progress: Progress | None = None,
+               on_total: Callable[[int], None] | None = None) -> LoadSummary:
+    """Load log files and folders (searched for ``*.jsonl``) into the database.
+
+    The rows are written in batches of about ``FLUSH_ROWS`` rows, one transaction each.
+    Raises ``db.DatabaseError`` when the database cannot be used, ``LoadError`` when the load
+    stopped (a worker died) and ``LoadInterrupted`` on Ctrl-C: the batch in progress is rolled
+    back, the batches written before it stay (``committed``), and loading again finishes.
+    """
+    from . import db
+
+    started = time.perf_counter()
+    files = [os.path.abspath(p) for p in find_logs(paths)]
+    con = db.connect(database, read_only=False)
+    con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")   # or it grows with the database
+    writer = db.Writer(con, flush_rows=FLUSH_ROWS)
+    try:
+        db.ensure_schema(con, database)
+        loader = _Loader(con, writer, force)
+        tasks = loader.plan(files)
+        if on_total is not None:
+            on_total(len(files))
+        if progress is not None and loader.summary.skipped:
+            progress(loader.summary.skipped)
+        loader.run(tasks, jobs, progress)
+        writer.flush()
+    except KeyboardInterrupt:
+        writer.abort()
+        raise LoadInterrupted(writer.committed_games) from None
+    except LoadError as exc:
+        writer.abort()
+        exc.committed = writer.committed_games
+        raise
+    except BaseException:
+        writer.abort()
+        raise
+    finally:
+        writer.close()
+        con.close()
+    summary = loader.summary
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+class _Loader:
+    def __init__(self, con: Any, writer: Writer, force: bool) -> None:
+        self.con = con
+        self.writer = writer
+        self.force = force
+        self.summary = LoadSummary()
+        self.known: dict[str, tuple[int, int, str, str | None, int]] = {
+            row[0]: tuple(row[1:]) for row in con.execute(
+                "SELECT path, size, mtime_ns, hash, game_id, events FROM files").fetchall()}
+        self.source_of: dict[str, str] = dict(con.execute(
+            "SELECT game_id, source_file FROM games").fetchall())
+        self.with_errors = {row[0] for row in con.execute(
+            "SELECT DISTINCT file FROM load_errors").fetchall()}
+        self.seen: dict[str, str] = {}        # game_id -> path, loaded in this run
+
+    def plan(self, files: list[str]) -> list[Task]:
+        """Tasks for the files that may have changed; the others are counted as skipped."""
+        self.summary.files = len(files)
+        tasks = []
+        for path in files:
+            try:
+                st = os.stat(path)
+            except OSError:
+                tasks.append(Task(path, 0, None))   # the worker reports why it is unreadable
+                continue
+            before = self.known.get(path)
+            if before is not None and not self.force:
+                if (before[0] == st.st_size and before[1] == st.st_mtime_ns
+                        and path not in self.with_errors):
+                    self.summary.skipped += 1
+                    if before[3] is not None:
+                        self.seen[before[3]] = path
+                    continue
+                tasks.append(Task(path, st.st_size, before[2]))
+            else:
+                tasks.append(Task(path, st.st_size, None))
+        return tasks
+
+    def run(self, tasks: list[Task], jobs: int | None, progress: Progress | None) -> None:
+        chunks = list(_chunks(tasks))
+        total = sum(t.size for t in tasks)
+        jobs = jobs or os.cpu_count() or 1
+        jobs = min(jobs, len(chunks))
+        if jobs <= 1 or total < INLINE_BYTES:
+            for chunk in chunks:
+                outcomes, rows = replay_tasks(chunk)
+                self.handle(outcomes, rows.batches() if len(rows) else {}, progress)
+            return
+        # the workers keep the cores busy: DuckDB's own threads would only compete with them
+        self.con.execute("SET threads = 1")
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["cabo_log.load"])
+        executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker,
+                                       initargs=(os.getpid(),))
+        pending: deque[Future[tuple[list[Outcome], bytes]]] = deque()
+        try:
+            for chunk in chunks:
+                pending.append(executor.submit(replay_chunk, chunk))
+                if len(pending) >= 2 * jobs:
+                    self._handle_serialised(pending.popleft().result(), progress)
+            while pending:
+                self._handle_serialised(pending.popleft().result(), progress)
+        except BrokenProcessPool:
+            raise LoadError("a replay worker process died (killed, or out of memory)") from None
+        except BaseException:
+            _stop(executor)
+            raise
+        finally:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+    def _handle_serialised(self, result: tuple[list[Outcome], bytes],
+                           progress: Progress | None) -> None:
+        outcomes, data = result
+        self.handle(outcomes, deserialise(data) if data else {}, progress)
+
+    def handle(self, outcomes: list[Outcome], batches: dict[str, list[pa.RecordBatch]],
+               progress: Progress | None) -> None:
+        """Record one chunk's results with the writer (written with its batch)."""
+        summary = self.summary
+        drop: list[str] = []
+        files: list[Outcome] = []
+        errors: list[dict[str, Any]] = []
+        for out in outcomes:
+            if out.status != "unchanged":
+                summary.replayed += 1
+            if out.status == "loaded" and out.game_id in self.seen:
+                assert out.game_id is not None
+                drop.append(out.game_id)
+                out.status = "rejected"
+                out.error = duplicate(out.path, out.game_id, self.seen[out.game_id])
+            if out.status == "rejected":
+                assert out.error is not None
+                summary.rejected.append(out.error)
+                errors.append({**out.error, "game_id": out.game_id, "ruleset": out.ruleset,
+                               "size": out.size, "hash": out.hash, "file": out.path})
+                self.writer.forget_errors([out.path])
+                continue
+            files.append(out)
+            if out.status == "unchanged":
+                summary.skipped += 1
+                known = self.known[out.path]
+                out.game_id, out.events = known[3], known[4]
+                if out.game_id is not None:
+                    self.seen[out.game_id] = out.path
+                continue
+            assert out.game_id is not None
+            self.seen[out.game_id] = out.path
+            summary.loaded += 1
+            summary.events += out.events
+            summary.in_progress += not out.complete
+            before = self.known.get(out.path)
+            old_game = before[3] if before is not None else None
+            if out.game_id in self.source_of:
+                summary.replaced += 1
+                self.writer.replace_games([out.game_id])
+                old_path = self.source_of[out.game_id]
+                if old_path != out.path:
+                    self.writer.forget_files([old_path])
+            if old_game is not None and old_game != out.game_id \
+                    and self.source_of.get(old_game) == out.path:
+                self.writer.replace_games([old_game])
+                del self.source_of[old_game]
+            self.source_of[out.game_id] = out.path
+        if drop:
+            batches = _without(batches, drop)
+        self.writer.forget_files(f.path for f in files)
+        self.writer.add("files", [_files_batch(files)] if files else [])
+        self.writer.add("load_errors", [_errors_batch(errors)] if errors else [])
+        for table, items in batches.items():
+            self.writer.add(table, items)
+        if self.writer.full():
+            self.writer.submit()
+        if progress is not None:
+            progress(len(outcomes))
+
+
+def _chunks(tasks: list[Task]) -> Iterator[list[Task]]:
+    chunk: list[Task] = []
+    size = 0
+    for task in tasks:
+        chunk.append(task)
+        size += task.size
+        if size >= CHUNK_BYTES or len(chunk) >= CHUNK_FILES:
+            yield chunk
+            chunk, size = [], 0
+    if chunk:
+        yield chunk
+
+
+def _stop(executor: ProcessPoolExecutor) -> None:
+    """Ctrl-C: do not wait for the workers to finish their chunks."""
+    processes = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        if process.is_alive():
+            process.terminate()
+
+
+def _without(batches: dict[str, list[pa.RecordBatch]], game_ids: list[str]
+             ) -> dict[str, list[pa.RecordBatch]]:
+    import pyarrow.compute as pc
+
+    drop = pa.array(game_ids, pa.string())
+    return {table: [b.filter(pc.invert(pc.is_in(b.column("game_id"), value_set=drop)))
+                    for b in items]
+            for table, items in batches.items()}
+
+
+def _files_batch(files: list[Outcome]) -> pa.RecordBatch:
+    from .db import LOADER_SCHEMAS
+
+    now = pa.scalar(time.time_ns() // 1000, pa.timestamp("us", tz="UTC"))
+    return pa.RecordBatch.from_arrays([
+        pa.array([f.path for f in files]), pa.array([f.size for f in files], pa.int64()),
+        pa.array([f.mtime_ns for f in files], pa.int64()), pa.array([f.hash for f in files]),
+        pa.array([f.game_id for f in files]), pa.array([f.events for f in files], pa.int32()),
+        pa.repeat(now, len(files)),
+    ], schema=LOADER_SCHEMAS["files"])
+
+
+def _errors_batch(errors: list[dict[str, Any]]) -> pa.RecordBatch:
+    from .db import LOADER_SCHEMAS
+
+    schema = LOADER_SCHEMAS["load_errors"]
+    return pa.RecordBatch.from_arrays(
+        [pa.array([e.get(f.name) for e in errors], f.type) for f in schema], schema=schema)
