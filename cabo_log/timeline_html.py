@@ -32,6 +32,21 @@ _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
                  "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
+
+def _head(title: str, extra: str = "") -> str:
+    """The document start shared by game pages and the index: meta, title, styles."""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="cabo-log timeline">
+<title>{esc(title)}</title>
+<style>{_static("timeline.css")}</style>
+{extra}
+</head>
+<body>"""
+
 def script_json(obj: Any) -> str:
     """JSON text that is safe inside a ``<script>`` element: no ``</script>``, no ``<!--``."""
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -182,17 +197,7 @@ def render_page(tl: Timeline, plotly: str = INLINE) -> str:
     meta = (f"ruleset <b>{esc(tl.ruleset)}</b> \u00b7 players {_player_list(tl)} \u00b7 "
             f"{len(tl.rounds)} round{'s' if len(tl.rounds) != 1 else ''} \u00b7 {_status(tl)}")
     source = f" \u00b7 {esc(tl.file)}" if tl.file else ""
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="cabo-log timeline">
-<title>{esc(title)}</title>
-<style>{_static("timeline.css")}</style>
-{_plotly_tag(plotly)}
-</head>
-<body>
+    return f"""{_head(title, _plotly_tag(plotly))}
 <header>
 <h1>Cabo game <span class="game-id">{esc(tl.game_id)}</span></h1>
 <p class="meta">{meta}</p>
@@ -258,16 +263,7 @@ def render_index(title: str, games: list[GameSummary]) -> str:
                      f"<td>{esc(', '.join(g.players))}</td><td class=\"num\">{g.rounds}</td>"
                      f"<td>{winners}</td><td>{status}</td></tr>")
     count = f"{len(games)} game{'s' if len(games) != 1 else ''}"
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="cabo-log timeline">
-<title>{esc(title)}</title>
-<style>{_static("timeline.css")}</style>
-</head>
-<body>
+    return f"""{_head(title)}
 <header><h1>{esc(title)}</h1><p class="meta">{count}</p></header>
 <main><section class="panel">
 <table class="rounds index"><thead><tr><th>log</th><th>game</th><th>ruleset</th><th>players</th>

@@ -61,14 +61,6 @@ def in_round(g: GameState, player: str) -> int:
     return seat
 
 
-def on_turn(g: GameState, player: str) -> int:
-    seat = in_round(g, player)
-    if seat != g.current:
-        raise IllegalEventError("not_your_turn",
-                                f"it is {g.players[g.current]}'s turn, not {player}'s")
-    return seat
-
-
 def check_position(g: GameState, seat: int, position: int) -> None:
     size = len(g.rows[seat])
     if not 0 <= position < size:
@@ -120,15 +112,7 @@ def end_turn(g: GameState) -> None:
     g.pending_power = None
     g.phase = TURN_START
     if g.caller < 0 and (g.deck or not g.rules.deck_empty_ends_round):
-        # the common case first: the next seat still in play (next_seat, inlined)
-        in_play = g.in_play
-        count = len(in_play)
-        seat = g.current
-        for _ in range(count):
-            seat = seat + 1 if seat + 1 < count else 0
-            if in_play[seat]:
-                g.current = seat
-                return
+        g.current = next_seat(g, g.current)  # the common case first
         return
     if g.caller >= 0 and not g.final_left:
         end_round(g, END_CABO)
@@ -341,14 +325,9 @@ def discard(g: GameState, e: Discard) -> None:
     g.drawn = -1
     effect = g.effect
     effect.card = code = g.codes[card]
-    effect.value = value = g.values[card]
+    effect.value = g.values[card]
     effect.discarded = (code,)
-    power = g.power_of.get(value)
-    if power is None:
-        end_turn(g)
-    else:
-        g.pending_power = power
-        g.phase = POWER
+    _earn_power(g, card)
 
 
 def _earn_power(g: GameState, card: int) -> None:
