@@ -46,7 +46,7 @@ BIN = Path(sys.executable).parent
 # --- corpus -----------------------------------------------------------------------------------
 
 def _simulate(args: tuple[str, int, float, int, int, str]) -> None:
-    from cabo_log.simulate import write_games
+    from cabo_log.play.simulate import write_games
 
     ruleset, players, forfeits, games, seed, out = args
     write_games(out, ruleset, games=games, players=players, forfeit_rate=forfeits, seed=seed)
@@ -224,8 +224,8 @@ def bench(folder: Path, work: Path, jobs: int | None) -> None:
 
 
 def profile(folder: Path, work: Path) -> None:
-    from cabo_log import load as loadmod
-    from cabo_log.load import Task, _chunks, load_paths, replay_tasks
+    from cabo_log.db import load as loadmod
+    from cabo_log.db.load import Task, _chunks, load_paths, replay_tasks
 
     db = work / "profile.duckdb"
     db.unlink(missing_ok=True)

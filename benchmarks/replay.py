@@ -32,10 +32,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from cabo_log.load import Task, _chunks, replay_tasks
-from cabo_log.logfile import decode_line, iter_lines
-from cabo_log.replay import replay_bytes
-from cabo_log.simulate import write_games
+from cabo_log.db.load import Task, _chunks, replay_tasks
+from cabo_log.log.logfile import decode_line, iter_lines
+from cabo_log.log.replay import replay_bytes
+from cabo_log.play.simulate import write_games
 from engine import apply, finish, new_game, parse_event
 
 TABLES = [("edition1", 3, None, 0.0), ("edition2", 4, None, 0.0), ("golf", 3, None, 0.0),

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cabo_log.simulate import game_seed, simulate  # noqa: E402
+from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
 from engine import BUILTINS  # noqa: E402
 
 

@@ -18,9 +18,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # run as a script from anywhere
 
-from cabo_log.builder import LogBuilder  # noqa: E402
-from cabo_log.logfile import dumps_event  # noqa: E402
-from cabo_log.replay import replay_file  # noqa: E402
+from cabo_log.log.builder import LogBuilder  # noqa: E402
+from cabo_log.log.logfile import dumps_event  # noqa: E402
+from cabo_log.log.replay import replay_file  # noqa: E402
 from engine import GameState  # noqa: E402
 from engine.knowledge import visible  # noqa: E402
 from engine.moves import needs_reshuffle  # noqa: E402

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from cabo_log import bots as bots_module
-from cabo_log.bots import BOTS, Bot, GreedyBot, RandomBot, make_bot
-from cabo_log.replay import replay_bytes
-from cabo_log.simulate import _timeout_move, simulate
+from cabo_log.log.replay import replay_bytes
+from cabo_log.play import bots as bots_module
+from cabo_log.play.bots import BOTS, Bot, GreedyBot, RandomBot, make_bot
+from cabo_log.play.simulate import _timeout_move, simulate
 from engine import BUILTINS, Event, GameState, Ruleset
 from engine.events import Cabo, Draw, Replace, Snap
 from engine.knowledge import Observation, observe, visible

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cabo_log import cli
-from cabo_log.render import describe
-from cabo_log.replay import replay_bytes
+from cabo_log.log.render import describe
+from cabo_log.log.replay import replay_bytes
 from engine import CaboLogError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -271,7 +271,7 @@ def test_cli_on_mutated_logs(data: bytes) -> None:
 # --- crashes once found by fuzzing, kept as regression tests
 
 def test_house_rule_special_row_of_mixed_types_fails_cleanly() -> None:
-    from cabo_log.builder import LogBuilder
+    from cabo_log.log.builder import LogBuilder
 
     b = LogBuilder({"base": "edition1", "special_row": [12, "x"]}, ["ana", "bruno"],
                    strict=False)

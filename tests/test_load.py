@@ -19,14 +19,14 @@ from typing import Any
 import duckdb
 import pytest
 
-from cabo_log import db as dbmod
-from cabo_log import load as loadmod
-from cabo_log.export import export_parquet
-from cabo_log.load import LoadError, load_paths
-from cabo_log.logfile import dumps_event
-from cabo_log.replay import replay_file
-from cabo_log.rows import SCHEMAS
-from cabo_log.simulate import simulate_game
+from cabo_log.db import database as dbmod
+from cabo_log.db import load as loadmod
+from cabo_log.db.export import export_parquet
+from cabo_log.db.load import LoadError, load_paths
+from cabo_log.db.rows import SCHEMAS
+from cabo_log.log.logfile import dumps_event
+from cabo_log.log.replay import replay_file
+from cabo_log.play.simulate import simulate_game
 
 GAMES = [("edition1", 3, {}), ("edition2", 4, {}), ("golf", 3, {}), ("online", 4, {}),
          ("edition1", 4, {}), ("golf", 2, {"open_peek": True})]

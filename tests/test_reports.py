@@ -23,11 +23,11 @@ from typing import Any
 import duckdb
 import pytest
 
-from cabo_log import reports
-from cabo_log.load import load_paths
-from cabo_log.logfile import dumps_event, iter_events, iter_lines, read_bytes
-from cabo_log.replay import replay_file
-from cabo_log.simulate import simulate_game
+from cabo_log.db import reports
+from cabo_log.db.load import load_paths
+from cabo_log.log.logfile import dumps_event, iter_events, iter_lines, read_bytes
+from cabo_log.log.replay import replay_file
+from cabo_log.play.simulate import simulate_game
 from engine import GameState, apply, finish, new_game
 from engine.events import Cabo, Power, Replace, Skip
 from engine.knowledge import known_total, visible

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cabo_log.replay import ReplayVisitor, replay_file
+from cabo_log.log.replay import ReplayVisitor, replay_file
 from engine import Event, GameStart, GameState
 from engine.state import BEFORE_DEAL, DRAWN, POWER, TURN_START
 

@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cabo_log import cli
-from cabo_log.replay import ReplayResult, ReplayVisitor, replay_file
+from cabo_log.log.replay import ReplayResult, ReplayVisitor, replay_file
 from engine import CaboLogError, Event, GameState
 from engine.events import Replace, Snap
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from cabo_log.schemas import load_schema, schema_text
+from cabo_log.log.schemas import load_schema, schema_text
 
 
 def _edition_deck() -> list[str]:

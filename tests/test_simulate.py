@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from cabo_log.cli_simulate import register
-from cabo_log.replay import ReplayVisitor, replay_bytes
-from cabo_log.simulate import (
+from cabo_log.cli.simulate import register
+from cabo_log.log.replay import ReplayVisitor, replay_bytes
+from cabo_log.play.simulate import (
     PLAYER_IDS,
     SimulatedGame,
     game_name,
@@ -206,7 +206,7 @@ def test_same_arguments_same_bytes_and_seeds_differ() -> None:
 
 def test_same_bytes_under_another_hash_seed() -> None:
     """Nothing depends on set/dict hash order: another interpreter, another PYTHONHASHSEED."""
-    code = ("import sys; from cabo_log.simulate import simulate; sys.stdout.buffer.write(b''"
+    code = ("import sys; from cabo_log.play.simulate import simulate; sys.stdout.buffer.write(b''"
             ".join(simulate(r, players=4, seed=2, bots='greedy,random,cautious', auto_rate=0.05)"
             ".lines() for r in ('edition1', 'edition2', 'golf', 'online')))")
     here = b"".join(simulate(r, players=4, seed=2, bots="greedy,random,cautious",

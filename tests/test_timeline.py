@@ -17,16 +17,16 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from cabo_log import cli_timeline
-from cabo_log.charts import (
+from cabo_log.cli import timeline as cli_timeline
+from cabo_log.log.logfile import dumps_event
+from cabo_log.pages.charts import (
     events_figure,
     figure_json,
     report_figure,
     score_figure,
     totals_figure,
 )
-from cabo_log.logfile import dumps_event
-from cabo_log.timeline import (
+from cabo_log.pages.timeline import (
     CHANGED,
     FACE_UP,
     OWNER_BLIND,
@@ -35,7 +35,7 @@ from cabo_log.timeline import (
     build_timeline,
     timeline_from_bytes,
 )
-from cabo_log.timeline_html import render_page, script_json
+from cabo_log.pages.timeline_html import render_page, script_json
 from engine import RoundResult, apply, new_game, parse_event
 from engine.cards import cabo_deck
 from engine.knowledge import observe
@@ -225,7 +225,7 @@ def test_nothing_unseen_reaches_the_page_data(tiny: Path) -> None:
 
 
 def render_data(tl: Timeline) -> dict[str, Any]:
-    from cabo_log.timeline_html import page_data
+    from cabo_log.pages.timeline_html import page_data
 
     return page_data(tl)
 
@@ -454,7 +454,7 @@ def test_cli_folder(tiny: Path, run: Any, tmp_path: Path) -> None:
 
 
 def test_cli_folder_lists_winners(run: Any, tmp_path: Path) -> None:
-    simulate = pytest.importorskip("cabo_log.simulate")
+    simulate = pytest.importorskip("cabo_log.play.simulate")
     games = tmp_path / "games"
     games.mkdir()
     lines = simulate.simulate_game("edition1", players=2, seed=3)
@@ -472,7 +472,7 @@ def test_cli_folder_lists_winners(run: Any, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("ruleset", ["edition1", "edition2", "golf", "online"])
 def test_simulated_games(ruleset: str) -> None:
-    simulate = pytest.importorskip("cabo_log.simulate")
+    simulate = pytest.importorskip("cabo_log.play.simulate")
     options = {"forfeit_rate": 0.02} if ruleset == "online" else {}
     lines = simulate.simulate_game(ruleset, players=3, seed=7, **options)
     data = log_bytes(lines)

@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 from test_timeline import EVIL, EVIL_ID, EVIL_NAME, tiny_game, write_log
 
-from cabo_log.timeline import build_timeline
-from cabo_log.timeline_html import render_page, write_folder
+from cabo_log.pages.timeline import build_timeline
+from cabo_log.pages.timeline_html import render_page, write_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
@@ -264,7 +264,7 @@ PLOTS_DRAWN = ("Array.from(document.querySelectorAll('.js-plotly-plot'))"
 
 
 def simulated_log(tmp_path: Path) -> Path:
-    simulate = pytest.importorskip("cabo_log.simulate")
+    simulate = pytest.importorskip("cabo_log.play.simulate")
     lines = simulate.simulate_game("edition2", players=3, seed=11)
     return write_log(tmp_path / "game.jsonl", lines)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cabo_log.builder import LogBuilder
-from cabo_log.replay import ReplayResult, replay_bytes
+from cabo_log.log.builder import LogBuilder
+from cabo_log.log.replay import ReplayResult, replay_bytes
 from engine import CaboLogError, GameState
 from engine.state import DRAWN, POWER, TURN_START
 

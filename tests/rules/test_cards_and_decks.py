@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from cabo_log.builder import LogBuilder
+from cabo_log.log.builder import LogBuilder
 from engine import InconsistentLogError, RulesetError
 
 from .helpers import cabo_round, game, last, pile, rejected, st

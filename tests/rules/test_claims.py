@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cabo_log.builder import LogBuilder
+from cabo_log.log.builder import LogBuilder
 from engine import InconsistentLogError
 
 from .helpers import cabo_round, game, quiet_turn, rejected, replay, st

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from cabo_log.builder import LogBuilder
-from cabo_log.replay import replay_bytes
+from cabo_log.log.builder import LogBuilder
+from cabo_log.log.replay import replay_bytes
 from engine import (
     CaboLogError,
     IllegalEventError,
@@ -482,7 +482,7 @@ def test_quiet_turn_helper_is_legal() -> None:
 
 
 def test_unreadable_file(tmp_path: Any) -> None:
-    from cabo_log.replay import replay_file
+    from cabo_log.log.replay import replay_file
 
     result = replay_file(tmp_path / "missing.jsonl")
     err = result.error
@@ -496,8 +496,8 @@ def test_every_code_in_the_engine_is_documented() -> None:
 
     root = Path(__file__).resolve().parents[2]
     source = "".join(p.read_text() for p in [*root.glob("engine/*.py"),
-                                              root / "cabo_log/logfile.py",
-                                              root / "cabo_log/replay.py"])
+                                              root / "cabo_log/log/logfile.py",
+                                              root / "cabo_log/log/replay.py"])
     codes = set(re.findall(r'(?:SyntaxError|EventError|LogError|RulesetError)\(\s*"([a-z_]+)"',
                            source))
     codes |= {"bad_field"}  # raised through a helper

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cabo_log.builder import LogBuilder
+from cabo_log.log.builder import LogBuilder
 from engine import IllegalEventError, InconsistentLogError
 
 from .helpers import (

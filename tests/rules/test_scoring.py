@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cabo_log.builder import LogBuilder
+from cabo_log.log.builder import LogBuilder
 
 from .helpers import cabo_round, game, last, quiet_turn, report, st
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cabo_log.builder import LogBuilder
+from cabo_log.log.builder import LogBuilder
 from engine import IllegalEventError, InconsistentLogError
 
 from .helpers import cabo_round, game, knows, last, quiet_turn, rejected, st, to_play

@@ -14,7 +14,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from .timeline import KINDS, TABLE, Timeline, TurnTotals
+from cabo_log.pages.timeline import KINDS, TABLE, Timeline, TurnTotals
 
 PLAYER_COLOURS = ("#4C78A8", "#F58518", "#54A24B", "#B279A2", "#E45756", "#72B7B2")
 KIND_COLOURS = {

@@ -7,8 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .timeline import NotAPlayer
-from .timeline_html import CDN, INLINE, default_output, write_folder, write_timeline
+from cabo_log.pages.timeline import NotAPlayer
+from cabo_log.pages.timeline_html import CDN, INLINE, default_output, write_folder, write_timeline
 
 
 def _usage(message: str) -> typer.Exit:

@@ -9,13 +9,12 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from cabo_log.log.logfile import find_logs
+from cabo_log.log.render import describe
+from cabo_log.log.replay import ReplayResult, replay_file
+from cabo_log.log.schemas import schema_text
 from engine import BUILTINS, CaboLogError, resolve
 from engine.knowledge import observe
-
-from .logfile import find_logs
-from .render import describe
-from .replay import ReplayResult, replay_file
-from .schemas import schema_text
 
 
 def _usage(message: str) -> typer.Exit:

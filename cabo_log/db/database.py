@@ -23,7 +23,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from .rows import GAME_TABLES, SCHEMAS
+from cabo_log.db.rows import GAME_TABLES, SCHEMAS
 
 SCHEMA_VERSION = "1"
 DEFAULT_DB = "cabo.duckdb"

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 import pyarrow as pa
 
+from cabo_log.log.replay import ReplayResult, ReplayVisitor, replay_bytes
 from engine import Event, GameStart, GameState
 from engine.events import (
     Cabo,
@@ -35,8 +36,6 @@ from engine.events import (
 )
 from engine.knowledge import known_total
 from engine.state import POWER, Effect
-
-from .replay import ReplayResult, ReplayVisitor, replay_bytes
 
 I16, I32, I64 = pa.int16(), pa.int32(), pa.int64()
 STR, BOOL, F64 = pa.string(), pa.bool_(), pa.float64()

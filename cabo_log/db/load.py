@@ -29,14 +29,13 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
+from cabo_log.db.rows import Chunk, collect
+from cabo_log.log.logfile import find_logs
+from cabo_log.log.replay import error_dict
 from engine import LogSyntaxError
 
-from .logfile import find_logs
-from .replay import error_dict
-from .rows import Chunk, collect
-
 if TYPE_CHECKING:
-    from .db import Writer
+    from cabo_log.db.database import Writer
 
 CHUNK_BYTES = 1 << 20       # about this much log text per task sent to a worker
 CHUNK_FILES = 256           # and at most this many files
@@ -249,7 +248,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     stopped (a worker died) and ``LoadInterrupted`` on Ctrl-C: the batch in progress is rolled
     back, the batches written before it stay (``committed``), and loading again finishes.
     """
-    from . import db
+    from cabo_log.db import database as db
 
     started = time.perf_counter()
     files = [os.path.abspath(p) for p in find_logs(paths)]
@@ -335,7 +334,7 @@ class _Loader:
         # the workers keep the cores busy: DuckDB's own threads would only compete with them
         self.con.execute("SET threads = 1")
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["cabo_log.load"])
+        context.set_forkserver_preload(["cabo_log.db.load"])
         executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker,
                                        initargs=(os.getpid(),))
         pending: deque[Future[tuple[list[Outcome], bytes]]] = deque()
@@ -452,7 +451,7 @@ def _without(batches: dict[str, list[pa.RecordBatch]], game_ids: list[str]
 
 
 def _files_batch(files: list[Outcome]) -> pa.RecordBatch:
-    from .db import LOADER_SCHEMAS
+    from cabo_log.db.database import LOADER_SCHEMAS
 
     now = pa.scalar(time.time_ns() // 1000, pa.timestamp("us", tz="UTC"))
     return pa.RecordBatch.from_arrays([
@@ -464,7 +463,7 @@ def _files_batch(files: list[Outcome]) -> pa.RecordBatch:
 
 
 def _errors_batch(errors: list[dict[str, Any]]) -> pa.RecordBatch:
-    from .db import LOADER_SCHEMAS
+    from cabo_log.db.database import LOADER_SCHEMAS
 
     schema = LOADER_SCHEMAS["load_errors"]
     return pa.RecordBatch.from_arrays(

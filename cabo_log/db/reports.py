@@ -23,7 +23,7 @@ from typing import Any
 
 import duckdb
 
-from .db import fetch
+from cabo_log.db.database import fetch
 
 __all__ = ["FORMATS", "Param", "Report", "ReportError", "available", "bind", "fetch", "get",
            "parse", "render", "run"]
@@ -279,7 +279,7 @@ def chart_html(name: str, columns: list[str], rows: list[tuple[Any, ...]]) -> st
     and has a figure for this report, embedded with plotly.js inline (the page stays
     self-contained); otherwise nothing."""
     try:
-        from . import charts
+        from cabo_log.pages import charts
     except ImportError:  # pragma: no cover - the charts module ships with the package
         return ""
     figure_of = getattr(charts, "report_figure", None)

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from cabo_log.log.logfile import decode_line, read_bytes
 from engine import (
     CaboLogError,
     Event,
@@ -25,8 +26,6 @@ from engine import (
     parse_event,
 )
 from engine.state import DRAWN, POWER, TURN_START
-
-from .logfile import decode_line, read_bytes
 
 
 class ReplayVisitor:

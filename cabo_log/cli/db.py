@@ -24,7 +24,7 @@ def _fail(message: str, code: int) -> NoReturn:
 
 
 def _db(path: Path | None) -> Path:
-    from .db import default_path
+    from cabo_log.db.database import default_path
 
     return path if path is not None else default_path()
 
@@ -44,8 +44,8 @@ def load_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
 ) -> None:
     """Replay logs and load what the engine derives into DuckDB (safe to re-run)."""
-    from .db import DatabaseError
-    from .load import LoadError, LoadInterrupted, load_paths
+    from cabo_log.db.database import DatabaseError
+    from cabo_log.db.load import LoadError, LoadInterrupted, load_paths
 
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
@@ -108,7 +108,7 @@ class _Bar:
 
 
 def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
-    from .db import DatabaseError, check_version, connect
+    from cabo_log.db.database import DatabaseError, check_version, connect
 
     database = _db(db)
     try:
@@ -150,7 +150,7 @@ def report_command(
     """Run one of the SQL reports shipped with cabo-log (parameters are bound, not pasted)."""
     import duckdb
 
-    from . import reports
+    from cabo_log.db import reports
 
     if list_reports:
         for report in reports.available().values():
@@ -187,7 +187,7 @@ def sql_command(
     """Run any SQL query against the loaded games."""
     import duckdb
 
-    from . import reports
+    from cabo_log.db import reports
 
     if fmt not in reports.FORMATS:
         _fail(f"unknown format {fmt!r} (known: {', '.join(reports.FORMATS)})", 2)
@@ -209,8 +209,8 @@ def export_command(
     """Export the tables as Parquet files any other engine can read."""
     import duckdb
 
-    from .db import DatabaseError
-    from .export import export_parquet
+    from cabo_log.db.database import DatabaseError
+    from cabo_log.db.export import export_parquet
 
     try:
         counts = export_parquet(_db(db), parquet)

@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from cabo_log.log.replay import ReplayVisitor, replay_bytes, replay_file
 from engine import CaboLogError, Event, GameStart, GameState, RoundResult, type_name
 from engine.events import (
     Cabo,
@@ -31,8 +32,6 @@ from engine.events import (
 )
 from engine.knowledge import visible
 from engine.state import MATCH_OVER, POWER
-
-from .replay import ReplayVisitor, replay_bytes, replay_file
 
 TABLE = "table"   # the lane of events nobody in particular made (deal, reshuffle, claims)
 

@@ -9,9 +9,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from cabo_log.play.simulate import SimulationError, table, write_games
 from engine import BUILTINS
-
-from .simulate import SimulationError, table, write_games
 
 
 def _usage(message: str) -> typer.Exit:

@@ -21,9 +21,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .charts import KIND_COLOURS, events_figure, figure_json, score_figure, totals_figure
-from .logfile import find_logs
-from .timeline import NotAPlayer, Timeline, build_timeline
+from cabo_log.log.logfile import find_logs
+from cabo_log.pages.charts import (
+    KIND_COLOURS,
+    events_figure,
+    figure_json,
+    score_figure,
+    totals_figure,
+)
+from cabo_log.pages.timeline import NotAPlayer, Timeline, build_timeline
 
 INLINE = "inline"
 CDN = "cdn"

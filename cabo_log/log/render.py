@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from cabo_log.log.replay import ReplayResult
 from engine import GameState
 from engine.knowledge import row_view
 from engine.state import DRAWN, POWER, TURN_START, RoundResult
-
-from .replay import ReplayResult
 
 
 def describe_round(r: RoundResult, width: int) -> list[str]:

@@ -26,6 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from cabo_log.log.logfile import dumps_event
+from cabo_log.play.bots import BOTS, Bot, make_bot
 from engine import GameState, apply, finish, new_game, parse_event, resolve
 from engine.events import (
     FORMAT,
@@ -48,9 +50,6 @@ from engine.moves import legal_moves, needs_deal, needs_reshuffle, peek_moves, s
 from engine.rulesets import Ruleset
 from engine.scoring import expected_first
 from engine.state import DRAWN, POWER, ROUND_OVER, TURN_START
-
-from .bots import BOTS, Bot, make_bot
-from .logfile import dumps_event
 
 PLAYER_IDS = ("ana", "bruno", "carla", "dario", "eva", "filipa")
 FORFEIT_REASONS = ("left", "disconnected")

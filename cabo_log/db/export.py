@@ -12,8 +12,8 @@ import os
 import shutil
 from pathlib import Path
 
-from .db import check_version, connect
-from .rows import GAME_TABLES
+from cabo_log.db.database import check_version, connect
+from cabo_log.db.rows import GAME_TABLES
 
 UNKNOWN = "unknown"
 

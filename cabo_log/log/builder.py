@@ -13,10 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from cabo_log.log.logfile import dumps_event
 from engine import CaboLogError, GameState, Ruleset, apply, new_game, parse_event, resolve
 from engine.events import to_dict
-
-from .logfile import dumps_event
 
 
 class LogBuilder:
