@@ -34,7 +34,8 @@ def load_command(
         help="Log files and folders (searched recursively for *.jsonl).")],
     db: DbOption = None,
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--jobs", "-j", min=1, help="Replay worker processes [default: one per core].",
+        "--jobs", "-j", min=1, help="Replay worker processes [default: one per core; never "
+        "more than the cores, nor than the chunks of about 1 MB of logs to replay].",
         show_default=False)] = None,
     allow_errors: Annotated[bool, typer.Option(
         "--allow-errors", help="Exit 0 even if some logs were rejected.")] = False,
@@ -43,37 +44,55 @@ def load_command(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
 ) -> None:
-    """Replay logs and load what the engine derives into DuckDB (safe to re-run)."""
-    from cabo_log.db.database import DatabaseError
-    from cabo_log.db.load import LoadError, LoadInterrupted, load_paths
+    """Replay logs and load what the engine derives into DuckDB (safe to re-run).
+
+    Ctrl-C or SIGTERM stops it within a second or two: the batches committed stay, the one in
+    progress is rolled back (exit 130 or 143).
+    """
+    from cabo_log.workers import interruption, stop_signals
 
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         _fail(f"no such file or folder: {', '.join(missing)}", 2)
     database = _db(db)
     bar = _Bar(enabled=not quiet and sys.stderr.isatty())
-    try:
-        summary = load_paths(paths, database, jobs=jobs, force=force, progress=bar.update,
-                             on_total=bar.start)
-    except DatabaseError as exc:
-        bar.close()
-        _fail(str(exc), 1)
-    except LoadError as exc:
-        bar.close()
-        _fail(f"{exc}; {_kept(exc.committed)}", 1)
-    except LoadInterrupted as exc:
-        bar.close()
-        _fail(f"interrupted; {_kept(exc.committed)}", 130)
-    except KeyboardInterrupt:
-        bar.close()
-        _fail(f"interrupted; {_kept(0)}", 130)
-    bar.close()
+    with stop_signals():
+        try:
+            summary = _load(paths, database, jobs, force, bar)
+        except KeyboardInterrupt as exc:   # before the load began
+            stop = interruption(exc)
+            assert stop is not None
+            _fail(f"{stop.verb}; {_kept(0)}", stop.exit_code)
+        finally:
+            bar.close()
     for err in summary.rejected:
         where = f"{err['file']}:{err['line']}:" if err.get("line") is not None \
             else f"{err['file']}:"
         typer.echo(f"{where} {err['code']}: {err['message']}", err=True)
     typer.echo(f"{database}: {summary.text()}")
     raise typer.Exit(summary.exit_code(allow_errors))
+
+
+def _load(paths: list[Path], database: Path, jobs: int | None, force: bool, bar: _Bar) -> Any:
+    """``load_paths``, its failures as one line each (and the exit status they call for)."""
+    from cabo_log.db.database import DatabaseError
+    from cabo_log.db.load import LoadError, LoadInterrupted, load_paths
+
+    try:
+        return load_paths(paths, database, jobs=jobs, force=force, progress=bar.update,
+                          on_total=bar.start)
+    except DatabaseError as exc:
+        _fail(str(exc), 1)
+    except LoadError as exc:
+        _fail(f"{exc}; {_kept(exc.committed)}", 1)
+    except LoadInterrupted as exc:
+        _fail(f"{_stopped(exc.signum)}; {_kept(exc.committed)}", 128 + exc.signum)
+
+
+def _stopped(signum: int) -> str:
+    import signal
+
+    return "terminated" if signum == signal.SIGTERM else "interrupted"
 
 
 def _kept(committed: int) -> str:

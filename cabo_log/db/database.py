@@ -16,6 +16,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -233,10 +234,16 @@ class Writer:
         self.wait()
 
     def wait(self) -> None:
-        """Wait for the batch being written; its error, if any, is raised here."""
-        writing, self._writing = self._writing, None
-        if writing is not None:
-            writing.result()
+        """Wait for the batch being written; its error, if any, is raised here. The wait is
+        in short steps: a signal delivered to another thread is handled meanwhile, and a
+        batch interrupted here stays known to ``abort``, which rolls it back."""
+        writing = self._writing
+        if writing is None:
+            return
+        while not wait_futures([writing], timeout=0.1).done:
+            pass
+        self._writing = None
+        writing.result()
 
     def abort(self) -> None:
         """Stop: interrupt the batch being written (it rolls back) and drop what is pending."""
