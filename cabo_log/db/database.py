@@ -26,7 +26,7 @@ import pyarrow as pa
 
 from cabo_log.db.rows import GAME_TABLES, SCHEMAS
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"   # 2: counts of rounds and turns INTEGER, scores BIGINT
 DEFAULT_DB = "cabo.duckdb"
 ENV_DB = "CABO_LOG_DB"
 
@@ -36,7 +36,7 @@ LOADER_SCHEMAS: dict[str, pa.Schema] = {
         ("hash", pa.string()), ("game_id", pa.string()), ("events", pa.int32()),
         ("loaded_at", pa.timestamp("us", tz="UTC"))]),
     "load_errors": pa.schema([
-        ("file", pa.string()), ("line", pa.int32()), ("code", pa.string()),
+        ("file", pa.string()), ("line", pa.int64()), ("code", pa.string()),
         ("kind", pa.string()), ("message", pa.string()), ("game_id", pa.string()),
         ("ruleset", pa.string()), ("size", pa.int64()), ("hash", pa.string())]),
 }
