@@ -7,11 +7,12 @@ report, bad parameter, missing file), 1 for a database or load that failed, neve
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
 
 import typer
+
+from cabo_log.cli.progress import Bar
 
 DbOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
     "--db", help="The DuckDB database file [default: $CABO_LOG_DB or ./cabo.duckdb].",
@@ -55,7 +56,7 @@ def load_command(
     if missing:
         _fail(f"no such file or folder: {', '.join(missing)}", 2)
     database = _db(db)
-    bar = _Bar(enabled=not quiet and sys.stderr.isatty())
+    bar = Bar("loading", enabled=not quiet)
     with stop_signals():
         try:
             summary = _load(paths, database, jobs, force, bar)
@@ -73,7 +74,7 @@ def load_command(
     raise typer.Exit(summary.exit_code(allow_errors))
 
 
-def _load(paths: list[Path], database: Path, jobs: int | None, force: bool, bar: _Bar) -> Any:
+def _load(paths: list[Path], database: Path, jobs: int | None, force: bool, bar: Bar) -> Any:
     """``load_paths``, its failures as one line each (and the exit status they call for)."""
     from cabo_log.db.database import DatabaseError
     from cabo_log.db.load import LoadError, LoadInterrupted, load_paths
@@ -101,29 +102,6 @@ def _kept(committed: int) -> str:
     return (f"{committed} game{'s' if committed != 1 else ''} of completed batches stayed "
             "loaded, the batch in progress was rolled back; run the same command again to "
             "finish")
-
-
-class _Bar:
-    """A progress bar on a terminal (click's), over the files of the load."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.bar: Any = None
-
-    def start(self, total: int) -> None:
-        if self.enabled and total:
-            self.bar = typer.progressbar(length=total, label="loading", file=sys.stderr,
-                                         show_pos=True, show_eta=True)
-            self.bar.__enter__()
-
-    def update(self, count: int) -> None:
-        if self.bar is not None:
-            self.bar.update(count)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None
 
 
 def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
