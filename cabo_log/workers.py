@@ -207,7 +207,7 @@ def _start_forkserver(preload: Sequence[str]) -> Any:
     from multiprocessing import forkserver, resource_tracker
 
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__, *preload])
+    context.set_forkserver_preload(["__main__", __name__, *preload])
     resource_tracker.ensure_running()
     with _blocked(STOP_SIGNALS):
         forkserver.ensure_running()
