@@ -35,8 +35,8 @@ def load_command(
         help="Log files and folders (searched recursively for *.jsonl).")],
     db: DbOption = None,
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--jobs", "-j", min=1, help="Replay worker processes [default: one per core; never "
-        "more than the cores, nor than the chunks of about 1 MB of logs to replay].",
+        "--jobs", "-j", min=1, help="Replay worker processes (default: one per core; capped at the "
+        "cores, and at one per MB of logs to replay: more would only compete).",
         show_default=False)] = None,
     allow_errors: Annotated[bool, typer.Option(
         "--allow-errors", help="Exit 0 even if some logs were rejected.")] = False,

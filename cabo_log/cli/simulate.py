@@ -43,8 +43,8 @@ def simulate_command(
         "--progress/--no-progress", help="Progress bar on stderr (default: on a terminal)."
     )] = None,
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--jobs", "-j", min=1, help="Worker processes [default: one per core; never more "
-        "than the cores, nor than the games]. The files are the same for any number.",
+        "--jobs", "-j", min=1, help="Worker processes (default: one per core; capped at the "
+        "cores and at the games). The files are the same for any number.",
         show_default=False)] = None,
 ) -> None:
     """Let bots play complete matches and write one log per game into a folder.

@@ -38,8 +38,8 @@ def timeline_command(
         "--cdn", help="Link plotly.js from its CDN instead of embedding it (smaller pages "
                       "that need to be online).")] = False,
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--jobs", "-j", min=1, help="For a folder: worker processes [default: one per core; "
-        "never more than the cores, nor than the logs].", show_default=False)] = None,
+        "--jobs", "-j", min=1, help="For a folder: worker processes (default: one per core; "
+        "capped at the cores and at the logs).", show_default=False)] = None,
 ) -> None:
     """Write an HTML timeline of a game: charts of scores and hand totals, every event, and
     the table step by step. A folder gives one page per game plus an index.html (with a
