@@ -99,8 +99,9 @@ def received() -> int | None:
 @contextmanager
 def stop_signals() -> Iterator[None]:
     """Within the block, the first SIGINT or SIGTERM raises ``Interrupted`` in the main thread;
-    later ones are ignored, so the stop path that the first one started is not cut short.
-    Outside the main thread (where Python cannot catch signals) it does nothing."""
+    later ones are ignored (also after the block: the process is on its way out), so the stop
+    path that the first one started is not cut short. Outside the main thread (where Python
+    cannot catch signals) it does nothing."""
     global _received
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -118,8 +119,8 @@ def stop_signals() -> Iterator[None]:
         yield
     finally:
         for sig, old in before.items():
-            signal.signal(sig, old)
-        _received = None
+            # once stopping, stay deaf: a second Ctrl-C must not cut the exit short
+            signal.signal(sig, old if _received is None else signal.SIG_IGN)
 
 
 def interruption(exc: BaseException) -> Interrupted | None:
@@ -265,7 +266,8 @@ class Pool:
         """``fn(item)`` for every item, in order, computed by the workers. At most ``window``
         items (default twice the workers) are handed out beyond the oldest result not yet
         consumed, so memory stays flat however many items there are. An exception raised by
-        ``fn`` is raised here; a worker that dies raises ``WorkerDied``."""
+        ``fn`` is raised here in its item's turn (after the results of the items before it);
+        a worker that dies raises ``WorkerDied`` at once."""
         if self.jobs <= 1:
             yield from map(fn, items)
             return
@@ -286,6 +288,13 @@ class Pool:
         self._reap(kill=True)
 
     def _reap(self, kill: bool) -> None:
+        try:
+            self._reap_once(kill)
+        except KeyboardInterrupt:    # a stop signal came meanwhile: finish the job, quickly
+            self._reap_once(kill=True)
+            raise
+
+    def _reap_once(self, kill: bool) -> None:
         deadline = time.monotonic() + REAP_SECONDS
         for worker in self.workers:
             if kill and worker.process.pid is not None:
@@ -320,7 +329,7 @@ class _Dispatch(Generic[T, R]):
         self.workers, self.fn, self.items, self.window = workers, fn, items, window
         self.idle = list(reversed(workers))
         self.busy: dict[int, int] = {}          # id(worker) -> index of its item
-        self.results: dict[int, R] = {}
+        self.results: dict[int, tuple[bool, Any]] = {}   # index -> (ok, result or error)
         self.sent = 0
         self.done = 0
         self.exhausted = False
@@ -329,7 +338,10 @@ class _Dispatch(Generic[T, R]):
         while True:
             self._hand_out()
             while self.done in self.results:
-                yield self.results.pop(self.done)
+                ok, value = self.results.pop(self.done)
+                if not ok:
+                    raise value           # in its turn: the results before it came first
+                yield value
                 self.done += 1
                 self._hand_out()
             if self.exhausted and self.done == self.sent:
@@ -363,9 +375,7 @@ class _Dispatch(Generic[T, R]):
                     ok, value = worker.conn.recv()
                 except (EOFError, OSError):
                     raise _died(worker) from None
-                if not ok:
-                    raise value
-                self.results[index] = value
+                self.results[index] = (ok, value)
                 self.idle.append(worker)
         for worker in self.workers:
             if worker.process.sentinel in ready and not worker.process.is_alive():

@@ -74,12 +74,17 @@ def test_results_come_in_order_from_several_workers() -> None:
         assert pool.workers == []
 
 
-def test_an_error_in_a_task_is_raised_and_the_workers_are_reaped() -> None:
+def test_an_error_in_a_task_is_raised_in_its_turn_and_the_workers_are_reaped() -> None:
     pids: list[int] = []
-    with pytest.raises(ValueError, match="no 3"), Pool(2) as pool:
-        for _ in pool.imap(fail_on_three, range(8)):
-            pids = [w.process.pid for w in pool.workers]
-    assert pids and gone_within(pids, 5)
+    seen: list[int] = []
+    for _ in range(3):
+        seen.clear()
+        with pytest.raises(ValueError, match="no 3"), Pool(2) as pool:
+            for result in pool.imap(fail_on_three, range(8)):
+                seen.append(result)
+                pids = [w.process.pid for w in pool.workers]
+        assert seen == [0, 1, 2]          # the results before the failing item, always
+        assert pids and gone_within(pids, 5)
 
 
 def test_a_worker_that_dies_is_reported() -> None:
