@@ -250,6 +250,9 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         writer.abort()
         stop = interruption(exc)
         if stop is not None:
+            # the committed batches are safe in DuckDB's write-ahead log: folding it into the
+            # database file can take seconds, and the next open does it instead
+            con.execute("PRAGMA disable_checkpoint_on_shutdown")
             raise LoadInterrupted(writer.committed_games, stop.signum) from None
         if isinstance(exc, WorkerDied):
             error = LoadError(str(exc))
