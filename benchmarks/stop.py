@@ -104,6 +104,7 @@ def main() -> None:
     folder = args.dir / f"corpus-{args.games}"
     make_corpus(base, folder, args.games)
     db = args.dir / "stop.duckdb"
+    db.unlink(missing_ok=True)
     started = time.monotonic()
     done = subprocess.run([*CLI, "load", str(folder), "--db", str(db)], check=True,
                           capture_output=True, text=True)
