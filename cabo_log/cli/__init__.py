@@ -22,8 +22,9 @@ def _register_all() -> None:
     from cabo_log.cli import replay as cli_replay
     from cabo_log.cli import simulate as cli_simulate
     from cabo_log.cli import timeline as cli_timeline
+    from cabo_log.cli import write as cli_write
 
-    for module in (cli_replay, cli_simulate, cli_db, cli_timeline):
+    for module in (cli_replay, cli_simulate, cli_db, cli_timeline, cli_write):
         module.register(app)
 
 
