@@ -244,7 +244,7 @@ class GameLog(EventWriter):
         lines = data.split(b"\n")
         if lines[-1]:
             raise LogSyntaxError("torn_line", "the last line is incomplete (no newline at its "
-                                 "end): a writer stopped in the middle of it; `cabo-log repair` "
+                                 "end): a writer stopped in the middle of it; 'cabo-log repair' "
                                  "cuts it off").located(name, len(lines))
         whole = [line for line in lines if line.strip()]
         state, chained = None, False
@@ -256,7 +256,7 @@ class GameLog(EventWriter):
         if chain and not chained:
             if len(whole) > 1:
                 raise WriterError("not_chained", "the log is not chained, so it cannot be "
-                                  "continued with a chain; `cabo-log seal` writes a chained "
+                                  "continued with a chain; 'cabo-log seal' writes a chained "
                                   "copy").located(name, None)
             chained = True
         sink = FileSink(fd, len(data), name, fsync=fsync)
