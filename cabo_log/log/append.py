@@ -41,7 +41,9 @@ from engine import (
 )
 from engine.events import to_dict
 
-EventLike = Mapping[str, Any] | Event
+# A line's JSON object; an engine event; or an engine event with its line's object (``to_dict``
+# of it plus extra fields such as ``t``). Engine events are applied as they are, unparsed.
+EventLike = Mapping[str, Any] | Event | tuple[Event, Mapping[str, Any]]
 
 
 class Sink(Protocol):
@@ -125,10 +127,17 @@ class EventWriter:
 
     def _accept(self, obj: EventLike) -> bytes:
         """One event: the line's bytes, with the state advanced (or an error, unchanged)."""
-        line = to_dict(obj) if isinstance(obj, Event) else dict(obj)
+        known: Event | None = None
+        if isinstance(obj, tuple):
+            known, line = obj[0], dict(obj[1])
+        elif isinstance(obj, Event):
+            known, line = obj, to_dict(obj)
+        else:
+            line = dict(obj)
         state = self.state
         if state is not None and state.seq_mode and "seq" not in line and "type" in line:
             line = {"type": line.pop("type", None), "seq": state.events, **line}
+            known = None  # numbered here: read back from its line
         if self.chained and state is not None:
             given = line.pop(CHAIN_FIELD, None)
             line[CHAIN_FIELD] = line_hash(self.last_line or b"")
@@ -139,7 +148,8 @@ class EventWriter:
             raise InconsistentLogError("chain_broken", "the event has a hash 'h' but the log "
                                        "is not chained")
         raw = _encode(line)
-        event = parse_event(decode_line(raw))  # exactly what a replay will read
+        # exactly what a replay will read (an engine event reads back as itself)
+        event = known if known is not None else parse_event(decode_line(raw))
         if state is None:
             if not isinstance(event, GameStart):
                 raise LogSyntaxError("no_header", "the first line must be the 'game' header")
