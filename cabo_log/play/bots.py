@@ -29,6 +29,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from cabo_log.play.counting import known_to_fail
+from cabo_log.play.expert import ExpertBot
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.rulesets import Ruleset
@@ -83,13 +85,6 @@ class _Values:
     def estimate(self, row: Row) -> float:
         known, unknown = self.row(row)
         return sum(v for _, v in known) + len(unknown) * self.mean
-
-
-def known_to_fail(row: Row, positions: Sequence[int], values: dict[str, int]) -> bool:
-    """Whether a multi-replacement of ``positions`` must fail for someone who sees ``row``:
-    two of the listed cards are known and differ in value. No bot makes such a move."""
-    seen = {values[code] for p in positions if p < len(row) and (code := row[p]) is not None}
-    return len(seen) > 1
 
 
 def _of_type(moves: Sequence[Event], kind: type) -> list[Event]:
@@ -531,7 +526,7 @@ class CautiousBot(GreedyBot):
 
 
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot,
-                               "cautious": CautiousBot}
+                               "cautious": CautiousBot, "expert": ExpertBot}
 
 
 def make_bot(name: str, rules: Ruleset) -> Bot:
@@ -543,4 +538,5 @@ def make_bot(name: str, rules: Ruleset) -> Bot:
     return factory(rules)
 
 
-__all__ = ["BOTS", "Bot", "BotFactory", "CautiousBot", "GreedyBot", "RandomBot", "known_to_fail", "make_bot"]
+__all__ = ["BOTS", "Bot", "BotFactory", "CautiousBot", "ExpertBot", "GreedyBot", "RandomBot",
+           "known_to_fail", "make_bot"]
