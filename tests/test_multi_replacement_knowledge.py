@@ -4,8 +4,9 @@ The knowledge here is computed a second, independent way: ``Tracker`` follows ev
 log from the JSON lines alone (who saw it, where it went), without the engine's ``known`` bits
 or the loader's ``RowCollector``. It decides whether the player knew every listed card before
 a ``replace`` and whether the cards' values matched. Over a few hundred simulated matches per
-ruleset, every replacement of known cards succeeds, and ``multi_replacement_outcomes`` loaded
-into DuckDB equals the tracker's count.
+ruleset (``expert`` at the table in some), every replacement of known cards succeeds, the
+expert lists only cards it knows, and ``multi_replacement_outcomes`` loaded into DuckDB equals
+the tracker's count.
 """
 
 from __future__ import annotations
@@ -26,9 +27,15 @@ from engine.rulesets import Ruleset, resolve
 
 # ruleset -> (players, options, bots, games): short targets keep a few hundred matches fast.
 CORPORA: dict[str, tuple[int, dict[str, Any], str, int]] = {
-    "edition1": (3, {"target": 30}, "greedy,cautious,random", 200),
-    "edition2": (3, {"target": 30}, "cautious,greedy,random", 200),
-    "online": (3, {"target": 30}, "random,greedy,cautious", 200),
+    "edition1": (3, {"target": 30}, "greedy,cautious,random", 160),
+    "edition2": (3, {"target": 30}, "cautious,greedy,random", 160),
+    "online": (3, {"target": 30}, "random,greedy,cautious", 160),
+}
+# and some matches with the expert at the table (it never lists a card it does not know)
+EXPERT_GAMES: dict[str, tuple[int, dict[str, Any], str, int]] = {
+    "edition1": (3, {"target": 30}, "expert,greedy,random", 40),
+    "edition2": (3, {"target": 30}, "greedy,expert,cautious", 40),
+    "online": (3, {"target": 30}, "expert,random,greedy", 40),
 }
 
 
@@ -55,11 +62,15 @@ class Tracker:
         self.holder: str | None = None
         self.peeked: set[str] = set()
         self.started = False
-        # (cards listed, knew all of them, success) for every multi-replacement
-        self.multis: list[tuple[int, bool, bool]] = []
+        self.bots: dict[str, str] = {}
+        # (cards listed, knew all of them, success, bot) for every multi-replacement
+        self.multis: list[tuple[int, bool, bool, str]] = []
 
     def event(self, e: dict[str, Any]) -> None:
         kind = e["type"]
+        if kind == "game":
+            self.bots = e["bots"]
+            return
         if kind != "deal" and kind != "peek" and not self.started:
             self._fixed_peeks()
         getattr(self, "_" + kind, lambda e: None)(e)
@@ -109,7 +120,7 @@ class Tracker:
         success = len({self.values[c.code] for c in listed}) == 1
         if len(positions) > 1:
             self.multis.append((len(positions), all(c.known_to(player) for c in listed),
-                                success))
+                                success, self.bots[player]))
         for card in listed:
             card.public = True
         if success:
@@ -150,14 +161,16 @@ class Tracker:
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Tracker]]:
     folder = tmp_path_factory.mktemp("multi")
     trackers: dict[str, Tracker] = {}
-    for ruleset, (players, options, bots, games) in CORPORA.items():
-        tracker = trackers[ruleset] = Tracker(resolve(ruleset, options))
-        for i in range(games):
-            events = simulate_game(ruleset, players=players, seed=i, options=options, bots=bots,
-                                   game_id=f"{ruleset}-{i}")
-            for e in events[1:]:
-                tracker.event(e)
-            (folder / f"{ruleset}-{i}.jsonl").write_bytes(b"".join(map(dumps_event, events)))
+    for kind, corpora in (("bots", CORPORA), ("expert", EXPERT_GAMES)):
+        for ruleset, (players, options, bots, games) in corpora.items():
+            tracker = trackers.setdefault(ruleset, Tracker(resolve(ruleset, options)))
+            for i in range(games):
+                game_id = f"{ruleset}-{kind}-{i}"
+                events = simulate_game(ruleset, players=players, seed=i, options=options,
+                                       bots=bots, game_id=game_id)
+                for e in events:
+                    tracker.event(e)
+                (folder / f"{game_id}.jsonl").write_bytes(b"".join(map(dumps_event, events)))
     db = folder / "multi.duckdb"
     load_paths([folder], db, jobs=1)
     return db, trackers
@@ -167,18 +180,21 @@ def test_no_bot_fails_a_multi_replacement_it_knows(
         corpus: tuple[Path, dict[str, Tracker]]) -> None:
     _, trackers = corpus
     for ruleset, tracker in trackers.items():
-        knowing = [success for _, knew, success in tracker.multis if knew]
-        guessing = [success for _, knew, success in tracker.multis if not knew]
+        knowing = [success for _, knew, success, _ in tracker.multis if knew]
+        guessing = [success for _, knew, success, _ in tracker.multis if not knew]
         assert len(knowing) > 100, ruleset            # the bots do pair up known cards
         assert all(knowing), f"{ruleset}: {knowing.count(False)} knowing failures"
         assert guessing and not all(guessing), ruleset   # and guesses still fail sometimes
+        expert = [(knew, success) for _, knew, success, bot in tracker.multis
+                  if bot == "expert"]
+        assert len(expert) > 10 and set(expert) == {(True, True)}, ruleset
 
 
 def test_the_report_agrees_with_the_logs(corpus: tuple[Path, dict[str, Tracker]]) -> None:
     db, trackers = corpus
     expected: dict[tuple[str, int, bool], Counter[str]] = {}
     for ruleset, tracker in trackers.items():
-        for cards, knew, success in tracker.multis:
+        for cards, knew, success, _ in tracker.multis:
             count = expected.setdefault((ruleset, cards, knew), Counter())
             count["attempts"] += 1
             count["successes"] += success
