@@ -6,7 +6,9 @@ objects from ``engine.moves``, which name positions, never cards). It never sees
 ``GameState``, so it cannot peek at hidden cards even by accident; ``tests/test_bots.py`` checks
 this. The public ruleset (card values, which powers exist) is given when the bot is created.
 
-Two bots are built in (``BOTS``):
+Four bots are built in (``BOTS``): ``random``, ``greedy`` and ``cautious`` here, ``expert`` in
+``cabo_log.play.expert`` (card counting and expected values).
+
 
 - ``random``: a uniformly random legal move, choosing the *kind* of move first (draw from the
   deck / take the discard / call Cabo; discard / replace one / replace several; use the power /
@@ -18,8 +20,9 @@ Two bots are built in (``BOTS``):
   it knows is low. A few small "personality" probabilities (hunting a Kamikaze / shoot-the-moon
   row, a multi-replacement that bets unknown cards match a known one, a wrong snap, a slow
   round) make corpora contain rare cases; they are legal moves like any other.
+- ``cautious``: ``greedy`` that calls Cabo only on a very low known total.
 
-Both are deterministic given the ``random.Random`` the simulator passes in.
+All are deterministic given the ``random.Random`` the simulator passes in.
 """
 
 from __future__ import annotations
