@@ -217,7 +217,8 @@ def with_options(base: Ruleset, options: dict[str, Any]) -> Ruleset:
         wanted = _OPTION_TYPES[key]
         if type(value) is not wanted:
             raise RulesetError("bad_option",
-                               f"option {key!r} must be {_KIND[wanted]}, not {value!r}")
+                               f"option {key!r} must be {_KIND[wanted]}, "
+                               f"not {_typed(value)}")
         if key == "target":
             changes["target"] = value
         elif key == "decks":
@@ -283,11 +284,21 @@ def _coerce(key: str, value: Any, default: Any) -> Any:
     expected = type(default) if default is not None else int
     if type(value) is not expected:
         raise RulesetError("bad_ruleset",
-                           f"house rules: {key!r} must be {_KIND[expected]}, not {value!r}")
+                           f"house rules: {key!r} must be {_KIND[expected]}, "
+                           f"not {_typed(value)}")
     return value
 
 
 _KIND: dict[type, str] = {int: "a whole number", str: "a string", bool: "true or false"}
+
+
+def _typed(value: Any) -> str:
+    """A value named with its JSON type where the bare repr misleads: '50' looks like 50."""
+    if isinstance(value, str):
+        return f"a string ({value!r})"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
 
 
 def resolve(ruleset: Any, options: dict[str, Any]) -> Ruleset:
