@@ -8,6 +8,7 @@ instance, built from a JSON object of these parameters in the log header.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, replace
+from enum import StrEnum
 from typing import Any
 
 from .cards import CABO_DECK, STANDARD_DECK, deck_codes, value_table
@@ -189,7 +190,7 @@ GOLF = Ruleset(
 
 ONLINE = Ruleset(
     name="online",
-    description="Standard cards + 2 jokers, positions 1-2 peeked, shoot the moon, forfeits, "
+    description="Standard cards + 2 jokers, positions 0-1 peeked, shoot the moon, forfeits, "
                 "no reshuffle.",
     deck=STANDARD_DECK, jokers=2, red_king_value=13, max_players=5, max_players_two_decks=5,
     peek_positions=(0, 1), max_replace=4, choose_failed_end=True, taken_discard_face_up=False,
@@ -197,6 +198,15 @@ ONLINE = Ruleset(
 )
 
 BUILTINS: dict[str, Ruleset] = {r.name: r for r in (EDITION1, EDITION2, GOLF, ONLINE)}
+
+
+class BuiltinRuleset(StrEnum):
+    """The names of ``BUILTINS`` as a type, so a command line can offer them as choices."""
+
+    EDITION1 = "edition1"
+    EDITION2 = "edition2"
+    GOLF = "golf"
+    ONLINE = "online"
 
 # Options a log header may set; each maps to ruleset parameters.
 _OPTION_TYPES: dict[str, type] = {

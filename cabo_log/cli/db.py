@@ -13,9 +13,11 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 
+from cabo_log.db.reports import Format
+
 DbOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
-    "--db", help="The DuckDB database file [default: $CABO_LOG_DB or ./cabo.duckdb].",
-    show_default=False)]
+    "--db", help="The DuckDB database file.", envvar="CABO_LOG_DB", show_envvar=True,
+    show_default="./cabo.duckdb", metavar="FILE")]
 
 
 def _fail(message: str, code: int) -> NoReturn:
@@ -34,18 +36,20 @@ def load_command(
         help="Log files and folders (searched recursively for *.jsonl).")],
     db: DbOption = None,
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--jobs", "-j", min=1, help="Replay worker processes [default: one per core].",
-        show_default=False)] = None,
+        "--jobs", "-j", min=1, help="Replay worker processes.",
+        show_default="one per core")] = None,
     allow_errors: Annotated[bool, typer.Option(
         "--allow-errors", help="Exit 0 even if some logs were rejected.")] = False,
     force: Annotated[bool, typer.Option(
         "--force", help="Replay every file, even those unchanged since they were loaded.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="Only the summary: no progress bar, no line per rejected log.")
+    ] = False,
 ) -> None:
     """Replay logs and load what the engine derives into DuckDB (safe to re-run)."""
     from cabo_log.db.database import DatabaseError
-    from cabo_log.db.load import LoadError, LoadInterrupted, load_paths
+    from cabo_log.db.load import LoadError, LoadInterrupted, NoLogsFound, load_paths
 
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
@@ -55,7 +59,7 @@ def load_command(
     try:
         summary = load_paths(paths, database, jobs=jobs, force=force, progress=bar.update,
                              on_total=bar.start)
-    except DatabaseError as exc:
+    except (DatabaseError, NoLogsFound) as exc:
         bar.close()
         _fail(str(exc), 1)
     except LoadError as exc:
@@ -68,7 +72,7 @@ def load_command(
         bar.close()
         _fail(f"interrupted; {_kept(0)}", 130)
     bar.close()
-    for err in summary.rejected:
+    for err in [] if quiet else summary.rejected:
         where = f"{err['file']}:{err['line']}:" if err.get("line") is not None \
             else f"{err['file']}:"
         typer.echo(f"{where} {err['code']}: {err['message']}", err=True)
@@ -120,8 +124,8 @@ def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
     return con
 
 
-FormatOption = Annotated[str, typer.Option(
-    "--format", "-f", help="table, csv, json or html.")]
+FormatOption = Annotated[Format, typer.Option(
+    "--format", "-f", help="How to print the rows.")]
 OutputOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045
     "--output", "-o", help="Write to this file instead of standard output.")]
 
@@ -140,7 +144,7 @@ def report_command(
     name: Annotated[Optional[str], typer.Argument(  # noqa: UP045
         help="The report to run (see --list).", show_default=False)] = None,
     db: DbOption = None,
-    fmt: FormatOption = "table",
+    fmt: FormatOption = Format.TABLE,
     param: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045
         "--param", "-p", help="A report parameter, name=value (repeatable).")] = None,
     list_reports: Annotated[bool, typer.Option(
@@ -181,7 +185,7 @@ def sql_command(
     query: Annotated[str, typer.Argument(help="Any SQL query (the database is opened "
                                               "read-only).")],
     db: DbOption = None,
-    fmt: FormatOption = "table",
+    fmt: FormatOption = Format.TABLE,
     output: OutputOption = None,
 ) -> None:
     """Run any SQL query against the loaded games."""

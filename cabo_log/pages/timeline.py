@@ -195,7 +195,7 @@ class TimelineBuilder(ReplayVisitor):
         tl.names, tl.target = dict(state.names), state.rules.target
         if self.viewer is not None:
             if self.viewer not in state.seat:
-                raise NotAPlayer(self.viewer)
+                raise NotAPlayer(", ".join(state.players))
             self.seat = state.seat[self.viewer]
         self.before = _Before.of(state, self.seat)
 
@@ -486,8 +486,9 @@ def _build(replay: Any, file: str | None, viewer: str | None) -> Timeline:
     builder = TimelineBuilder(viewer)
     try:
         result = replay(builder)
-    except NotAPlayer:
-        raise NotAPlayer(f"{viewer!r} is not a player of {file or 'this game'}") from None
+    except NotAPlayer as exc:
+        raise NotAPlayer(f"{viewer!r} is not a player of {file or 'this game'} "
+                         f"(its players: {exc})") from None
     tl = builder.timeline
     tl.file = file
     if result.state is not None:

@@ -435,7 +435,8 @@ RAW_CASES: list[tuple[str, bytes, type[CaboLogError], str, int, str]] = [
      + b"\n", RulesetError, "bad_option", 1,
      "option 'jokers' does not exist in edition1 (its options: target, decks)"),
     ("option_wrong_type", HEADER.replace(b'"options":{}', b'"options":{"target":"50"}')
-     + b"\n", RulesetError, "bad_option", 1, "option 'target' must be a whole number, not a string ('50')"),
+     + b"\n", RulesetError, "bad_option", 1,
+     "option 'target' must be a whole number, not a string ('50')"),
     ("too_few_players", HEADER.replace(b'["ana","bruno"]', b'["ana"]') + b"\n",
      RulesetError, "bad_players", 1, "edition1 is for 2 to 5 players with 1 deck, not 1"),
     ("duplicate_player", HEADER.replace(b'["ana","bruno"]', b'["ana","ana"]') + b"\n",
