@@ -71,6 +71,7 @@ class Ruleset:
     special_row: tuple[int, ...] | None = (12, 12, 13, 13)
     special_caller_zero: bool = False               # golf kamikaze: a caller totalling exactly 0
     special_penalty: int | None = 50                # None: half the target
+    special_name: str = "Kamikaze"                  # what players call the special hand
     # match
     target: int = 100
     end_at_target: bool = False                     # True: >= target ends; False: > target
@@ -195,6 +196,7 @@ ONLINE = Ruleset(
     deck=STANDARD_DECK, jokers=2, red_king_value=13, max_players=5, max_players_two_decks=5,
     peek_positions=(0, 1), max_replace=4, choose_failed_end=True, taken_discard_face_up=False,
     reshuffle=False, forfeits=True, caller_penalty=5, special_penalty=None, end_at_target=True,
+    special_name="shoot the moon",
 )
 
 BUILTINS: dict[str, Ruleset] = {r.name: r for r in (EDITION1, EDITION2, GOLF, ONLINE)}
