@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cabo_log.log.logfile import find_logs
+from cabo_log.log.render import special_hand
 from cabo_log.pages.charts import (
     KIND_COLOURS,
     events_figure,
@@ -135,10 +136,11 @@ def _player_list(tl: Timeline) -> str:
 
 
 def _status(tl: Timeline) -> str:
+    left = (f" \u00b7 forfeited: {esc(', '.join(tl.forfeited))}" if tl.forfeited else "")
     if tl.complete:
         word = "winner" if len(tl.winners) == 1 else "winners"
-        return f"{word} <b>{esc(', '.join(tl.winners))}</b>"
-    return "in progress" if tl.ok else "stopped by an error"
+        return f"{word} <b>{esc(', '.join(tl.winners))}</b>{left}"
+    return ("in progress" if tl.ok else "stopped by an error") + left
 
 
 def _banners(tl: Timeline) -> str:
@@ -168,7 +170,11 @@ def _rounds_table(tl: Timeline) -> str:
     head = "".join(f'<th class="num">{esc(p)}</th>' for p in tl.players)
     body = []
     for r in tl.rounds:
-        if r.caller is None:
+        special = special_hand(r, tl.special_name)
+        if special is not None:
+            call = (f"{esc(r.caller)} \u00b7 " if r.caller else "") + \
+                f'<span class="special">{esc(special)}</span>'
+        elif r.caller is None:
             call = "nobody"
         elif r.cabo_success is None:
             call = f"{esc(r.caller)} (not scored)"
@@ -182,6 +188,8 @@ def _rounds_table(tl: Timeline) -> str:
             if p in r.points:
                 reset = " \u21ba" if p in r.resets else ""
                 cells.append(f'<td class="num">+{r.points[p]} \u2192 {r.cumulative[p]}{reset}</td>')
+            elif p in r.players:
+                cells.append('<td class="num left">left</td>')
             else:
                 cells.append('<td class="num">\u2013</td>')
         step = tl.round_end_steps.get(r.round, 0)
