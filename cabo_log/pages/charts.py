@@ -181,8 +181,8 @@ def totals_figure(tl: Timeline) -> go.Figure:
             if apart and t.revealed and total is not None:
                 shown.append((x, total, text, t.step))
                 y = None
-            elif apart and total is not None:   # unseen cards at the deck's average value
-                y = total + t.unknown.get(p, 0) * tl.mean_value
+            elif apart:                      # unseen cards at the deck's average value
+                y = _shown_total(tl, t, p)
             px.append(x)
             ys.append(y)
             hover.append(text)
@@ -204,7 +204,7 @@ def totals_figure(tl: Timeline) -> go.Figure:
     calls = [(x, t) for x, t in zip(xs, turns, strict=True) if t.cabo is not None]
     if calls:
         fig.add_trace(go.Scatter(
-            x=[x for x, _ in calls], y=[t.totals.get(t.cabo or "") for _, t in calls],
+            x=[x for x, _ in calls], y=[_shown_total(tl, t, t.cabo or "") for _, t in calls],
             name="Cabo call", mode="markers", customdata=[t.step for _, t in calls],
             marker={"symbol": "star", "size": 17, "color": KIND_COLOURS["cabo"],
                     "line": {"width": 1, "color": "#333"}},
@@ -215,9 +215,8 @@ def totals_figure(tl: Timeline) -> go.Figure:
     for x in starts[1:]:
         fig.add_vline(x=x - 0.5, line={"color": "#ccc", "width": 1})
     if apart:
-        title = (f"Hand totals as {esc(tl.viewer)} could estimate them (unseen cards at the "
-                 f"deck average, {tl.mean_value:.1f})")
-        ytitle = "estimated hand total"
+        title = f"Hand totals as {esc(tl.viewer)} could estimate them"
+        ytitle = f"estimated total (unseen card = {tl.mean_value:.1f})"
     else:
         title, ytitle = "Hand totals, turn by turn", "hand total"
     _base_layout(fig, title, 400)
@@ -225,6 +224,14 @@ def totals_figure(tl: Timeline) -> go.Figure:
                      ticktext=[f"R{turns[x].round}" for x in starts], showgrid=False)
     fig.update_yaxes(title=ytitle)
     return fig
+
+
+def _shown_total(tl: Timeline, t: TurnTotals, p: str) -> float | None:
+    """The y of a row's total: exact when omniscient, else seen + unseen x deck average."""
+    total = t.totals.get(p)
+    if total is None or tl.viewer is None:
+        return total
+    return total + t.unknown.get(p, 0) * tl.mean_value
 
 
 def _turn_hover(tl: Timeline, p: str, t: TurnTotals, total: int | None) -> str:

@@ -269,7 +269,9 @@ class TimelineBuilder(ReplayVisitor):
                 seen_now = g.face_up[c] if self.seat is None else shown
                 if self.seat is None and not visible(g, p, c):
                     flags |= OWNER_BLIND
-                if not dealt and (pos >= len(old) or old[pos] != c or (p, pos) in touched
+                # by card, not position: a snap or a multi-replacement shifts the cards after
+                # it, which did not move for the player
+                if not dealt and (c not in old or (p, pos) in touched
                                   or (seen_now and not self.before.seen[c])):
                     flags |= CHANGED
                 cards.append((card_label(g.codes[c]) if shown else None,

@@ -15,7 +15,7 @@ import hashlib
 import html
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -105,11 +105,14 @@ class GameSummary:
     winners: tuple[str, ...]
     complete: bool
     error: str | None
+    scores: dict[str, int] = field(default_factory=dict)      # the last match scores
+    forfeited: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, tl: Timeline, file: str, page: str | None) -> GameSummary:
         return cls(file, page, tl.game_id, tl.ruleset, tl.players, len(tl.rounds),
-                   tl.winners, tl.complete, str(tl.error) if tl.error else None)
+                   tl.winners, tl.complete, str(tl.error) if tl.error else None,
+                   dict(tl.steps[-1].scores) if tl.steps else {}, tl.forfeited)
 
 
 def page_data(tl: Timeline) -> dict[str, Any]:
@@ -205,6 +208,15 @@ def _rounds_table(tl: Timeline) -> str:
             + ". Click a round to see its last table.</p></section>")
 
 
+def _plotly_note(plotly: str) -> str:
+    if plotly == INLINE:
+        return ("This page embeds plotly.js (a few MB) so it works offline; "
+                "<code>cabo-log timeline --cdn</code> links it from its CDN instead.")
+    if plotly == CDN:
+        return "plotly.js is linked from its CDN: the charts need a network connection."
+    return f"plotly.js is read from {esc(plotly)} beside the page."
+
+
 def render_page(tl: Timeline, plotly: str = INLINE) -> str:
     """The whole HTML page of one game. ``plotly``: ``"inline"``, ``"cdn"`` or a script URL."""
     title = f"Cabo game {tl.game_id}" + (f" as {tl.viewer}" if tl.viewer else "")
@@ -252,7 +264,8 @@ def render_page(tl: Timeline, plotly: str = INLINE) -> str:
 </div>
 {_rounds_table(tl)}
 </main>
-<footer>Made by cabo-log from the log{source}. Keys: \u2190 \u2192 step, Home/End.</footer>
+<footer>Made by cabo-log from the log{source}. Keys: \u2190 \u2192 step, Home/End.
+{_plotly_note(plotly)}</footer>
 <script type="application/json" id="cabo-timeline-data">{script_json(page_data(tl))}</script>
 <script>{_static("timeline.js")}</script>
 </body>
@@ -261,30 +274,39 @@ def render_page(tl: Timeline, plotly: str = INLINE) -> str:
 
 
 def render_index(title: str, games: list[GameSummary]) -> str:
-    """The index page of a folder: one line per game, linking its page."""
-    lines = []
+    """The index page of a folder: one line per game with its final scores, linking its page;
+    invalid logs in a table of their own below, with their error."""
+    lines, bad = [], []
     for g in games:
         name = esc(g.file)
         link = f'<a href="{esc(g.page)}">{name}</a>' if g.page else name
         if g.error:
-            status = f'<span class="fail">invalid</span>: {esc(g.error)}'
-        elif g.complete:
-            status = "complete"
-        else:
-            status = "in progress"
+            bad.append(f"<tr><td>{link}</td><td>{esc(g.error)}</td></tr>")
+            continue
+        status = "complete" if g.complete else "in progress"
         winners = esc(", ".join(g.winners)) or "\u2013"
-        lines.append(f"<tr><td>{link}</td><td>{esc(g.game_id)}</td><td>{esc(g.ruleset)}</td>"
-                     f"<td>{esc(', '.join(g.players))}</td><td class=\"num\">{g.rounds}</td>"
-                     f"<td>{winners}</td><td>{status}</td></tr>")
-    count = f"{len(games)} game{'s' if len(games) != 1 else ''}"
+        scores = ", ".join(f"{esc(p)} {s}" + (" (left)" if p in g.forfeited else "")
+                           for p, s in g.scores.items()) or "\u2013"
+        lines.append(f"<tr><td>{link}</td><td class=\"id\">{esc(g.game_id)}</td>"
+                     f"<td>{esc(g.ruleset)}</td><td class=\"num\">{g.rounds}</td>"
+                     f"<td>{scores}</td><td>{winners}</td><td>{status}</td></tr>")
+    count = f"{len(lines)} game{'s' if len(lines) != 1 else ''}"
+    if bad:
+        count += f", {len(bad)} invalid log{'s' if len(bad) != 1 else ''}"
+    invalid = ("" if not bad else
+               '<section class="panel"><h2>Invalid logs</h2><table class="rounds index">'
+               "<thead><tr><th>log</th><th>error (the page shows the valid part)</th></tr>"
+               f"</thead><tbody>{''.join(bad)}</tbody></table></section>")
     return f"""{_head(title)}
 <header><h1>{esc(title)}</h1><p class="meta">{count}</p></header>
 <main><section class="panel">
-<table class="rounds index"><thead><tr><th>log</th><th>game</th><th>ruleset</th><th>players</th>
-<th class="num">rounds</th><th>winner</th><th>status</th></tr></thead>
+<table class="rounds index"><thead><tr><th>log</th><th>game</th><th>ruleset</th>
+<th class="num">rounds</th><th>final scores</th><th>winner</th><th>status</th></tr></thead>
 <tbody>{"".join(lines)}</tbody></table>
-</section></main>
-<footer>Made by cabo-log.</footer>
+</section>
+{invalid}</main>
+<footer>Made by cabo-log. Each page embeds nothing but its data; they share plotly.js from
+plotly.min.js beside this index (or its CDN with --cdn), so the folder works offline.</footer>
 </body>
 </html>
 """
