@@ -460,6 +460,16 @@ def _timeout_move(moves: Sequence[Event]) -> Event:
 # --- many matches ----------------------------------------------------------------------------
 
 
+def existing_logs(out_dir: str | Path, ruleset: str, *, seed: int, games: int) -> list[Path]:
+    """The files a run of ``write_games`` would overwrite: same ruleset, seed and game number
+    (the names do not say which bots or options played, so another run's files look alike)."""
+    out = Path(out_dir)
+    if not out.is_dir():
+        return []
+    return [path for index in range(games)
+            if (path := out / f"{game_name(ruleset, seed, index)}.jsonl").exists()]
+
+
 def write_games(out_dir: str | Path, ruleset: str, *, games: int,
                 players: int | list[str] = 3, seed: int = 0,
                 options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
