@@ -56,7 +56,7 @@ def test_help_shows_defaults_and_choices() -> None:
     report = invoke("report", "--help", env={"COLUMNS": "200"}).output
     assert "[table|csv|json|html]" in report
     simulate = invoke("simulate", "--help", env={"COLUMNS": "200"}).output
-    assert "[edition1|edition2|golf|online]" in simulate
+    assert "RULESET" in simulate and "edition1, edition2, golf, online (required)" in simulate
     assert ", ".join(BOTS) in simulate and len(BOTS) >= 3
     replay = invoke("replay", "--help").output
     assert re.search(r"Usage: cabo-log replay \[OPTIONS\] FILE *\n", replay)
