@@ -42,6 +42,8 @@ def replay_command(
     until: Annotated[Optional[int], typer.Option(  # noqa: UP045
         "--until", min=0, metavar="SEQ",
         help="Stop after the event with this seq (0 = header).")] = None,
+    follow: Annotated[bool, typer.Option("--follow", "-f", help="Print events as they are "
+                                         "appended, until the match ends or Ctrl-C.")] = False,
 ) -> None:
     """Replay a log by the rules and give an account: rounds, calls, hands, points, winners."""
     if file.is_dir():
@@ -49,6 +51,10 @@ def replay_command(
                      f"{file / 'GAME.jsonl'} (for a whole folder: cabo-log validate {file})")
     if not file.is_file():
         raise _usage(f"no such file: {file}")
+    if follow:
+        from cabo_log.cli.write import follow_log
+
+        return follow_log(file)
     result = replay_file(file, until=until)
     if as_player is not None and result.state is not None \
             and as_player not in result.state.players:
@@ -93,6 +99,8 @@ def validate_command(
             bad += 1
             if not quiet:
                 typer.echo(str(result.error))
+        elif result.head is not None and not quiet:
+            typer.echo(f"{path}: chained, head {result.head}")
     typer.echo(f"{len(files)} log{'s' if len(files) != 1 else ''} checked: "
                f"{len(files) - bad} valid, {bad} invalid")
     if bad:
