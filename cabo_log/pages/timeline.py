@@ -373,7 +373,7 @@ class TimelineBuilder(ReplayVisitor):
             return (f"The discard pile is shuffled into a new draw pile of "
                     f"{_plural(len(e.deck), 'card')}")
         if isinstance(e, Forfeit):
-            text = f"{e.player} left the match" + (f" ({e.reason})" if e.reason else "")
+            text = f"{e.player} forfeited: left the match" + (f" ({e.reason})" if e.reason else "")
             if g.effect.discarded:
                 text += f"; the card they held ({a_card(g.effect.discarded[0])}) is discarded"
             return text
