@@ -14,7 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from cabo_log.log.logfile import dumps_event
-from engine import CaboLogError, GameState, Ruleset, apply, new_game, parse_event, resolve
+from engine import (
+    CaboLogError,
+    GameState,
+    Outcome,
+    Ruleset,
+    apply,
+    new_game,
+    parse_event,
+    resolve,
+)
 from engine.events import to_dict
 
 
@@ -37,6 +46,7 @@ class LogBuilder:
                  "ruleset": ruleset, "options": dict(options or {}), "players": list(players),
                  **header}
         self.state: GameState | None = None
+        self.outcome: Outcome | None = None   # what the last event did (strict mode)
         self._add(first)
 
     # --- plumbing -------------------------------------------------------------------------
@@ -49,7 +59,7 @@ class LogBuilder:
             if self.state is None:
                 self.state = new_game(event)  # type: ignore[arg-type]
             else:
-                apply(self.state, event)
+                self.outcome = apply(self.state, event)
         self.lines.append(line)
         return line
 
