@@ -8,6 +8,7 @@ instance, built from a JSON object of these parameters in the log header.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, replace
+from enum import StrEnum
 from typing import Any
 
 from .cards import CABO_DECK, STANDARD_DECK, deck_codes, value_table
@@ -70,6 +71,7 @@ class Ruleset:
     special_row: tuple[int, ...] | None = (12, 12, 13, 13)
     special_caller_zero: bool = False               # golf kamikaze: a caller totalling exactly 0
     special_penalty: int | None = 50                # None: half the target
+    special_name: str = "Kamikaze"                  # what players call the special hand
     # match
     target: int = 100
     end_at_target: bool = False                     # True: >= target ends; False: > target
@@ -211,14 +213,24 @@ GOLF = Ruleset(
 
 ONLINE = Ruleset(
     name="online",
-    description="Standard cards + 2 jokers, positions 1-2 peeked, shoot the moon, forfeits, "
+    description="Standard cards + 2 jokers, positions 0-1 peeked, shoot the moon, forfeits, "
                 "no reshuffle.",
     deck=STANDARD_DECK, jokers=2, red_king_value=13, max_players=5, max_players_two_decks=5,
     peek_positions=(0, 1), max_replace=4, choose_failed_end=True, taken_discard_face_up=False,
     reshuffle=False, forfeits=True, caller_penalty=5, special_penalty=None, end_at_target=True,
+    special_name="shoot the moon",
 )
 
 BUILTINS: dict[str, Ruleset] = {r.name: r for r in (EDITION1, EDITION2, GOLF, ONLINE)}
+
+
+class BuiltinRuleset(StrEnum):
+    """The names of ``BUILTINS`` as a type, so a command line can offer them as choices."""
+
+    EDITION1 = "edition1"
+    EDITION2 = "edition2"
+    GOLF = "golf"
+    ONLINE = "online"
 
 # Options a log header may set; each maps to ruleset parameters.
 _OPTION_TYPES: dict[str, type] = {
@@ -239,7 +251,8 @@ def with_options(base: Ruleset, options: dict[str, Any]) -> Ruleset:
         wanted = _OPTION_TYPES[key]
         if type(value) is not wanted:
             raise RulesetError("bad_option",
-                               f"option {key!r} must be {_KIND[wanted]}, not {value!r}")
+                               f"option {key!r} must be {_KIND[wanted]}, "
+                               f"not {_typed(value)}")
         if key == "target":
             changes["target"] = value
         elif key == "decks":
@@ -305,11 +318,21 @@ def _coerce(key: str, value: Any, default: Any) -> Any:
     expected = type(default) if default is not None else int
     if type(value) is not expected:
         raise RulesetError("bad_ruleset",
-                           f"house rules: {key!r} must be {_KIND[expected]}, not {value!r}")
+                           f"house rules: {key!r} must be {_KIND[expected]}, "
+                           f"not {_typed(value)}")
     return value
 
 
 _KIND: dict[type, str] = {int: "a whole number", str: "a string", bool: "true or false"}
+
+
+def _typed(value: Any) -> str:
+    """A value named with its JSON type where the bare repr misleads: '50' looks like 50."""
+    if isinstance(value, str):
+        return f"a string ({value!r})"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
 
 
 def resolve(ruleset: Any, options: dict[str, Any]) -> Ruleset:

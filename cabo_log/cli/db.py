@@ -13,10 +13,11 @@ from typing import Annotated, Any, NoReturn, Optional
 import typer
 
 from cabo_log.cli.progress import Bar
+from cabo_log.db.reports import Format
 
 DbOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
-    "--db", help="The DuckDB database file [default: $CABO_LOG_DB or ./cabo.duckdb].",
-    show_default=False)]
+    "--db", help="The DuckDB database file.", envvar="CABO_LOG_DB", show_envvar=True,
+    show_default="./cabo.duckdb", metavar="FILE")]
 
 
 def _fail(message: str, code: int) -> NoReturn:
@@ -35,15 +36,17 @@ def load_command(
         help="Log files and folders (searched recursively for *.jsonl).")],
     db: DbOption = None,
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--jobs", "-j", min=1, help="Replay worker processes (default: one per core; capped at the "
-        "cores, and at one per MB of logs to replay: more would only compete).",
-        show_default=False)] = None,
+        "--jobs", "-j", min=1, help="Replay worker processes (capped at the cores, and at one "
+        "per MB of logs to replay: more would only compete).",
+        show_default="one per core")] = None,
     allow_errors: Annotated[bool, typer.Option(
         "--allow-errors", help="Exit 0 even if some logs were rejected.")] = False,
     force: Annotated[bool, typer.Option(
         "--force", help="Replay every file, even those unchanged since they were loaded.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="Only the summary: no progress bar, no line per rejected log.")
+    ] = False,
 ) -> None:
     """Replay logs and load what the engine derives into DuckDB (safe to re-run).
 
@@ -66,7 +69,7 @@ def load_command(
             _fail(f"{stop.verb}; {_kept(0)}", stop.exit_code)
         finally:
             bar.close()
-    for err in summary.rejected:
+    for err in [] if quiet else summary.rejected:
         where = f"{err['file']}:{err['line']}:" if err.get("line") is not None \
             else f"{err['file']}:"
         typer.echo(f"{where} {err['code']}: {err['message']}", err=True)
@@ -77,12 +80,12 @@ def load_command(
 def _load(paths: list[Path], database: Path, jobs: int | None, force: bool, bar: Bar) -> Any:
     """``load_paths``, its failures as one line each (and the exit status they call for)."""
     from cabo_log.db.database import DatabaseError
-    from cabo_log.db.load import LoadError, LoadInterrupted, load_paths
+    from cabo_log.db.load import LoadError, LoadInterrupted, NoLogsFound, load_paths
 
     try:
         return load_paths(paths, database, jobs=jobs, force=force, progress=bar.update,
                           on_total=bar.start)
-    except DatabaseError as exc:
+    except (DatabaseError, NoLogsFound) as exc:
         _fail(str(exc), 1)
     except LoadError as exc:
         _fail(f"{exc}; {_kept(exc.committed)}", 1)
@@ -117,10 +120,10 @@ def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
     return con
 
 
-FormatOption = Annotated[str, typer.Option(
-    "--format", "-f", help="table, csv, json or html.")]
+FormatOption = Annotated[Format, typer.Option(
+    "--format", "-f", help="How to print the rows.")]
 OutputOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045
-    "--output", "-o", help="Write to this file instead of standard output.")]
+    "--output", "-o", metavar="FILE", help="Write to this file instead of standard output.")]
 
 
 def _emit(text: str, output: Path | None) -> None:
@@ -137,9 +140,10 @@ def report_command(
     name: Annotated[Optional[str], typer.Argument(  # noqa: UP045
         help="The report to run (see --list).", show_default=False)] = None,
     db: DbOption = None,
-    fmt: FormatOption = "table",
+    fmt: FormatOption = Format.TABLE,
     param: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045
-        "--param", "-p", help="A report parameter, name=value (repeatable).")] = None,
+        "--param", "-p", metavar="NAME=VALUE",
+        help="A report parameter, name=value (repeatable).")] = None,
     list_reports: Annotated[bool, typer.Option(
         "--list", help="List the reports with their one-line descriptions.")] = False,
     output: OutputOption = None,
@@ -178,7 +182,7 @@ def sql_command(
     query: Annotated[str, typer.Argument(help="Any SQL query (the database is opened "
                                               "read-only).")],
     db: DbOption = None,
-    fmt: FormatOption = "table",
+    fmt: FormatOption = Format.TABLE,
     output: OutputOption = None,
 ) -> None:
     """Run any SQL query against the loaded games."""

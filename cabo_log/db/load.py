@@ -48,6 +48,11 @@ class LoadError(Exception):
     committed = 0
 
 
+class NoLogsFound(ValueError):
+    """Nothing to load: the paths hold no ``*.jsonl``. Raised before the database is opened,
+    so a mistyped folder does not leave an empty database behind."""
+
+
 class LoadInterrupted(KeyboardInterrupt):
     """Ctrl-C or SIGTERM (``signum``): the batch in progress was rolled back; ``committed``
     games were written by the batches completed before."""
@@ -234,6 +239,8 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
 
     started = time.perf_counter()
     files = [os.path.abspath(p) for p in find_logs(paths)]
+    if not files:
+        raise NoLogsFound(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
     con = db.connect(database, read_only=False)
     con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")   # or it grows with the database
     # no checkpoint inside a COMMIT (seconds that a stop would have to wait for): the WAL is
