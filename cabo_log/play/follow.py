@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from cabo_log.log.chain import check_link
+from cabo_log.log.chain import check_line
 from cabo_log.log.lock import WriterError
 from cabo_log.log.logfile import decode_line
 from cabo_log.pages.timeline import TimelineBuilder
@@ -93,9 +93,9 @@ class Follower:
     def _one(self, raw: bytes) -> Followed | None:
         if not raw.strip():
             return None
+        if self.state is not None:
+            self._chained = check_line(self._previous, raw, self._chained)
         obj = decode_line(raw)
-        if self.state is not None and type(obj) is dict:
-            self._chained = check_link(self._previous, obj, self._chained)
         self._previous = raw
         event = parse_event(obj)
         if self.state is None:
