@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Annotated, Optional
 
+import orjson
 import typer
 
 from cabo_log.log.append import GameLog
@@ -49,7 +51,6 @@ def play_command(
         else:
             opts = json.loads(options) if options else {}
             if seed is None:
-                import random
                 seed = random.SystemRandom().randrange(10**6)
             target = out if out is not None else Path(f"cabo-{ruleset}-{seed}.jsonl")
             log = new_match(target, ruleset, players, bot, seat=seat, seed=seed, options=opts)
@@ -78,8 +79,6 @@ def play_command(
 
 
 def _human(log: GameLog) -> str:
-    import orjson
-
     return str(orjson.loads(log.sink.committed().split(b"\n", 1)[0]).get("human", "?"))
 
 

@@ -13,10 +13,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from cabo_log.log.lock import lock_exclusive
 from cabo_log.log.replay import replay_bytes
 from engine import CaboLogError
+
+RepairAction = Literal["none", "cut", "newline"]
 
 
 @dataclass(frozen=True)
@@ -24,7 +27,7 @@ class Repair:
     """What ``repair`` did: ``action`` is ``"none"``, ``"cut"`` or ``"newline"``."""
 
     file: str
-    action: str
+    action: RepairAction
     line: int = 0            # the torn line's number
     removed: bytes = b""     # the bytes cut off
     backup: Path | None = None
@@ -58,7 +61,7 @@ def repair(path: str | os.PathLike[str]) -> Repair:
             return Repair(name, "none", lines=data.count(b"\n"))
         whole, tail = data[:cut], data[cut:]
         line = whole.count(b"\n") + 1
-        action = "newline" if _is_event(data + b"\n") else "cut"
+        action: RepairAction = "newline" if _is_event(data + b"\n") else "cut"
         if whole.strip():
             result = replay_bytes(whole, name, finish_log=False)
             if result.error is not None:
