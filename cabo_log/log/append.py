@@ -119,7 +119,9 @@ class EventWriter:
             if chunks:
                 self.sink.write(b"\n".join(chunks) + b"\n")
         except BaseException as exc:
-            touched = len(chunks) > 0 or self.state is not saved[0]
+            # the engine's refusal of a first event changed nothing; anything else might have
+            touched = (len(chunks) > 0 or self.state is not saved[0]
+                       or not isinstance(exc, CaboLogError))
             self.lines, self.last_line = saved[1], saved[2]
             self.state = self._rebuild() if touched else saved[0]
             if isinstance(exc, CaboLogError):
