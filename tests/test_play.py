@@ -107,3 +107,14 @@ def test_bad_arguments_are_usage_errors(tmp_path: Path) -> None:
         done = runner.invoke(app, ["play", *args, "--out", out], input="")
         assert (done.exit_code, done.stderr.strip()) == (2, message)
         assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_resume_refuses_a_log_not_started_by_play(tmp_path: Path) -> None:
+    log = tmp_path / "s.jsonl"
+    log.write_bytes((Path(__file__).resolve().parents[1] / "sample_games" /
+                     "online-in-progress.jsonl").read_bytes())
+    done = runner.invoke(app, ["play", "--resume", str(log)], input="1\n")
+    assert done.exit_code == 2
+    assert done.stderr.strip() == (f"cabo-log: {log} was not started by cabo-log play (its "
+                                   "header does not say which player is the person and which "
+                                   "are bots)")

@@ -7,7 +7,6 @@ import random
 from pathlib import Path
 from typing import Annotated, Optional
 
-import orjson
 import typer
 
 from cabo_log.log.append import GameLog
@@ -65,8 +64,12 @@ def play_command(
         raise _usage(str(exc)) from None
     with log:
         try:
-            typer.echo(f"Playing {log.path} as {_human(log)}; every move is saved as it is made.")
-            Match(log, _ask, typer.echo).play()
+            match = Match(log, _ask, typer.echo)
+        except ValueError as exc:
+            raise _usage(str(exc)) from None
+        try:
+            typer.echo(f"Playing {log.path} as {match.me}; every move is saved as it is made.")
+            match.play()
         except Quit:
             typer.echo(f"\nsaved: {log.path} ({log.lines} lines); continue with "
                        f"cabo-log play --resume {log.path}")
@@ -76,10 +79,6 @@ def play_command(
                        f"continue with cabo-log play --resume {log.path}", err=True)
             raise typer.Exit(130) from None
     typer.echo(f"The log is {log.path}.")
-
-
-def _human(log: GameLog) -> str:
-    return str(orjson.loads(log.sink.committed().split(b"\n", 1)[0]).get("human", "?"))
 
 
 def register(app: typer.Typer) -> None:
