@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from cabo_log.cli import _register_all, app
 from cabo_log.log.replay import replay_file
+from cabo_log.play.bots import BOTS
 
 CLI = str(Path(sys.executable).with_name("cabo-log"))
 runner = CliRunner()
@@ -102,8 +103,8 @@ def test_bad_arguments_are_usage_errors(tmp_path: Path) -> None:
             (["--ruleset", "poker"], "cabo-log: unknown ruleset 'poker' (built-in: edition1, "
                                      "edition2, golf, online)"),
             (["--players", "9"], "cabo-log: a match here has 2 to 6 players, not 9"),
-            (["--bot", "smart"], "cabo-log: unknown bot 'smart' (known: cautious, greedy, "
-                                 "random)")):
+            (["--bot", "smart"], f"cabo-log: unknown bot 'smart' (known: "
+                                 f"{', '.join(sorted(BOTS))})")):
         done = runner.invoke(app, ["play", *args, "--out", out], input="")
         assert (done.exit_code, done.stderr.strip()) == (2, message)
         assert not (tmp_path / "x.jsonl").exists()
