@@ -130,6 +130,27 @@ class Ruleset:
         return data
 
 
+# Bounds on the numbers a header may set, so that every value, total and score a game derives
+# fits the database's integer columns (docs/schema.md): card values at most 100 keep any hand
+# total (at most 112 cards) a SMALLINT; points per round within 10**9 keep match totals far
+# from the end of a BIGINT however many (tie-break) rounds are played.
+MAX_CARD_VALUE = 100
+MAX_POINTS = 10**9
+
+
+def _bounds(rules: Ruleset) -> list[str]:
+    problems = []
+    if not -MAX_CARD_VALUE <= rules.red_king_value <= MAX_CARD_VALUE:
+        problems.append(f"red_king_value must be from {-MAX_CARD_VALUE} to {MAX_CARD_VALUE}")
+    if rules.target > MAX_POINTS:
+        problems.append(f"target must be at most {MAX_POINTS:,}")
+    for name in ("caller_penalty", "special_penalty"):
+        value = getattr(rules, name)
+        if value is not None and not -MAX_POINTS <= value <= MAX_POINTS:
+            problems.append(f"{name} must be from {-MAX_POINTS:,} to {MAX_POINTS:,}")
+    return problems
+
+
 def _check(rules: Ruleset) -> list[str]:
     problems = []
     if rules.deck not in (CABO_DECK, STANDARD_DECK):
@@ -140,6 +161,7 @@ def _check(rules: Ruleset) -> list[str]:
         problems.append("jokers must be 0 to 4")
     if rules.target < 1:
         problems.append("target must be at least 1")
+    problems += _bounds(rules)
     if rules.peek_count < 0 or rules.peek_count > 4:
         problems.append("peek_count must be 0 to 4")
     if rules.peek_positions is not None and (

@@ -40,7 +40,7 @@ def simulate_command(
     bot: Annotated[str, typer.Option(
         "--bot", "--bots", metavar="BOT[,BOT...]", autocompletion=_complete_bots,
         help=f"{', '.join(BOTS)}; a comma list seats a mixed table "
-             "(greedy,random,greedy), repeated round the table.")] = "greedy",
+             "(expert,greedy), repeated round the table.")] = "greedy",
     out: Annotated[Path, typer.Option(
         "--out", "-o", help="Folder for the .jsonl files (created).")] = Path("simulated"),
     forfeit_rate: Annotated[float, typer.Option(
@@ -57,11 +57,18 @@ def simulate_command(
     progress: Annotated[Optional[bool], typer.Option(  # noqa: UP045
         "--progress/--no-progress", help="Progress bar on stderr (default: on a terminal)."
     )] = None,
+    jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
+        "--jobs", "-j", min=1, help="Worker processes (default: one per core; capped at the "
+        "cores and at the games). The files are the same for any number.",
+        show_default=False)] = None,
 ) -> None:
     """Let bots play complete matches and write one log per game into a folder.
 
-    The same arguments give byte-identical files on any machine.
+    The same arguments give byte-identical files on any machine. Ctrl-C or SIGTERM stops it
+    within a second or two (exit 130 or 143); every file written is whole.
     """
+    from cabo_log.workers import interruption, stop_signals
+
     if ruleset is None:
         raise _usage(f"--ruleset is required (one of {', '.join(BUILTINS)})")
     name = ruleset.value  # the engine reads a plain str, as it does from a log header
@@ -89,9 +96,16 @@ def simulate_command(
                      "choose another --out or --seed")
     show = sys.stderr.isatty() if progress is None else progress
     try:
-        summary = write_games(out, name, games=games, players=players, seed=seed,
-                              options=opts, bots=bot, forfeit_rate=forfeit_rate,
-                              auto_rate=auto_rate, timestamps=timestamps, progress=show)
+        with stop_signals():
+            summary = write_games(out, name, games=games, players=players, seed=seed,
+                                  options=opts, bots=bot, forfeit_rate=forfeit_rate,
+                                  auto_rate=auto_rate, timestamps=timestamps, progress=show,
+                                  jobs=jobs)
+    except KeyboardInterrupt as exc:
+        stop = interruption(exc)
+        assert stop is not None
+        typer.echo(f"cabo-log: {stop.verb}; the files written are whole", err=True)
+        raise typer.Exit(stop.exit_code) from None
     except SimulationError as exc:  # a bug, not a usage error: say so plainly
         typer.echo(f"cabo-log: simulation failed: {exc}", err=True)
         raise typer.Exit(1) from None

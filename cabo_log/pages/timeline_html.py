@@ -15,6 +15,7 @@ import hashlib
 import html
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -340,34 +341,66 @@ class FolderResult:
 
 
 def write_folder(folder: Path, outdir: Path, viewer: str | None = None,
-                 cdn: bool = False) -> FolderResult:
+                 cdn: bool = False, *, jobs: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> FolderResult:
     """Render every ``*.jsonl`` under ``folder`` into ``outdir`` (same relative paths, ``.html``)
-    plus ``index.html``. The pages share one ``plotly.min.js`` in ``outdir`` unless ``cdn``."""
+    plus ``index.html``. The pages share one ``plotly.min.js`` in ``outdir`` unless ``cdn``.
+    They are rendered by ``jobs`` worker processes (default one per core, see
+    ``workers.worker_count``); ``progress`` is called with 1 as each page is done."""
+    from cabo_log.workers import Pool, worker_count
+
     outdir.mkdir(parents=True, exist_ok=True)
     shared = outdir / "plotly.min.js"
     if not cdn:
         shared.write_text(plotly_js(), encoding="utf-8")
-    games: list[GameSummary] = []
-    errors: list[str] = []
-    skipped: list[str] = []
+    pages: list[_Page] = []
     for log in find_logs([folder]):
         rel = log.relative_to(folder).with_suffix(".html")
         if rel == Path("index.html"):
             rel = Path("index-game.html")
         page = outdir / rel
         plotly = CDN if cdn else os.path.relpath(shared, page.parent).replace(os.sep, "/")
-        try:
-            tl = write_timeline(log, page, viewer, plotly)
-        except NotAPlayer:
-            skipped.append(str(log))
-            continue
-        if tl.error is not None:
-            errors.append(str(tl.error))
-        written = rel.as_posix() if tl.players else None
-        games.append(GameSummary.of(tl, log.relative_to(folder).as_posix(), written))
+        pages.append(_Page(log, log.relative_to(folder).as_posix(), rel.as_posix(), page,
+                           viewer, plotly))
+    games: list[GameSummary] = []
+    errors: list[str] = []
+    skipped: list[str] = []
+    with Pool(worker_count(jobs, len(pages)), preload=[__name__]) as pool:
+        for job, (summary, error) in zip(pages, pool.imap(_render, pages), strict=True):
+            if summary is None:
+                skipped.append(str(job.log))
+            else:
+                games.append(summary)
+            if error is not None:
+                errors.append(error)
+            if progress is not None:
+                progress(1)
     index = outdir / "index.html"
     title = f"Cabo games in {folder.resolve().name or folder}"
     if viewer is not None:
         title += f", as {viewer} knew them"
     index.write_text(render_index(title, games), encoding="utf-8")
     return FolderResult(index, games, errors, skipped)
+
+
+@dataclass(frozen=True)
+class _Page:
+    """One page of ``write_folder`` (sent to a worker)."""
+
+    log: Path
+    file: str           # the log, relative to the folder
+    rel: str            # the page, relative to the output folder
+    page: Path
+    viewer: str | None
+    plotly: str
+
+
+def _render(job: _Page) -> tuple[GameSummary | None, str | None]:
+    """Write one page: its line of the index (None: the viewer does not play in it) and the
+    log's error, if any."""
+    try:
+        tl = write_timeline(job.log, job.page, job.viewer, job.plotly)
+    except NotAPlayer:
+        return None, None
+    summary = GameSummary.of(tl, job.file, job.rel if tl.players else None)
+    return summary, str(tl.error) if tl.error is not None else None

@@ -17,6 +17,7 @@ every line and the real ``started_at`` to the header, the only non-reproducible 
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import sys
 import time
@@ -473,8 +474,13 @@ def write_games(out_dir: str | Path, ruleset: str, *, games: int,
                 players: int | list[str] = 3, seed: int = 0,
                 options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
                 forfeit_rate: float = 0.0, auto_rate: float = 0.0, timestamps: bool = False,
-                progress: bool = False) -> SimulationSummary:
-    """Simulate ``games`` matches into ``out_dir``/``{ruleset}-s{seed}-{index:06d}.jsonl``."""
+                progress: bool = False, jobs: int | None = None) -> SimulationSummary:
+    """Simulate ``games`` matches into ``out_dir``/``{ruleset}-s{seed}-{index:06d}.jsonl``,
+    in ``jobs`` worker processes (default one per core, see ``workers.worker_count``). Each
+    game depends only on ``(seed, index)``, so the files are the same for any ``jobs``; each
+    is written whole or not at all (a stopped run leaves no half file)."""
+    from cabo_log.workers import Pool, worker_count
+
     table(ruleset, players=players, options=options, bots=bots, forfeit_rate=forfeit_rate,
           auto_rate=auto_rate)  # fail before creating anything
     if games < 1:
@@ -484,24 +490,58 @@ def write_games(out_dir: str | Path, ruleset: str, *, games: int,
     summary = SimulationSummary(out_dir=out, ruleset=ruleset)
     bar = _Progress(games, sys.stderr) if progress else None
     started = time.perf_counter()
-    for index in range(games):
-        name = game_name(ruleset, seed, index)
-        path = out / f"{name}.jsonl"
-        game = simulate(ruleset, players=players, seed=game_seed(seed, index), options=options,
-                        bots=bots, game_id=name, forfeit_rate=forfeit_rate,
-                        auto_rate=auto_rate, timestamps=timestamps, out=path)
-        size = path.stat().st_size
-        summary.files.append(path)
-        summary.games += 1
-        summary.rounds += game.rounds
-        summary.events += len(game.events)
-        summary.bytes += size
+    orders = (_Order(out, ruleset, seed, index, players, options, bots, forfeit_rate,
+                     auto_rate, timestamps) for index in range(games))
+    try:
+        with Pool(worker_count(jobs, games), preload=[__name__]) as pool:
+            for path, rounds, events, size in pool.imap(_write_game, orders):
+                summary.files.append(path)
+                summary.games += 1
+                summary.rounds += rounds
+                summary.events += events
+                summary.bytes += size
+                if bar is not None:
+                    bar.update(summary.games)
+    except BaseException:
+        for part in out.glob(".*.jsonl.part"):   # of workers stopped while writing
+            part.unlink(missing_ok=True)
         if bar is not None:
-            bar.update(index + 1)
+            bar.close()
+        raise
     summary.seconds = time.perf_counter() - started
     if bar is not None:
         bar.close()
     return summary
+
+
+@dataclass(frozen=True)
+class _Order:
+    """Everything one game of ``write_games`` depends on (sent to a worker)."""
+
+    out: Path
+    ruleset: str
+    seed: int
+    index: int
+    players: int | list[str]
+    options: dict[str, Any] | None
+    bots: str | list[str]
+    forfeit_rate: float
+    auto_rate: float
+    timestamps: bool
+
+
+def _write_game(order: _Order) -> tuple[Path, int, int, int]:
+    """Simulate and write one game (in a worker): its path, rounds, events and bytes."""
+    name = game_name(order.ruleset, order.seed, order.index)
+    path = order.out / f"{name}.jsonl"
+    part = path.with_name(f".{path.name}.part")   # written through the append API, then renamed
+    game = simulate(order.ruleset, players=order.players, seed=game_seed(order.seed, order.index),
+                    options=order.options, bots=order.bots, game_id=name,
+                    forfeit_rate=order.forfeit_rate, auto_rate=order.auto_rate,
+                    timestamps=order.timestamps, out=part)
+    size = part.stat().st_size
+    os.replace(part, path)
+    return path, game.rounds, len(game.events), size
 
 
 class _Progress:
