@@ -192,6 +192,8 @@ class Writer:
         self._lock = threading.Lock()   # guards the two flags: a COMMIT is never interrupted
         self._stopping = False          # set by abort: no COMMIT may start any more
         self._committing = False        # a COMMIT has started: abort lets it finish
+        self._active = False            # a batch is being written (even one whose future a
+                                        # signal kept ``submit`` from recording)
 
     # --- collecting ---------------------------------------------------------------------------
     def replace_games(self, game_ids: Iterable[str]) -> None:
@@ -257,7 +259,9 @@ class Writer:
         writing, self._writing = self._writing, None
         with self._lock:
             self._stopping = True
-            committing = self._committing
+            committing, active = self._committing, self._active
+        if writing is None and active and not committing:
+            self.con.interrupt()   # submitted, but the signal came before it was recorded
         if writing is not None:
             if not writing.done() and not committing:
                 self.con.interrupt()
@@ -273,6 +277,16 @@ class Writer:
         self.con.close()
 
     def _write(self, batch: Batch) -> None:
+        with self._lock:
+            if self._stopping:
+                return
+            self._active = True
+        try:
+            self._write_batch(batch)
+        finally:
+            self._active = False
+
+    def _write_batch(self, batch: Batch) -> None:
         con = self.con
         con.execute("BEGIN TRANSACTION")
         try:

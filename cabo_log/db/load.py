@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import duckdb
 import pyarrow as pa
 
 from cabo_log.db.rows import Chunk, collect
@@ -263,7 +264,10 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         if stop is not None:
             # the committed batches are safe in DuckDB's write-ahead log: folding it into the
             # database file can take seconds, and the next open does it instead
-            con.execute("PRAGMA disable_checkpoint_on_shutdown")
+            try:
+                con.execute("PRAGMA disable_checkpoint_on_shutdown")
+            except duckdb.Error:   # the signal cut a call on this connection short: the
+                pass               # checkpoint then happens on close, slower but as safe
             raise LoadInterrupted(writer.committed_games, stop.signum) from None
         if isinstance(exc, WorkerDied):
             error = LoadError(str(exc))
