@@ -30,7 +30,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cabo_log.play.counting import Unseen, known_to_fail, unseen
+from cabo_log.play.counting import Counting, Unseen, known_to_fail
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.rulesets import Ruleset
@@ -51,16 +51,18 @@ class Style:
     call_chance: float = 0.65      # call Cabo when it succeeds this often ...
     final_gain: float = 1.5        # ... counting what each opponent gains on their final turn
     samples: int = 96              # deals of the unseen cards per Cabo decision
+    call_gap: float = 6.0          # no sampling when the hand looks this much worse than the
+    call_ceiling: float = 20.0     # best opponent's, or is worth more than this
 
 
 class Table:
     """One decision's view: values of the rows as the player knows them, and the pool."""
 
-    def __init__(self, obs: Observation, rules: Ruleset, values: dict[str, int],
-                 style: Style) -> None:
+    def __init__(self, obs: Observation, counting: Counting, style: Style) -> None:
         self.obs = obs
         self.me = obs.me
-        self.pool: Unseen = unseen(obs, rules)
+        self.pool: Unseen = counting.unseen(obs)
+        values = counting.values
         self.mean = self.pool.mean
         self.rows: dict[str, list[int | None]] = {
             p: [None if c is None else values[c] for c in row] for p, row in obs.rows.items()}
@@ -100,13 +102,14 @@ class ExpertBot:
     def __init__(self, rules: Ruleset, style: Style | None = None) -> None:
         self.rules = rules
         self.style = style or Style()
-        self.of = rules.values()
+        self.counting = Counting(rules)
+        self.of = self.counting.values
         self.powers = rules.power_table()
 
     # --- the protocol --------------------------------------------------------------------
     def choose(self, observation: Observation, legal_moves: Sequence[Event],
                rng: random.Random) -> Event:
-        table = Table(observation, self.rules, self.of, self.style)
+        table = Table(observation, self.counting, self.style)
         first = legal_moves[0]
         if isinstance(first, (Draw, Cabo)):
             return self._start(table, legal_moves, rng)
@@ -163,8 +166,8 @@ class ExpertBot:
         style = self.style
         mine = table.estimate(table.me)
         best_other = min((table.estimate(p) for p in table.others), default=99.0)
-        if mine > best_other + 6 or mine > 20:
-            return False   # no deal of the unseen cards would make this call work
+        if mine > best_other + style.call_gap or mine > style.call_ceiling:
+            return False   # hardly any deal of the unseen cards would make this call work
         slots = {p: table.unknown(p) for p in table.rows}
         need = sum(len(s) for s in slots.values())
         known = {p: sum(v for v in r if v is not None) for p, r in table.rows.items()}
