@@ -6,7 +6,7 @@ the ruleset's data. What makes it stronger than ``greedy``:
 - **Counting.** An unknown card is valued at the mean of the cards this player has not seen
   (``counting.unseen``): the discard pile, every card it peeked, spied or saw revealed and the
   card it holds are out of the pool. Opponents' unknown cards are valued lower, the more turns
-  they have played this round, since players keep their low cards (``Style.bias_cap``).
+  they have played this round, since players keep their low cards (``Style.keep_share``).
 - **Placing by expected value.** Every legal placement is scored as the expected drop of its
   own hand total: a known card's value or the pool mean for an unknown one, a multi-replacement
   only of cards it knows to be equal (it never lists a card it does not know), plus the worth
@@ -40,9 +40,9 @@ from engine.rulesets import Ruleset
 class Style:
     """The expert's tunable judgement (the defaults are what ``benchmarks/expert.py`` tuned)."""
 
-    bias_cap: float = 4.5          # an opponent's unknown card: up to this much below the pool
-    bias_turns: float = 4.0        # mean, approached over this many of their turns (they keep
-                                   # their low cards and replace their high ones)
+    keep_share: float = 0.4        # an opponent's unknown card tends, over their turns, to the
+    keep_turns: float = 3.0        # mean of the lowest 40 % of the pool (players keep low cards
+                                   # and replace high ones), at this pace: 1 - exp(-turns / 3)
     peek_value: float = 1.5        # worth of looking at one of one's own unknown cards
     spy_value: float = 0.5         # worth of looking at an opponent's unknown card
     unknown_risk: float = 0.5      # cost of holding an unknown card rather than a known one
@@ -50,6 +50,9 @@ class Style:
     hurt_weight: float = 0.3       # how much a non-leading opponent's loss counts
     call_chance: float = 0.65      # call Cabo when it succeeds this often ...
     final_gain: float = 1.5        # ... counting what each opponent gains on their final turn
+    patience: float = 6.0          # after this many turns each, the chance needed drops
+    impatience: float = 0.05       # by this much per turn, and the call may cost
+    late_points: float = 1.0       # this many points more than the hand per turn
     samples: int = 96              # deals of the unseen cards per Cabo decision
     call_gap: float = 6.0          # no sampling when the hand looks this much worse than the
     call_ceiling: float = 20.0     # best opponent's, or is worth more than this
@@ -69,7 +72,9 @@ class Table:
         self.mine = self.rows[obs.me]
         self.others = {p: r for p, r in self.rows.items() if p != obs.me}
         turns = obs.turn / max(len(obs.rows), 1)
-        self.bias = style.bias_cap * (1.0 - math.exp(-turns / style.bias_turns))
+        kept = 1.0 - math.exp(-turns / style.keep_turns)
+        low = self.pool.values[:max(1, int(len(self.pool.values) * style.keep_share))]
+        self.bias = kept * (self.mean - sum(low) / len(low))
         self.opp_mean = self.mean - self.bias
 
     def value(self, player: str, pos: int) -> float:
@@ -161,36 +166,51 @@ class ExpertBot:
 
     # --- Cabo ----------------------------------------------------------------------------
     def _should_call(self, table: Table, rng: random.Random) -> bool:
-        """Deal the unseen cards into the unknown slots many times and call when the call
-        succeeds often enough and scores better on average than the hand would uncalled."""
+        """Call when the call succeeds often enough and scores better on average than the
+        hand would uncalled (both asking less as the round drags on)."""
         style = self.style
         mine = table.estimate(table.me)
         best_other = min((table.estimate(p) for p in table.others), default=99.0)
         if mine > best_other + style.call_gap or mine > style.call_ceiling:
             return False   # hardly any deal of the unseen cards would make this call work
-        slots = {p: table.unknown(p) for p in table.rows}
-        need = sum(len(s) for s in slots.values())
+        chance, if_called, uncalled = self._sample_call(table, rng)
+        late = self._late(table)
+        return (chance >= style.call_chance - style.impatience * late
+                and if_called < uncalled + style.late_points * late)
+
+    def _sample_call(self, table: Table, rng: random.Random) -> tuple[float, float, float]:
+        """Deal the unseen cards into the unknown slots ``Style.samples`` times: the call's
+        chance of success, its mean points, and the mean of the hand itself."""
+        style = self.style
+        slots = {p: len(table.unknown(p)) for p in table.rows}
+        need = sum(slots.values())
         known = {p: sum(v for v in r if v is not None) for p, r in table.rows.items()}
         wins = 0
-        call_points = 0.0
-        own = 0.0
+        if_called = uncalled = 0.0
         for _ in range(style.samples):
             dealt = table.pool.sample(need, rng)
             k = 0
-            totals: dict[str, float] = {}
-            for p, s in slots.items():
-                totals[p] = known[p] + sum(dealt[k:k + len(s)])
-                if p != table.me:
-                    totals[p] -= table.bias * len(s)
-                k += len(s)
-            me = totals.pop(table.me)
-            others = [t - style.final_gain for t in totals.values()]
-            ok = self.rules.caller_succeeds(int(round(me)), [int(round(t)) for t in others])
+            me = 0.0
+            others: list[int] = []
+            for p, n in slots.items():
+                total = known[p] + sum(dealt[k:k + n])
+                k += n
+                if p == table.me:
+                    me = total
+                else:   # what this opponent keeps, and gains on their final turn
+                    others.append(round(total - table.bias * n - style.final_gain))
+            ok = self.rules.caller_succeeds(round(me), others)
             wins += ok
-            call_points += 0 if ok else me + self.rules.caller_penalty
-            own += me
-        chance = wins / style.samples
-        return chance >= style.call_chance and call_points < own
+            if_called += 0 if ok else me + self.rules.caller_penalty
+            uncalled += me
+        return wins / style.samples, if_called / style.samples, uncalled / style.samples
+
+    def _late(self, table: Table) -> float:
+        """Turns each beyond ``Style.patience``: the longer a round drags on, the less waiting
+        can still gain, so the call needs less (a table of careful players, or a stalemate of
+        low single cards, would otherwise play on for ever)."""
+        turns = table.obs.turn / max(len(table.rows), 1)
+        return max(0.0, turns - self.style.patience)
 
     # --- placing a drawn card ------------------------------------------------------------
     def _place(self, table: Table, moves: Sequence[Event]) -> Event:
