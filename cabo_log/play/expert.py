@@ -154,14 +154,14 @@ class ExpertBot:
         if deck is None:
             return take
         top = self.of[table.obs.discard[-1]]
-        taken = self._best_place(table, top, from_deck=False)[0]
+        taken = self._best_place(table, top, from_deck=False)
         return take if taken > self._deck_worth(table) else deck
 
     def _deck_worth(self, table: Table) -> float:
         """The expected gain of a deck draw: each card's best use, weighted by its count."""
         counts = table.pool.by_value()
         total = sum(counts.values())
-        return sum(n * self._best_place(table, v, from_deck=True)[0]
+        return sum(n * self._best_place(table, v, from_deck=True)
                    for v, n in counts.items()) / total
 
     # --- Cabo ----------------------------------------------------------------------------
@@ -225,26 +225,22 @@ class ExpertBot:
         assert best is not None
         return best[1]
 
-    def _best_place(self, table: Table, value: int, *, from_deck: bool) -> tuple[float, int]:
-        """The best gain of holding a card of ``value`` (and how many cards it replaces)."""
-        best = (self._power_worth(table, value) if from_deck else -99.0, 0)
+    def _best_place(self, table: Table, value: int, *, from_deck: bool) -> float:
+        """The best expected gain of holding a card of ``value``: discarding it for its power
+        (a deck draw only), replacing one card, or replacing known equal cards."""
         row = table.mine
-        for i in range(len(row)):
-            gain = self._replace_gain(table, (i,), value)
-            if gain is not None and gain > best[0]:
-                best = (gain, 1)
+        options: list[tuple[int, ...]] = [(i,) for i in range(len(row))]
         if self.rules.max_replace != 1:
             groups: dict[int, list[int]] = {}
             for i, v in enumerate(row):
                 if v is not None:
                     groups.setdefault(v, []).append(i)
             limit = self.rules.max_replace or len(row)
-            for group in groups.values():
-                if len(group) > 1:
-                    gain = self._replace_gain(table, tuple(group[:limit]), value)
-                    if gain is not None and gain > best[0]:
-                        best = (gain, len(group[:limit]))
-        return best
+            options += [tuple(g[:limit]) for g in groups.values() if len(g) > 1]
+        gains = [g for o in options if (g := self._replace_gain(table, o, value)) is not None]
+        if from_deck:
+            gains.append(self._power_worth(table, value))
+        return max(gains, default=0.0)
 
     def _place_score(self, table: Table, move: Event, value: int,
                      from_deck: bool) -> float | None:
