@@ -16,6 +16,7 @@ from cabo_log.play.simulate import MAX_TURNS, simulate, simulate_game
 from engine import BUILTINS
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip
 from engine.knowledge import Observation
+from engine.state import Phase
 
 EDITION2 = BUILTINS["edition2"]
 
@@ -26,7 +27,7 @@ def observation(rows: dict[str, tuple[str | None, ...]], *, discard: tuple[str, 
                 ) -> Observation:
     """ana's view of a two-player edition2 table (keywords only, so it survives new fields)."""
     players = tuple(rows)
-    return Observation(me="ana", players=players, active=players, round=1, phase=phase,
+    return Observation(me="ana", players=players, active=players, round=1, phase=Phase(phase),
                        to_play="ana", rows=rows, discard=discard, deck_size=30, drawn=drawn,
                        drawn_source=source, pending_power=power, caller=caller,
                        scores=dict.fromkeys(players, 0), turn=turn, ruleset="edition2")
