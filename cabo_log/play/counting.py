@@ -46,15 +46,29 @@ def seen_codes(obs: Observation) -> Counter[str]:
     return seen
 
 
+class Counting:
+    """A ruleset's deck, counted once, from which each observation's unseen cards follow."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.values = rules.values()
+        self.deck = Counter(rules.deck_codes())
+        everything = sorted(self.values[c] for c in rules.deck_codes())
+        self.everything = Unseen(tuple(everything), sum(everything) / len(everything))
+
+    def unseen(self, obs: Observation) -> Unseen:
+        """The multiset of unseen card values: the deck minus everything seen."""
+        left = self.deck.copy()
+        left.subtract(seen_codes(obs))
+        values = self.values
+        out = sorted(values[code] for code, n in left.items() for _ in range(max(n, 0)))
+        if not out:   # everything is on the table: an unknown card is worth the deck's mean
+            return self.everything
+        return Unseen(tuple(out), sum(out) / len(out))
+
+
 def unseen(obs: Observation, rules: Ruleset) -> Unseen:
-    """The multiset of unseen card values: the ruleset's deck minus everything seen."""
-    left = Counter(rules.deck_codes())
-    left.subtract(seen_codes(obs))
-    values = rules.values()
-    out = sorted(values[code] for code, n in left.items() for _ in range(max(n, 0)))
-    if not out:   # everything is on the table: an unknown card is worth the deck's mean
-        out = sorted(values[code] for code in rules.deck_codes())
-    return Unseen(tuple(out), sum(out) / len(out))
+    """The unseen cards of one observation (``Counting(rules).unseen`` counts the deck once)."""
+    return Counting(rules).unseen(obs)
 
 
 def known_to_fail(row: Sequence[str | None], positions: Sequence[int],
@@ -65,4 +79,4 @@ def known_to_fail(row: Sequence[str | None], positions: Sequence[int],
     return len(seen) > 1
 
 
-__all__ = ["Unseen", "known_to_fail", "seen_codes", "unseen"]
+__all__ = ["Counting", "Unseen", "known_to_fail", "seen_codes", "unseen"]

@@ -6,7 +6,7 @@ the ruleset's data. What makes it stronger than ``greedy``:
 - **Counting.** An unknown card is valued at the mean of the cards this player has not seen
   (``counting.unseen``): the discard pile, every card it peeked, spied or saw revealed and the
   card it holds are out of the pool. Opponents' unknown cards are valued lower, the more turns
-  they have played this round, since players keep their low cards (``Style.bias_cap``).
+  they have played this round, since players keep their low cards (``Style.keep_share``).
 - **Placing by expected value.** Every legal placement is scored as the expected drop of its
   own hand total: a known card's value or the pool mean for an unknown one, a multi-replacement
   only of cards it knows to be equal (it never lists a card it does not know), plus the worth
@@ -30,7 +30,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cabo_log.play.counting import Unseen, known_to_fail, unseen
+from cabo_log.play.counting import Counting, Unseen, known_to_fail
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.rulesets import Ruleset
@@ -40,9 +40,9 @@ from engine.rulesets import Ruleset
 class Style:
     """The expert's tunable judgement (the defaults are what ``benchmarks/expert.py`` tuned)."""
 
-    bias_cap: float = 4.5          # an opponent's unknown card: up to this much below the pool
-    bias_turns: float = 4.0        # mean, approached over this many of their turns (they keep
-                                   # their low cards and replace their high ones)
+    keep_share: float = 0.4        # an opponent's unknown card tends, over their turns, to the
+    keep_turns: float = 3.0        # mean of the lowest 40 % of the pool (players keep low cards
+                                   # and replace high ones), at this pace: 1 - exp(-turns / 3)
     peek_value: float = 1.5        # worth of looking at one of one's own unknown cards
     spy_value: float = 0.5         # worth of looking at an opponent's unknown card
     unknown_risk: float = 0.5      # cost of holding an unknown card rather than a known one
@@ -50,24 +50,31 @@ class Style:
     hurt_weight: float = 0.3       # how much a non-leading opponent's loss counts
     call_chance: float = 0.65      # call Cabo when it succeeds this often ...
     final_gain: float = 1.5        # ... counting what each opponent gains on their final turn
+    patience: float = 6.0          # after this many turns each, the chance needed drops
+    impatience: float = 0.05       # by this much per turn, and the call may cost
+    late_points: float = 1.0       # this many points more than the hand per turn
     samples: int = 96              # deals of the unseen cards per Cabo decision
+    call_gap: float = 6.0          # no sampling when the hand looks this much worse than the
+    call_ceiling: float = 20.0     # best opponent's, or is worth more than this
 
 
 class Table:
     """One decision's view: values of the rows as the player knows them, and the pool."""
 
-    def __init__(self, obs: Observation, rules: Ruleset, values: dict[str, int],
-                 style: Style) -> None:
+    def __init__(self, obs: Observation, counting: Counting, style: Style) -> None:
         self.obs = obs
         self.me = obs.me
-        self.pool: Unseen = unseen(obs, rules)
+        self.pool: Unseen = counting.unseen(obs)
+        values = counting.values
         self.mean = self.pool.mean
         self.rows: dict[str, list[int | None]] = {
             p: [None if c is None else values[c] for c in row] for p, row in obs.rows.items()}
         self.mine = self.rows[obs.me]
         self.others = {p: r for p, r in self.rows.items() if p != obs.me}
         turns = obs.turn / max(len(obs.rows), 1)
-        self.bias = style.bias_cap * (1.0 - math.exp(-turns / style.bias_turns))
+        kept = 1.0 - math.exp(-turns / style.keep_turns)
+        low = self.pool.values[:max(1, int(len(self.pool.values) * style.keep_share))]
+        self.bias = kept * (self.mean - sum(low) / len(low))
         self.opp_mean = self.mean - self.bias
 
     def value(self, player: str, pos: int) -> float:
@@ -100,13 +107,14 @@ class ExpertBot:
     def __init__(self, rules: Ruleset, style: Style | None = None) -> None:
         self.rules = rules
         self.style = style or Style()
-        self.of = rules.values()
+        self.counting = Counting(rules)
+        self.of = self.counting.values
         self.powers = rules.power_table()
 
     # --- the protocol --------------------------------------------------------------------
     def choose(self, observation: Observation, legal_moves: Sequence[Event],
                rng: random.Random) -> Event:
-        table = Table(observation, self.rules, self.of, self.style)
+        table = Table(observation, self.counting, self.style)
         first = legal_moves[0]
         if isinstance(first, (Draw, Cabo)):
             return self._start(table, legal_moves, rng)
@@ -146,48 +154,63 @@ class ExpertBot:
         if deck is None:
             return take
         top = self.of[table.obs.discard[-1]]
-        taken = self._best_place(table, top, from_deck=False)[0]
+        taken = self._best_place(table, top, from_deck=False)
         return take if taken > self._deck_worth(table) else deck
 
     def _deck_worth(self, table: Table) -> float:
         """The expected gain of a deck draw: each card's best use, weighted by its count."""
         counts = table.pool.by_value()
         total = sum(counts.values())
-        return sum(n * self._best_place(table, v, from_deck=True)[0]
+        return sum(n * self._best_place(table, v, from_deck=True)
                    for v, n in counts.items()) / total
 
     # --- Cabo ----------------------------------------------------------------------------
     def _should_call(self, table: Table, rng: random.Random) -> bool:
-        """Deal the unseen cards into the unknown slots many times and call when the call
-        succeeds often enough and scores better on average than the hand would uncalled."""
+        """Call when the call succeeds often enough and scores better on average than the
+        hand would uncalled (both asking less as the round drags on)."""
         style = self.style
         mine = table.estimate(table.me)
         best_other = min((table.estimate(p) for p in table.others), default=99.0)
-        if mine > best_other + 6 or mine > 20:
-            return False   # no deal of the unseen cards would make this call work
-        slots = {p: table.unknown(p) for p in table.rows}
-        need = sum(len(s) for s in slots.values())
+        if mine > best_other + style.call_gap or mine > style.call_ceiling:
+            return False   # hardly any deal of the unseen cards would make this call work
+        chance, if_called, uncalled = self._sample_call(table, rng)
+        late = self._late(table)
+        return (chance >= style.call_chance - style.impatience * late
+                and if_called < uncalled + style.late_points * late)
+
+    def _sample_call(self, table: Table, rng: random.Random) -> tuple[float, float, float]:
+        """Deal the unseen cards into the unknown slots ``Style.samples`` times: the call's
+        chance of success, its mean points, and the mean of the hand itself."""
+        style = self.style
+        slots = {p: len(table.unknown(p)) for p in table.rows}
+        need = sum(slots.values())
         known = {p: sum(v for v in r if v is not None) for p, r in table.rows.items()}
         wins = 0
-        call_points = 0.0
-        own = 0.0
+        if_called = uncalled = 0.0
         for _ in range(style.samples):
             dealt = table.pool.sample(need, rng)
             k = 0
-            totals: dict[str, float] = {}
-            for p, s in slots.items():
-                totals[p] = known[p] + sum(dealt[k:k + len(s)])
-                if p != table.me:
-                    totals[p] -= table.bias * len(s)
-                k += len(s)
-            me = totals.pop(table.me)
-            others = [t - style.final_gain for t in totals.values()]
-            ok = self.rules.caller_succeeds(int(round(me)), [int(round(t)) for t in others])
+            me = 0.0
+            others: list[int] = []
+            for p, n in slots.items():
+                total = known[p] + sum(dealt[k:k + n])
+                k += n
+                if p == table.me:
+                    me = total
+                else:   # what this opponent keeps, and gains on their final turn
+                    others.append(round(total - table.bias * n - style.final_gain))
+            ok = self.rules.caller_succeeds(round(me), others)
             wins += ok
-            call_points += 0 if ok else me + self.rules.caller_penalty
-            own += me
-        chance = wins / style.samples
-        return chance >= style.call_chance and call_points < own
+            if_called += 0 if ok else me + self.rules.caller_penalty
+            uncalled += me
+        return wins / style.samples, if_called / style.samples, uncalled / style.samples
+
+    def _late(self, table: Table) -> float:
+        """Turns each beyond ``Style.patience``: the longer a round drags on, the less waiting
+        can still gain, so the call needs less (a table of careful players, or a stalemate of
+        low single cards, would otherwise play on for ever)."""
+        turns = table.obs.turn / max(len(table.rows), 1)
+        return max(0.0, turns - self.style.patience)
 
     # --- placing a drawn card ------------------------------------------------------------
     def _place(self, table: Table, moves: Sequence[Event]) -> Event:
@@ -202,26 +225,22 @@ class ExpertBot:
         assert best is not None
         return best[1]
 
-    def _best_place(self, table: Table, value: int, *, from_deck: bool) -> tuple[float, int]:
-        """The best gain of holding a card of ``value`` (and how many cards it replaces)."""
-        best = (self._power_worth(table, value) if from_deck else -99.0, 0)
+    def _best_place(self, table: Table, value: int, *, from_deck: bool) -> float:
+        """The best expected gain of holding a card of ``value``: discarding it for its power
+        (a deck draw only), replacing one card, or replacing known equal cards."""
         row = table.mine
-        for i in range(len(row)):
-            gain = self._replace_gain(table, (i,), value)
-            if gain is not None and gain > best[0]:
-                best = (gain, 1)
+        options: list[tuple[int, ...]] = [(i,) for i in range(len(row))]
         if self.rules.max_replace != 1:
             groups: dict[int, list[int]] = {}
             for i, v in enumerate(row):
                 if v is not None:
                     groups.setdefault(v, []).append(i)
             limit = self.rules.max_replace or len(row)
-            for group in groups.values():
-                if len(group) > 1:
-                    gain = self._replace_gain(table, tuple(group[:limit]), value)
-                    if gain is not None and gain > best[0]:
-                        best = (gain, len(group[:limit]))
-        return best
+            options += [tuple(g[:limit]) for g in groups.values() if len(g) > 1]
+        gains = [g for o in options if (g := self._replace_gain(table, o, value)) is not None]
+        if from_deck:
+            gains.append(self._power_worth(table, value))
+        return max(gains, default=0.0)
 
     def _place_score(self, table: Table, move: Event, value: int,
                      from_deck: bool) -> float | None:
