@@ -133,7 +133,8 @@ def analyse_bytes(data: bytes, file: str | None = None, *, settings: Settings | 
     record = read_decisions(data, file)
     if player is not None and player not in record.players:
         raise ValueError(f"{player!r} is not a player of {file or record.game_id}")
-    todo = [d for d in record.decisions if player is None or d.player == player]
+    todo = [d for d in record.decisions
+            if not d.forced and (player is None or d.player == player)]
     bar = Progress(len(todo), progress) if progress is not None else None
     results = run_parallel(_analyse_one, [(d, settings) for d in todo], jobs,
                            bar.update if bar is not None else None)
