@@ -60,10 +60,16 @@ class DecisionResult:
     must_fail: bool
     options: list[OptionValue] = field(default_factory=list)
 
+    def chosen_json(self) -> dict[str, Any]:
+        return to_dict(self.chosen)
+
+    def best_json(self) -> dict[str, Any]:
+        return to_dict(self.best)
+
     def as_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "line": self.line, "player": self.player,
-                "kind": str(self.kind), "round": self.round, "chosen": to_dict(self.chosen),
-                "chosen_text": self.chosen_text, "best": to_dict(self.best),
+                "kind": str(self.kind), "round": self.round, "chosen": self.chosen_json(),
+                "chosen_text": self.chosen_text, "best": self.best_json(),
                 "best_text": self.best_text, "expected": _round(self.expected),
                 "loss": round(self.loss, 2), "stderr": round(self.stderr, 2),
                 "mark": None if self.mark is None else str(self.mark),
