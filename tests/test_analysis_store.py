@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-
 from analysis_logs import final_turn, must_fail_log
+
 from cabo_log.analysis.evaluate import Settings
 from cabo_log.analysis.store import analyse_database
 from cabo_log.db import database as dbmod
