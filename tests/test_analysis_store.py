@@ -80,3 +80,31 @@ def test_analysis_tables_are_documented() -> None:
         assert f"### `{table}`" in doc, table
         for field in schema:
             assert f"`{field.name}`" in doc, (table, field.name)
+
+
+def test_timeline_page_shows_marks_and_the_evaluation_graph(tmp_path: Path) -> None:
+    import json as jsonlib
+
+    from cabo_log.analysis.analyse import analyse_bytes
+    from cabo_log.pages.timeline import build_timeline
+    from cabo_log.pages.timeline_html import page_data, render_page
+
+    log = must_fail_log().write(tmp_path / "t.jsonl")
+    analysis = analyse_bytes(log.read_bytes(), str(log), settings=SETTINGS, jobs=1)
+    tl = build_timeline(log)
+    data = page_data(tl, analysis)
+    assert data["analysis"]["marks"]["6"]["mark"] == "??"
+    assert data["analysis"]["marks"]["6"]["text"].startswith("seq 6 ana replaced 0 and 1")
+    marks = next(t for t in data["figures"]["events"]["data"] if t["name"] == "analysis marks")
+    assert 6 in marks["x"] and "??" in marks["text"]
+    graph = data["figures"]["analysis"]["data"]
+    assert {t["name"] for t in graph} == {"ana", "bruno"}
+    ana = next(t for t in graph if t["name"] == "ana")
+    assert ana["x"] == [d.seq for d in analysis.decisions if d.player == "ana"]
+    assert 'id="chart-analysis"' in render_page(tl, analysis=analysis)
+    assert 'id="chart-analysis"' not in render_page(tl)
+    # seen as bruno: only bruno's decisions, told without naming cards
+    seen = page_data(build_timeline(log, "bruno"), analysis)
+    assert all(m["player"] == "bruno" for m in seen["analysis"]["marks"].values())
+    assert "6" not in seen["analysis"]["marks"]
+    jsonlib.dumps(seen)
