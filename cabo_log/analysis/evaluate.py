@@ -21,7 +21,7 @@ from cabo_log.analysis.rollout import DEFAULT_POLICY, Table
 from cabo_log.analysis.worlds import MoveCache, fork, sample_world
 from engine import Event, GameState
 
-DEFAULT_ROLLOUTS = 16   # worlds per finalist option (see README: noise against rollouts)
+DEFAULT_ROLLOUTS = 8    # worlds per finalist option (README: how the noise falls with more)
 FINALISTS = 3           # options that get every world, besides the chosen one
 
 
