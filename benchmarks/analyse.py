@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -90,9 +91,14 @@ def main() -> None:
               f"{counter.calls / wall:.0f} rollouts/s, {counter.calls / decisions:.1f} "
               f"rollouts per decision; {wall / reference:.0f}x the reference")
         cores = os.cpu_count() or 1
-        decisions, wall, _ = speed(data, DEFAULT_ROLLOUTS, cores)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        decisions, wall, cpu = speed(data, DEFAULT_ROLLOUTS, cores)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        workers = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         print(f"{cores} cores: {decisions} decisions in {wall:.1f} s: "
-              f"{decisions / wall:.1f} decisions/s; {wall / reference:.0f}x the reference")
+              f"{decisions / wall:.1f} decisions/s; {wall / reference:.0f}x the reference; "
+              f"CPU of the workers {workers:.1f} s (wall on {cores} idle cores >= "
+              f"{(workers + cpu) / cores:.1f} s)")
     if args.noise:
         counts = [int(x) for x in (args.rollouts or "4,8,16,32").split(",")]
         print("rollouts  mean |loss seed 1 - seed 2|  same mark  decisions")

@@ -42,11 +42,11 @@ LOADER_SCHEMAS: dict[str, pa.Schema] = {
 # Filled by ``load --analyse`` (cabo_log.analysis.store); deleted with their game like the rest.
 ANALYSIS_SCHEMAS: dict[str, pa.Schema] = {
     "decisions": pa.schema([
-        ("game_id", pa.string()), ("ruleset", pa.string()), ("round", pa.int16()),
-        ("seq", pa.int32()), ("line", pa.int32()), ("player", pa.string()),
+        ("game_id", pa.string()), ("ruleset", pa.string()), ("round", pa.int32()),
+        ("seq", pa.int64()), ("line", pa.int64()), ("player", pa.string()),
         ("kind", pa.string()), ("chosen_type", pa.string()), ("chosen", pa.string()),
         ("chosen_text", pa.string()), ("best", pa.string()), ("best_text", pa.string()),
-        ("options", pa.int16()), ("expected", pa.float64()), ("best_expected", pa.float64()),
+        ("options", pa.int32()), ("expected", pa.float64()), ("best_expected", pa.float64()),
         ("loss", pa.float64()), ("stderr", pa.float64()), ("mark", pa.string()),
         ("accuracy", pa.float64()), ("implicit", pa.bool_()), ("must_fail", pa.bool_())]),
     "analyses": pa.schema([
