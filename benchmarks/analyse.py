@@ -50,8 +50,10 @@ def speed(data: bytes, rollouts: int, jobs: int) -> tuple[int, float, float]:
     return len(result.decisions), time.perf_counter() - started, time.process_time() - cpu
 
 
-def noise(data: bytes, count: int, counts: list[int]) -> list[tuple[int, float, float, int]]:
-    """(rollouts, mean |loss difference|, share of equal marks, decisions) per count."""
+def noise(data: bytes, count: int, counts: list[int]
+          ) -> list[tuple[int, float, float, float, int]]:
+    """(rollouts, mean |loss difference|, share of equal marks, share of equal marks among
+    decisions marked by either run, decisions) per count."""
     record = read_decisions(data)
     chosen = [d for d in record.decisions if not d.forced]
     step = max(1, len(chosen) // count)
@@ -62,7 +64,9 @@ def noise(data: bytes, count: int, counts: list[int]) -> list[tuple[int, float, 
         b = [summarise(evaluate(d, Settings(rollouts=n, seed=2))) for d in sample]
         diff = sum(abs(x.loss - y.loss) for x, y in zip(a, b, strict=True)) / len(sample)
         same = sum(1 for x, y in zip(a, b, strict=True) if x.mark == y.mark) / len(sample)
-        out.append((n, diff, same, len(sample)))
+        either = [(x, y) for x, y in zip(a, b, strict=True) if x.mark or y.mark]
+        agree = sum(1 for x, y in either if x.mark == y.mark) / max(1, len(either))
+        out.append((n, diff, same, agree, len(sample)))
     return out
 
 
@@ -101,9 +105,10 @@ def main() -> None:
               f"{(workers + cpu) / cores:.1f} s)")
     if args.noise:
         counts = [int(x) for x in (args.rollouts or "4,8,16,32").split(",")]
-        print("rollouts  mean |loss seed 1 - seed 2|  same mark  decisions")
-        for n, diff, same, size in noise(data, args.noise, counts):
-            print(f"{n:>8}  {diff:>26.2f}  {100 * same:>8.0f} %  {size:>9}")
+        print("rollouts  mean |loss seed 1 - seed 2|  same mark  same mark if marked  decisions")
+        for n, diff, same, agree, size in noise(data, args.noise, counts):
+            print(f"{n:>8}  {diff:>26.2f}  {100 * same:>7.0f} %  {100 * agree:>17.0f} %  "
+                  f"{size:>9}")
 
 
 if __name__ == "__main__":

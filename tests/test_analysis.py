@@ -19,9 +19,10 @@ from cabo_log.analysis.decisions import Kind, read_decisions
 from cabo_log.analysis.evaluate import Settings
 from cabo_log.analysis.marks import Mark, accuracy_of, mark_of
 from cabo_log.analysis.whatif import Estimate, whatif_bytes
-from cabo_log.analysis.worlds import MoveCache, fast_observe, hidden_cards, sample_world
+from cabo_log.analysis.worlds import MoveCache, Pools, fast_observe, hidden_cards, sample_world
 from cabo_log.log.builder import LogBuilder
 from cabo_log.play.simulate import simulate
+from engine import GameState
 from engine.knowledge import observe
 from engine.moves import legal_moves
 
@@ -109,10 +110,13 @@ def test_marks_follow_the_thresholds_and_the_noise() -> None:
     assert round(accuracy_of(5.0), 1) == 36.8  # 100 / e
 
 
-def _positions(seed: int) -> list[tuple[object, int, object]]:
+def _positions(seed: int) -> list[tuple[GameState, int, Pools]]:
     game = simulate("edition1", players=3, seed=seed)
     record = read_decisions(game.lines())
     return [(d.state, d.seat, d.pools) for d in record.decisions]
+
+
+_POSITIONS: dict[int, list[tuple[GameState, int, Pools]]] = {}
 
 
 @settings(max_examples=40, deadline=None)
@@ -122,21 +126,18 @@ def test_sampling_never_changes_what_the_player_knew(game: int, pick: int, world
         _POSITIONS[game] = _positions(game)
     positions = _POSITIONS[game]
     g, seat, pools = positions[pick % len(positions)]
-    sampled = sample_world(g, seat, pools, random.Random(world))  # type: ignore[arg-type]
-    me = g.players[seat]  # type: ignore[attr-defined]
-    assert observe(sampled, me) == observe(g, me)  # type: ignore[arg-type]
-    assert Counter(sampled.codes) == Counter(g.codes)  # type: ignore[attr-defined]
+    sampled = sample_world(g, seat, pools, random.Random(world))
+    me = g.players[seat]
+    assert observe(sampled, me) == observe(g, me)
+    assert Counter(sampled.codes) == Counter(g.codes)
     faces: dict[int, set[str]] = {}
-    hidden = hidden_cards(g, seat)  # type: ignore[arg-type]
+    hidden = hidden_cards(g, seat)
     for card in hidden:
-        faces.setdefault(pools.pool.get(card, 0), set()).add(g.codes[card])  # type: ignore
+        faces.setdefault(pools.pool.get(card, 0), set()).add(g.codes[card])
     for card in hidden:
-        assert sampled.codes[card] in faces[pools.pool.get(card, 0)]  # type: ignore
-    for p in g.players:  # type: ignore[attr-defined]
+        assert sampled.codes[card] in faces[pools.pool.get(card, 0)]
+    for p in g.players:
         assert fast_observe(sampled, p) == observe(sampled, p)
-
-
-_POSITIONS: dict[int, list[tuple[object, int, object]]] = {}
 
 
 def test_reshuffled_cards_stay_in_their_pool() -> None:
@@ -156,7 +157,7 @@ def test_reshuffled_cards_stay_in_their_pool() -> None:
 def test_move_cache_gives_the_engine_moves() -> None:
     cache = MoveCache()
     for g, _, _ in _positions(2)[:200]:
-        assert cache.legal(g) == legal_moves(g)  # type: ignore[arg-type]
+        assert cache.legal(g) == legal_moves(g)
 
 
 def test_whatif_after_the_last_event_is_certain() -> None:

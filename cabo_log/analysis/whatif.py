@@ -137,8 +137,8 @@ def whatif_bytes(data: bytes, file: str | None = None, *, seq: int,
             p, Estimate.of(wins) if points else None,
             Estimate.of([1.0 if p in s[1] else 0.0 for s in samples]),
             Estimate.of(points) if points else None))
-    shown = None if move is None else {k: v for k, v in to_dict(parse_event(
-        {**move, "seq": None} if "seq" in move else move)).items()}
+    shown = None if move is None else to_dict(parse_event(
+        {k: v for k, v in move.items() if k != "seq"}))
     return WhatIf(file, g.game_id, seq, shown, round_no, playouts, policy, players)
 
 
