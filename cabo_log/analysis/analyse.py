@@ -73,7 +73,7 @@ class DecisionResult:
                 "best_text": self.best_text, "expected": _round(self.expected),
                 "loss": round(self.loss, 2), "stderr": round(self.stderr, 2),
                 "mark": None if self.mark is None else str(self.mark),
-                "forced": self.forced, "implicit": self.implicit, "must_fail": self.must_fail,
+                "implicit": self.implicit, "must_fail": self.must_fail,
                 "options": [o.as_json() for o in self.options]}
 
     def text(self) -> str:
