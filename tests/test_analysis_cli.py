@@ -50,13 +50,13 @@ def test_analyse_errors(tmp_path: Path) -> None:
     log = must_fail_log().write(tmp_path / "t.jsonl")
     code, _, err = run("analyse", str(log), "--player", "zed")
     assert (code, err.strip()) == (2, f"cabo-log: 'zed' is not a player of {log}")
-    code, _, err = run("analyse", str(log), "--rollouts", "0")
-    assert (code, err.strip()) == (2, "cabo-log: --rollouts must be at least 1, not 0")
+    code, _, err = run("analyse", str(log), "--rollouts", "1")
+    assert (code, err.strip()) == (2, "cabo-log: --rollouts must be at least 2, not 1")
     code, _, err = run("analyse", str(log), "--bot", "oracle")
     assert code == 2 and err.startswith("cabo-log: unknown bot 'oracle'")
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(log.read_bytes() + b'{"type": "cabo", "seq": 8, "player": "ana"}\n')
-    code, _, err = run("analyse", str(bad), "-r", "2")
+    code, _, err = run("analyse", str(bad), "-r", "2", "-j", "1")
     assert code == 1
     assert err.strip() == f"{bad}:8: seq_gap: seq jumps from 6 to 8"
 

@@ -22,6 +22,7 @@ from cabo_log.analysis.worlds import MoveCache, fork, sample_world
 from engine import Event, GameState
 
 DEFAULT_ROLLOUTS = 8    # worlds per finalist option (README: how the noise falls with more)
+MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds
 FINALISTS = 3           # options that get every world, besides the chosen one
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cabo_log.analysis.analyse import analyse_bytes
-from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, Settings
+from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, MIN_ROLLOUTS, Settings
 from cabo_log.analysis.rollout import DEFAULT_POLICY, policy_names
 from cabo_log.analysis.whatif import DEFAULT_PLAYOUTS, whatif_bytes
 from engine import CaboLogError
@@ -30,9 +30,9 @@ def _read(file: Path) -> bytes:
         raise _usage(f"cannot read {file}: {exc.strerror or exc}") from None
 
 
-def _check(rollouts: int, bot: str) -> None:
-    if rollouts < 1:
-        raise _usage(f"--rollouts must be at least 1, not {rollouts}")
+def _check(rollouts: int, bot: str, least: int = 1) -> None:
+    if rollouts < least:
+        raise _usage(f"--rollouts must be at least {least}, not {rollouts}")
     if bot not in policy_names():
         raise _usage(f"unknown bot {bot!r} (known: {', '.join(policy_names())})")
 
@@ -46,7 +46,8 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 def analyse_command(
     file: Annotated[Path, typer.Argument(help="A game log (.jsonl).")],
     rollouts: Annotated[int, typer.Option(
-        "--rollouts", "-r", help="Sampled worlds per compared option.")] = DEFAULT_ROLLOUTS,
+        "--rollouts", "-r", help="Sampled worlds per compared option (at least 2: the "
+                                 "noise of a loss needs two).")] = DEFAULT_ROLLOUTS,
     seed: SeedOption = 0,
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045 - typer needs Optional
         "--jobs", "-j", help="Worker processes (default: one per core).")] = None,
@@ -61,7 +62,7 @@ def analyse_command(
     """Mark each decision by the expected points it gave away, from what the player knew:
     ?? blunder, ? mistake, ?! dubious; and each player's accuracy."""
     data = _read(file)
-    _check(rollouts, bot)
+    _check(rollouts, bot, MIN_ROLLOUTS)
     if jobs is not None and jobs < 1:
         raise _usage(f"--jobs must be at least 1, not {jobs}")
     show = sys.stderr.isatty() if progress is None else progress

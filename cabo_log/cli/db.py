@@ -46,7 +46,7 @@ def load_command(
         "--analyse", help="Then analyse every loaded game's decisions into the 'decisions' "
                           "table (slow: see 'cabo-log analyse').")] = False,
     rollouts: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--rollouts", min=1, help="With --analyse: sampled worlds per compared option.",
+        "--rollouts", min=2, help="With --analyse: sampled worlds per compared option.",
         show_default=False)] = None,
 ) -> None:
     """Replay logs and load what the engine derives into DuckDB (safe to re-run)."""

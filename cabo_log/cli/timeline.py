@@ -40,7 +40,7 @@ def timeline_command(
                           "the event lanes and in the step view, and a graph of each "
                           "player's expected round points.")] = False,
     rollouts: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--rollouts", min=1, help="With --analyse: sampled worlds per compared option.",
+        "--rollouts", min=2, help="With --analyse: sampled worlds per compared option.",
         show_default=False)] = None,
 ) -> None:
     """Write an HTML timeline of a game: charts of scores and hand totals, every event, and
