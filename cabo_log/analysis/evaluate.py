@@ -5,8 +5,9 @@ every option is applied to a copy of that world and the round is played on by th
 policy with the random stream of world k. The same worlds and streams serve every option
 (common random numbers), so the *differences* between options are much less noisy than the
 means themselves. Options are screened first on the first worlds; the best few and the chosen
-one then get all N (successive halving). Everything depends only on the decision, the
-settings and the seed, never on which process runs it.
+one then get all N (successive halving); when the chosen move then looks bad enough to be
+marked, those finalists are played in ``confirm`` x N worlds before the verdict. Everything
+depends only on the decision, the settings and the seed, never on which process runs it.
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ import random
 from dataclasses import dataclass, field
 
 from cabo_log.analysis.decisions import Decision, option_key
+from cabo_log.analysis.marks import THRESHOLDS
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table
 from cabo_log.analysis.worlds import MoveCache, fork, sample_world
 from engine import Event, GameState
 
 DEFAULT_ROLLOUTS = 8    # worlds per finalist option (README: how the noise falls with more)
 MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds
+CONFIRM = 4             # a decision about to be marked: its finalists get 4x the worlds
+LEAST_MARKED = THRESHOLDS[-1][1]
 FINALISTS = 3           # options that get every world, besides the chosen one
 
 
@@ -32,6 +36,7 @@ class Settings:
     seed: int = 0
     policy: str = DEFAULT_POLICY
     finalists: int = FINALISTS
+    confirm: int = CONFIRM
 
     @property
     def screen(self) -> int:
@@ -92,10 +97,6 @@ def rollout(world: GameState, move: Event, player: str, policy: str, seed: int,
 
 def evaluate(decision: Decision, settings: Settings) -> Evaluation:
     """Every option's expected points (see the module docstring)."""
-    g = decision.state
-    seeds = [stream_seed(settings.seed, g.game_id, decision.seq, k)
-             for k in range(settings.rollouts)]
-    worlds = [sample_world(g, decision.seat, decision.pools, random.Random(s)) for s in seeds]
     results = [OptionResult(move) for move in decision.options]
     chosen_key = option_key(decision.chosen)
     chosen = next(r for r in results if option_key(r.move) == chosen_key)
@@ -104,7 +105,8 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
     screen = min(settings.screen, settings.rollouts)
     if len(results) <= settings.finalists + 1:
         screen = settings.rollouts
-    run = _Runner(worlds, seeds, decision.player, settings.policy)
+    run = _Runner(decision, settings)
+    run.worlds_up_to(settings.rollouts)
     for r in results:
         run(r, 0, screen)
     finalists = sorted(results, key=lambda r: r.mean)[:settings.finalists]
@@ -113,16 +115,33 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
     for r in finalists:
         run(r, screen, settings.rollouts)
     best = min(finalists, key=lambda r: (r.mean, r is not chosen))
+    if settings.confirm > 1 and chosen.mean - best.mean >= LEAST_MARKED:
+        # about to be marked: the finalists get confirm x as many worlds, the best is re-picked
+        total = settings.rollouts * settings.confirm
+        run.worlds_up_to(total)
+        for r in finalists:
+            run(r, settings.rollouts, total)
+        best = min(finalists, key=lambda r: (r.mean, r is not chosen))
     return Evaluation(decision, results, chosen, best)
 
 
 class _Runner:
-    """Plays one option on a range of the decision's worlds."""
+    """The decision's sampled worlds, and playing one option on a range of them."""
 
-    def __init__(self, worlds: list[GameState], seeds: list[int], player: str,
-                 policy: str) -> None:
-        self.worlds, self.seeds, self.player, self.policy = worlds, seeds, player, policy
+    def __init__(self, decision: Decision, settings: Settings) -> None:
+        self.decision, self.settings = decision, settings
+        self.player, self.policy = decision.player, settings.policy
+        self.worlds: list[GameState] = []
+        self.seeds: list[int] = []
         self.cache = MoveCache()
+
+    def worlds_up_to(self, count: int) -> None:
+        d = self.decision
+        g = d.state
+        for k in range(len(self.worlds), count):
+            seed = stream_seed(self.settings.seed, g.game_id, d.seq, k)
+            self.seeds.append(seed)
+            self.worlds.append(sample_world(g, d.seat, d.pools, random.Random(seed)))
 
     def __call__(self, result: OptionResult, start: int, stop: int) -> None:
         for k in range(start, stop):
