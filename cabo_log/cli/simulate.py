@@ -27,8 +27,8 @@ def simulate_command(
     games: Annotated[int, typer.Option("--games", "-g", help="How many matches.")] = 1,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the whole run.")] = 0,
     bot: Annotated[str, typer.Option(
-        "--bot", "--bots", help="random or greedy; a comma list seats a mixed table "
-                                "(greedy,random,greedy), repeated round the table.")] = "greedy",
+        "--bot", "--bots", help="random, greedy, cautious or expert; a comma list seats a "
+                                "mixed table (expert,greedy), repeated around.")] = "greedy",
     out: Annotated[Path, typer.Option(
         "--out", "-o", help="Folder for the .jsonl files (created).")] = Path("simulated"),
     forfeit_rate: Annotated[float, typer.Option(
