@@ -6,7 +6,7 @@ policy with the random stream of world k. The same worlds and streams serve ever
 (common random numbers), so the *differences* between options are much less noisy than the
 means themselves. Options are screened first on the first worlds; the best few and the chosen
 one then get all N (successive halving); when the chosen move then looks bad enough to be
-marked, those finalists are played in ``confirm`` x N worlds before the verdict. Everything
+marked, it and the best are played in ``confirm`` x N worlds before the verdict. Everything
 depends only on the decision, the settings and the seed, never on which process runs it.
 """
 
@@ -18,15 +18,14 @@ import random
 from dataclasses import dataclass, field
 
 from cabo_log.analysis.decisions import Decision, option_key
-from cabo_log.analysis.marks import THRESHOLDS
+from cabo_log.analysis.marks import mark_of
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table
 from cabo_log.analysis.worlds import MoveCache, fork, sample_world
 from engine import Event, GameState
 
 DEFAULT_ROLLOUTS = 8    # worlds per finalist option (README: how the noise falls with more)
 MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds
-CONFIRM = 4             # a decision about to be marked: its finalists get 4x the worlds
-LEAST_MARKED = THRESHOLDS[-1][1]
+CONFIRM = 4             # a decision about to be marked: chosen and best get 4x the worlds
 FINALISTS = 3           # options that get every world, besides the chosen one
 
 
@@ -115,13 +114,13 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
     for r in finalists:
         run(r, screen, settings.rollouts)
     best = min(finalists, key=lambda r: (r.mean, r is not chosen))
-    if settings.confirm > 1 and chosen.mean - best.mean >= LEAST_MARKED:
-        # about to be marked: the finalists get confirm x as many worlds, the best is re-picked
+    first = Evaluation(decision, results, chosen, best)
+    if settings.confirm > 1 and mark_of(first.loss, first.stderr) is not None:
+        # about to be marked: the chosen move and the best get confirm x as many worlds
         total = settings.rollouts * settings.confirm
         run.worlds_up_to(total)
-        for r in finalists:
+        for r in (chosen, best):
             run(r, settings.rollouts, total)
-        best = min(finalists, key=lambda r: (r.mean, r is not chosen))
     return Evaluation(decision, results, chosen, best)
 
 
