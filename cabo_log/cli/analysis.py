@@ -74,6 +74,9 @@ def analyse_command(
         raise typer.Exit(1) from None
     except ValueError as exc:
         raise _usage(str(exc)) from None
+    except KeyboardInterrupt:
+        typer.echo("\ncabo-log: interrupted", err=True)
+        raise typer.Exit(130) from None
     typer.echo(json.dumps(result.as_json(), ensure_ascii=False) if as_json else result.text())
 
 
