@@ -21,7 +21,6 @@ import random
 from engine import Event, GameState
 from engine.knowledge import Observation, visible
 from engine.moves import legal_moves, needs_reshuffle
-from engine.state import Effect
 
 
 class Pools:
@@ -77,7 +76,6 @@ def fork(g: GameState) -> GameState:
     world.out = list(g.out)
     world.peeked = list(g.peeked)
     world.final_left = list(g.final_left)
-    world.effect = Effect()
     return world
 
 
