@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar
 
 import orjson
 
-from cabo_log.log.chain import check_link, line_hash
+from cabo_log.log.chain import check_line, line_hash
 from cabo_log.log.logfile import decode_line, read_bytes
 from engine import (
     CaboLogError,
@@ -126,14 +126,14 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
     chained: bool | None = None
     try:
         for number, raw in enumerate(data.split(b"\n"), start=1):
+            if state is not None and (chained is not False or b'"h"' in raw):
+                chained = check_line(previous, raw, chained)  # the chain first (log.chain)
             try:
                 obj = loads(raw)
             except orjson.JSONDecodeError:
                 if not raw.strip():
                     continue  # blank lines are skipped
                 obj = decode_line(raw)  # raises the precise syntax error
-            if state is not None and type(obj) is dict and (chained is not False or "h" in obj):
-                chained = check_link(previous, obj, chained)
             previous = raw
             event = parse_event(obj)
             if state is not None:
