@@ -43,6 +43,7 @@ def _root(
 
 
 def _register_all() -> None:
+    from cabo_log.cli import analysis as cli_analysis
     from cabo_log.cli import db as cli_db
     from cabo_log.cli import play as cli_play
     from cabo_log.cli import replay as cli_replay
@@ -51,7 +52,7 @@ def _register_all() -> None:
     from cabo_log.cli import write as cli_write
 
     for module in (cli_replay, cli_simulate, cli_db, cli_timeline, cli_write,
-                   cli_play):
+                   cli_play, cli_analysis):
         module.register(app)
 
 

@@ -7,6 +7,7 @@ report, bad parameter, missing file), 1 for a database or load that failed, neve
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
 
@@ -47,6 +48,12 @@ def load_command(
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="Only the summary: no progress bar, no line per rejected log.")
     ] = False,
+    analyse: Annotated[bool, typer.Option(
+        "--analyse", help="Then analyse every loaded game's decisions into the 'decisions' "
+                          "table (slow: see 'cabo-log analyse').")] = False,
+    rollouts: Annotated[Optional[int], typer.Option(  # noqa: UP045
+        "--rollouts", min=2, help="With --analyse: sampled worlds per compared option.",
+        show_default=False)] = None,
 ) -> None:
     """Replay logs and load what the engine derives into DuckDB (safe to re-run).
 
@@ -74,7 +81,25 @@ def load_command(
             else f"{err['file']}:"
         typer.echo(f"{where} {err['code']}: {err['message']}", err=True)
     typer.echo(f"{database}: {summary.text()}")
+    if analyse:
+        _analyse(database, rollouts, jobs, not quiet and sys.stderr.isatty())
     raise typer.Exit(summary.exit_code(allow_errors))
+
+
+def _analyse(database: Path, rollouts: int | None, jobs: int | None, show: bool) -> None:
+    """``load --analyse``: the decisions of every game not analysed yet."""
+    from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, Settings
+    from cabo_log.analysis.store import analyse_database
+
+    settings = Settings(rollouts=rollouts or DEFAULT_ROLLOUTS)
+    try:
+        done = analyse_database(database, settings, jobs=jobs,
+                                progress=sys.stderr if show else None)
+    except KeyboardInterrupt:
+        _fail("interrupted; the games analysed so far are kept (run again to finish)", 130)
+    for skipped in done.skipped:
+        typer.echo(skipped, err=True)
+    typer.echo(f"{database}: {done.text()}")
 
 
 def _load(paths: list[Path], database: Path, jobs: int | None, force: bool, bar: Bar) -> Any:

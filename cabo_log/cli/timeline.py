@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
+from cabo_log.analysis.analyse import GameAnalysis
 from cabo_log.pages.timeline import NotAPlayer
 from cabo_log.pages.timeline_html import CDN, INLINE, default_output, write_folder, write_timeline
+from engine import CaboLogError
 
 
 def _usage(message: str) -> typer.Exit:
@@ -38,6 +41,13 @@ def timeline_command(
     cdn: Annotated[bool, typer.Option(
         "--cdn", help="Link plotly.js from its CDN instead of embedding it (smaller pages "
                       "that need to be online).")] = False,
+    analyse: Annotated[bool, typer.Option(
+        "--analyse", help="Analyse the decisions first (see 'cabo-log analyse'): marks on "
+                          "the event lanes and in the step view, and a graph of each "
+                          "player's expected round points.")] = False,
+    rollouts: Annotated[Optional[int], typer.Option(  # noqa: UP045
+        "--rollouts", min=2, help="With --analyse: sampled worlds per compared option.",
+        show_default=False)] = None,
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
         "--jobs", "-j", min=1, help="For a folder: worker processes (default: one per core; "
         "capped at the cores and at the logs).", show_default=False)] = None,
@@ -46,15 +56,18 @@ def timeline_command(
     the table step by step. A folder gives one page per game plus an index.html (with a
     progress bar on a terminal; Ctrl-C or SIGTERM stops it, exit 130 or 143)."""
     if path.is_dir():
+        if analyse:
+            raise _usage("--analyse takes one log, not a folder")
         _folder(path, output, as_player, cdn, jobs)
         return
     if not path.exists():
         raise _usage(f"no such file or folder: {path}")
+    analysis = _analysis(path, rollouts) if analyse else None
     out = output if output is not None else default_output(path)
     if out.is_dir():
         out = out / default_output(path)
     try:
-        tl = write_timeline(path, out, as_player, CDN if cdn else INLINE)
+        tl = write_timeline(path, out, as_player, CDN if cdn else INLINE, analysis)
     except NotAPlayer as exc:
         raise _usage(str(exc)) from None
     except OSError as exc:
@@ -65,6 +78,20 @@ def timeline_command(
     if tl.error is not None:
         typer.echo(str(tl.error), err=True)
         raise typer.Exit(1)
+
+
+def _analysis(path: Path, rollouts: int | None) -> GameAnalysis | None:
+    """The analysis of a log for its page; None for a log that does not replay (the page
+    then shows its valid part and the error, as without --analyse)."""
+    from cabo_log.analysis.analyse import analyse_bytes
+    from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, Settings
+
+    try:
+        return analyse_bytes(path.read_bytes(), str(path),
+                             settings=Settings(rollouts=rollouts or DEFAULT_ROLLOUTS),
+                             jobs=None, progress=sys.stderr if sys.stderr.isatty() else None)
+    except (CaboLogError, OSError):
+        return None
 
 
 def _folder(folder: Path, output: Path | None, as_player: str | None, cdn: bool,

@@ -41,7 +41,24 @@ LOADER_SCHEMAS: dict[str, pa.Schema] = {
         ("kind", pa.string()), ("message", pa.string()), ("game_id", pa.string()),
         ("ruleset", pa.string()), ("size", pa.int64()), ("hash", pa.string())]),
 }
-ALL_SCHEMAS: dict[str, pa.Schema] = {**SCHEMAS, **LOADER_SCHEMAS}
+# Filled by ``load --analyse`` (cabo_log.analysis.store); deleted with their game like the rest.
+ANALYSIS_SCHEMAS: dict[str, pa.Schema] = {
+    "decisions": pa.schema([
+        ("game_id", pa.string()), ("ruleset", pa.string()), ("round", pa.int32()),
+        ("seq", pa.int64()), ("line", pa.int64()), ("player", pa.string()),
+        ("kind", pa.string()), ("chosen_type", pa.string()), ("chosen", pa.string()),
+        ("chosen_text", pa.string()), ("best", pa.string()), ("best_text", pa.string()),
+        ("options", pa.int32()), ("expected", pa.float64()), ("best_expected", pa.float64()),
+        ("loss", pa.float64()), ("stderr", pa.float64()), ("mark", pa.string()),
+        ("accuracy", pa.float64()), ("implicit", pa.bool_()), ("must_fail", pa.bool_())]),
+    "analyses": pa.schema([
+        ("game_id", pa.string()), ("ruleset", pa.string()), ("player", pa.string()),
+        ("decisions", pa.int32()), ("blunders", pa.int32()), ("mistakes", pa.int32()),
+        ("dubious", pa.int32()), ("loss", pa.float64()), ("accuracy", pa.float64()),
+        ("rollouts", pa.int32()), ("seed", pa.int64()), ("bot", pa.string()),
+        ("file_hash", pa.string())]),
+}
+ALL_SCHEMAS: dict[str, pa.Schema] = {**SCHEMAS, **LOADER_SCHEMAS, **ANALYSIS_SCHEMAS}
 
 _DUCK_TYPES: dict[pa.DataType, str] = {
     pa.int16(): "SMALLINT", pa.int32(): "INTEGER", pa.int64(): "BIGINT",
@@ -292,7 +309,7 @@ class Writer:
         try:
             if batch.delete_games:
                 ids = sorted(set(batch.delete_games))
-                for table in GAME_TABLES:
+                for table in (*GAME_TABLES, *ANALYSIS_SCHEMAS):
                     con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest($ids))",
                                 {"ids": ids})
             if batch.delete_files:

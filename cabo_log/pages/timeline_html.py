@@ -22,8 +22,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cabo_log.analysis.analyse import GameAnalysis
 from cabo_log.log.logfile import find_logs
 from cabo_log.log.render import special_hand
+from cabo_log.pages.analysis_charts import (
+    MARK_COLOURS,
+    add_mark_trace,
+    analysis_marks,
+    evaluation_figure,
+)
 from cabo_log.pages.charts import (
     KIND_COLOURS,
     events_figure,
@@ -116,9 +123,10 @@ class GameSummary:
                    dict(tl.steps[-1].scores) if tl.steps else {}, tl.forfeited)
 
 
-def page_data(tl: Timeline) -> dict[str, Any]:
-    """Everything the page's script reads: snapshots, figures, colours."""
-    return {
+def page_data(tl: Timeline, analysis: GameAnalysis | None = None) -> dict[str, Any]:
+    """Everything the page's script reads: snapshots, figures, colours (and, analysed, the
+    marks and the evaluation graph: ``analysis_charts``)."""
+    data: dict[str, Any] = {
         "game": tl.game_id, "players": list(tl.players), "viewer": tl.viewer,
         "steps": [s.as_json() for s in tl.steps],
         "figures": {
@@ -128,6 +136,13 @@ def page_data(tl: Timeline) -> dict[str, Any]:
         },
         "kindColours": KIND_COLOURS,
     }
+    if analysis is not None:
+        events = events_figure(tl)
+        add_mark_trace(events, tl, analysis)
+        data["figures"]["events"] = figure_json(events)
+        data["figures"]["analysis"] = figure_json(evaluation_figure(tl, analysis))
+        data["analysis"] = {"marks": analysis_marks(tl, analysis), "colours": MARK_COLOURS}
+    return data
 
 
 def _player_list(tl: Timeline) -> str:
@@ -218,12 +233,14 @@ def _plotly_note(plotly: str) -> str:
     return f"plotly.js is read from {esc(plotly)} beside the page."
 
 
-def render_page(tl: Timeline, plotly: str = INLINE) -> str:
+def render_page(tl: Timeline, plotly: str = INLINE,
+                analysis: GameAnalysis | None = None) -> str:
     """The whole HTML page of one game. ``plotly``: ``"inline"``, ``"cdn"`` or a script URL."""
     title = f"Cabo game {tl.game_id}" + (f" as {tl.viewer}" if tl.viewer else "")
     meta = (f"ruleset <b>{esc(tl.ruleset)}</b> \u00b7 players {_player_list(tl)} \u00b7 "
             f"{len(tl.rounds)} round{'s' if len(tl.rounds) != 1 else ''} \u00b7 {_status(tl)}")
     source = f" \u00b7 {esc(tl.file)}" if tl.file else ""
+    data = script_json(page_data(tl, analysis))
     return f"""{_head(title, _plotly_tag(plotly))}
 <header>
 <h1>Cabo game <span class="game-id">{esc(tl.game_id)}</span></h1>
@@ -259,7 +276,7 @@ def render_page(tl: Timeline, plotly: str = INLINE) -> str:
 </div>
 </section>
 <section class="panel"><div class="chart" id="chart-events"></div></section>
-<div class="two">
+{_ANALYSIS_PANEL if analysis is not None else ""}<div class="two">
 <section class="panel"><div class="chart" id="chart-score"></div></section>
 <section class="panel"><div class="chart" id="chart-totals"></div></section>
 </div>
@@ -267,11 +284,14 @@ def render_page(tl: Timeline, plotly: str = INLINE) -> str:
 </main>
 <footer>Made by cabo-log from the log{source}. Keys: \u2190 \u2192 step, Home/End.
 {_plotly_note(plotly)}</footer>
-<script type="application/json" id="cabo-timeline-data">{script_json(page_data(tl))}</script>
+<script type="application/json" id="cabo-timeline-data">{data}</script>
 <script>{_static("timeline.js")}</script>
 </body>
 </html>
 """
+
+
+_ANALYSIS_PANEL = '<section class="panel"><div class="chart" id="chart-analysis"></div></section>\n'
 
 
 def render_index(title: str, games: list[GameSummary]) -> str:
@@ -321,14 +341,14 @@ def default_output(log: Path) -> Path:
 
 
 def write_timeline(log: Path, out: Path, viewer: str | None = None,
-                   plotly: str = INLINE) -> Timeline:
+                   plotly: str = INLINE, analysis: GameAnalysis | None = None) -> Timeline:
     """Render one log's page to ``out``. An invalid log still gets a page of its valid part
     (with the error shown on it) unless not even its header could be read; the caller reports
     ``timeline.error``. Raises ``NotAPlayer`` for an unknown ``viewer``."""
     tl = build_timeline(log, viewer)
     if tl.players:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(render_page(tl, plotly), encoding="utf-8")
+        out.write_text(render_page(tl, plotly, analysis), encoding="utf-8")
     return tl
 
 

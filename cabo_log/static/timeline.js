@@ -89,6 +89,13 @@
     badge.style.background = data.kindColours[s.kind] || "#888";
     story.appendChild(badge);
     story.appendChild(document.createTextNode(s.text));
+    var marked = data.analysis ? data.analysis.marks[String(s.n)] : null;
+    if (marked) {  // timeline --analyse: this step's decision gave points away
+      var note = el("span", "mark", " " + marked.mark + " " + marked.text);
+      note.style.color = data.analysis.colours[marked.mark] || "#d62728";
+      note.style.fontWeight = "bold";
+      story.appendChild(note);
+    }
     var changes = $("step-changes");
     if (!changes) {
       changes = el("p", "changes");

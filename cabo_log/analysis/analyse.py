@@ -1,0 +1,226 @@
+"""``cabo-log analyse``: every decision of a game evaluated, marked, and summed up per player.
+
+``analyse_bytes`` is the library function the CLI, the timeline and the loader call. Decisions
+are evaluated independently (each from its own seeded worlds), in worker processes when
+``jobs > 1``; the result does not depend on ``jobs``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TextIO, TypeVar
+
+from cabo_log.analysis.decisions import Decision, Kind, read_decisions
+from cabo_log.analysis.evaluate import Evaluation, Settings, evaluate
+from cabo_log.analysis.marks import Mark, game_accuracy, mark_of
+from cabo_log.analysis.words import infinitive, must_fail, past
+from engine import Event
+from engine.events import to_dict
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@dataclass
+class OptionValue:
+    move: Event
+    text: str
+    expected: float | None    # mean round points over its rollouts (None: not evaluated)
+    rollouts: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {"move": to_dict(self.move), "text": self.text,
+                "expected": _round(self.expected), "rollouts": self.rollouts}
+
+
+@dataclass
+class DecisionResult:
+    """One decision, evaluated: the JSON object of ``analyse --json``'s ``decisions``."""
+
+    seq: int
+    line: int
+    player: str
+    kind: Kind
+    round: int
+    chosen: Event
+    chosen_text: str          # in the past tense, with the cards: "replaced 0 (a 7) with a 2"
+    best: Event
+    best_text: str            # as "best was to ...": "discard"
+    expected: float | None    # the chosen move's expected round points
+    loss: float
+    stderr: float
+    mark: Mark | None
+    forced: bool
+    implicit: bool
+    must_fail: bool
+    options: list[OptionValue] = field(default_factory=list)
+
+    def chosen_json(self) -> dict[str, Any]:
+        return to_dict(self.chosen)
+
+    def best_json(self) -> dict[str, Any]:
+        return to_dict(self.best)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "line": self.line, "player": self.player,
+                "kind": str(self.kind), "round": self.round, "chosen": self.chosen_json(),
+                "chosen_text": self.chosen_text, "best": self.best_json(),
+                "best_text": self.best_text, "expected": _round(self.expected),
+                "loss": round(self.loss, 2), "stderr": round(self.stderr, 2),
+                "mark": None if self.mark is None else str(self.mark),
+                "implicit": self.implicit, "must_fail": self.must_fail,
+                "options": [o.as_json() for o in self.options]}
+
+    def text(self) -> str:
+        """One line in words (see the module docstring of ``cabo_log.analysis``)."""
+        lapse = " (by letting the power lapse)" if self.implicit else ""
+        note = "the replacement must fail — " if self.must_fail else ""
+        return (f"seq {self.seq} {self.player} {self.chosen_text}{lapse}: {note}expected "
+                f"+{self.loss:.1f} points; best was to {self.best_text}: {self.mark}")
+
+
+@dataclass
+class GameAnalysis:
+    file: str | None
+    game_id: str
+    ruleset: str
+    players: tuple[str, ...]
+    settings: Settings
+    decisions: list[DecisionResult]
+
+    def accuracy(self) -> dict[str, float | None]:
+        out: dict[str, float | None] = {}
+        for p in self.players:
+            acc = game_accuracy([d.loss for d in self.decisions
+                                 if d.player == p and not d.forced])
+            out[p] = None if acc is None else round(acc, 1)
+        return out
+
+    def marked(self) -> list[DecisionResult]:
+        return [d for d in self.decisions if d.mark is not None]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"game_id": self.game_id, "file": self.file, "ruleset": self.ruleset,
+                "rollouts": self.settings.rollouts, "seed": self.settings.seed,
+                "bot": self.settings.policy,
+                "decisions": [d.as_json() for d in self.decisions],
+                "accuracy": self.accuracy()}
+
+    def text(self) -> str:
+        lines = [d.text() for d in self.marked()]
+        if not lines:
+            lines.append("no marked decisions")
+        for p, acc in self.accuracy().items():
+            mine = [d for d in self.decisions if d.player == p and not d.forced]
+            if not mine:
+                continue
+            counts = ", ".join(f"{sum(1 for d in mine if d.mark == m)} {m}" for m in Mark)
+            lost = sum(d.loss for d in mine)
+            lines.append(f"{p}: accuracy {acc:.1f} % over {len(mine)} decisions "
+                         f"({counts}); {lost:.1f} expected points given away")
+        return "\n".join(lines)
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def analyse_bytes(data: bytes, file: str | None = None, *, settings: Settings | None = None,
+                  player: str | None = None, jobs: int | None = 1,
+                  progress: TextIO | None = None) -> GameAnalysis:
+    """Analyse one log (its bytes). A bad log raises its located ``CaboLogError``; an unknown
+    ``player`` or policy raises ValueError."""
+    settings = settings or Settings()
+    record = read_decisions(data, file)
+    if player is not None and player not in record.players:
+        raise ValueError(f"{player!r} is not a player of {file or record.game_id}")
+    todo = [d for d in record.decisions
+            if not d.forced and (player is None or d.player == player)]
+    bar = Progress(len(todo), progress) if progress is not None else None
+    results = run_parallel(_analyse_one, [(d, settings) for d in todo], jobs,
+                           bar.update if bar is not None else None)
+    if bar is not None:
+        bar.close()
+    return GameAnalysis(file, record.game_id, record.ruleset, record.players, settings,
+                        results)
+
+
+def _analyse_one(job: tuple[Decision, Settings]) -> DecisionResult:
+    decision, settings = job
+    return summarise(evaluate(decision, settings))
+
+
+def summarise(ev: Evaluation) -> DecisionResult:
+    d = ev.decision
+    g = d.state
+    forced = d.forced
+    options = [OptionValue(r.move, infinitive(r.move, g), r.mean if r.points else None,
+                           len(r.points)) for r in ev.options]
+    loss = 0.0 if forced else ev.loss
+    stderr = 0.0 if forced else ev.stderr
+    return DecisionResult(
+        seq=d.seq, line=d.line, player=d.player, kind=d.kind, round=g.round_no,
+        chosen=d.chosen, chosen_text=past(d.chosen, g), best=ev.best.move,
+        best_text=infinitive(ev.best.move, g),
+        expected=ev.chosen.mean if ev.chosen.points else None, loss=loss, stderr=stderr,
+        mark=None if forced else mark_of(loss, stderr), forced=forced, implicit=d.implicit,
+        must_fail=must_fail(d.chosen, g), options=options)
+
+
+def run_parallel(func: Callable[[T], R], items: Sequence[T], jobs: int | None,
+                 done: Callable[[int], None] | None = None) -> list[R]:
+    """``[func(x) for x in items]``, in ``jobs`` worker processes (None: one per core), in
+    order. The one place the analysis runs in parallel (a stoppable pool can replace it)."""
+    workers = min(jobs or os.cpu_count() or 1, max(1, len(items)))
+    results: list[R] = []
+    if workers <= 1:
+        outputs: Iterable[R] = map(func, items)
+        executor = None
+    else:
+        executor = ProcessPoolExecutor(max_workers=workers)
+        chunk = max(1, min(8, len(items) // (workers * 8)))
+        outputs = executor.map(func, items, chunksize=chunk)
+    try:
+        for result in outputs:
+            results.append(result)
+            if done is not None:
+                done(len(results))
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+    return results
+
+
+class Progress:
+    """A one-line progress bar on a stream, drawn at most every 0.2 s after 0.5 s."""
+
+    def __init__(self, total: int, stream: TextIO = sys.stderr, width: int = 30) -> None:
+        self.total, self.stream, self.width = total, stream, width
+        self.started = time.perf_counter()
+        self.drawn_at = 0.0
+        self.shown = False
+
+    def update(self, done: int) -> None:
+        now = time.perf_counter()
+        elapsed = now - self.started
+        if done < self.total and (elapsed < 0.5 or now - self.drawn_at < 0.2):
+            return
+        if not self.shown and elapsed < 0.5:
+            return
+        self.drawn_at, self.shown = now, True
+        filled = self.width * done // max(self.total, 1)
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - done) / rate if rate > 0 else 0.0
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] "
+                          f"{done}/{self.total} decisions  {rate:.1f}/s  ETA {left:.0f} s ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -1,0 +1,170 @@
+"""Bots play a position on: to the end of the round, or of the match.
+
+A rollout is the analysis' measuring stick: the same position played on by the same policy,
+many times, gives the expected points of whoever made the move that led there. The policy is
+a parameter (any registered bot; ``greedy`` plays without its "personality" quirks here, so
+rollouts measure play rather than the simulator's deliberate oddities). The table's chance
+events (reshuffles, and the deals of later rounds) come from the rollout's own
+``random.Random``, so a rollout depends only on the position, the policy and that stream.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from cabo_log.analysis.worlds import MoveCache, fast_observe
+from cabo_log.play.bots import BOTS, Bot, GreedyBot, make_bot
+from engine import GameState, InconsistentLogError, Ruleset, apply
+from engine.events import Cabo, Deal, Event, Reshuffle, Snap
+from engine.knowledge import observe
+from engine.moves import needs_deal, needs_reshuffle, peek_moves, snap_moves
+from engine.scoring import expected_first
+from engine.state import DRAWN, POWER, TURN_START
+
+# The default rollout policy is greedy: the stronger `expert` bot (``--bot expert``) costs
+# about 6x as much per event (measured: README), which would break the budget of a typical
+# match analysed in under a minute.
+DEFAULT_POLICY = "greedy"
+MAX_TURNS = 400          # a round longer than this: the player to move is made to call Cabo
+MAX_SNAPS = 4            # snaps between two turns
+MAX_ROUNDS = 500         # a rollout to the end of the match plays at most this many rounds
+
+
+def _plain_greedy(rules: Ruleset) -> Bot:
+    return GreedyBot(rules, moon_rate=0.0, fail_rate=0.0, wrong_snap_rate=0.0, slow_rate=0.0)
+
+
+# Registered bots whose rollout version differs from the simulator's.
+ROLLOUT_BOTS: dict[str, Callable[[Ruleset], Bot]] = {"greedy": _plain_greedy}
+
+
+def policy_names() -> list[str]:
+    return sorted(BOTS)
+
+
+def make_policy(name: str, rules: Ruleset) -> Bot:
+    """One bot of the rollout policy ``name`` (ValueError for an unknown name)."""
+    factory = ROLLOUT_BOTS.get(name)
+    return factory(rules) if factory is not None else make_bot(name, rules)
+
+
+class Table:
+    """Plays a playable state (``worlds.playable``) on with one bot per seat."""
+
+    def __init__(self, g: GameState, policy: str, rng: random.Random,
+                 cache: MoveCache | None = None) -> None:
+        self.g = g
+        self.rng = rng
+        self.bots = [make_policy(policy, g.rules) for _ in g.players]
+        self.snaps = 0
+        self.cache = cache if cache is not None else MoveCache()
+
+    def play_round(self, since: int | None = None) -> dict[str, int]:
+        """Play to the end of the current round; that round's points by player. ``since``:
+        the number of finished rounds when the round began (default: now)."""
+        g = self.g
+        rounds = len(g.rounds) if since is None else since
+        while len(g.rounds) == rounds and g.phase in (TURN_START, DRAWN, POWER):
+            self.step()
+        return dict(g.rounds[-1].points) if g.rounds else {}
+
+    def play_match(self) -> tuple[str, ...]:
+        """Play to the end of the match; the winners."""
+        g = self.g
+        start = len(g.rounds)
+        while not g.complete:
+            if len(g.rounds) - start > MAX_ROUNDS:
+                break
+            if needs_deal(g):
+                self.deal()
+            elif g.phase in (TURN_START, DRAWN, POWER):
+                self.step()
+            else:
+                break
+        return g.winners
+
+    def step(self) -> None:
+        """One event: a snap, a forced Cabo, or the move of the player to act."""
+        g = self.g
+        if g.phase == TURN_START:
+            if g.rules.snap and self.snaps < MAX_SNAPS and self._snap():
+                return
+            self.snaps = 0
+            if g.turn >= MAX_TURNS and g.caller < 0:
+                self.apply(Cabo(None, False, g.players[g.current]))
+                return
+        seat = g.current
+        name = g.players[seat]
+        move = self.bots[seat].choose(fast_observe(g, name), self.cache.legal(g), self.rng)
+        self.apply(move)
+
+    def _snap(self) -> bool:
+        g = self.g
+        options = snap_moves(g)
+        if not options:
+            return False
+        count = len(g.players)
+        for k in range(count):
+            seat = (g.current + k) % count
+            name = g.players[seat]
+            mine = [m for m in options if isinstance(m, Snap) and m.player == name]
+            if len(mine) < 2:
+                continue  # an empty (or one-card) row keeps its card, as the simulator does
+            choice = self.bots[seat].snap(fast_observe(g, name), mine, self.rng)
+            if choice is not None:
+                self.snaps += 1
+                self.apply(choice)
+                return True
+        return False
+
+    def apply(self, event: Event) -> None:
+        """Apply, making the reshuffle the engine asks for first (a chance event)."""
+        g = self.g
+        if needs_reshuffle(g) and getattr(event, "source", None) == "deck":
+            self.reshuffle()
+        try:
+            apply(g, event)
+        except InconsistentLogError as exc:
+            if exc.code != "reshuffle_missing":
+                raise
+            self.reshuffle()
+            apply(g, event)
+
+    def reshuffle(self) -> None:
+        g = self.g
+        codes = list(observe(g, g.players[0]).discard[:-1])
+        self.rng.shuffle(codes)
+        apply(g, Reshuffle(None, False, tuple(codes)))
+
+    def deal(self) -> None:
+        """Deal the next round from a fresh shuffle, then the bots' initial peeks."""
+        g = self.g
+        seats = g.tiebreak if g.tiebreak is not None else tuple(g.active_players())
+        codes = g.rules.deck_codes()
+        self.rng.shuffle(codes)
+        hands = {g.players[p]: tuple(codes[4 * k:4 * k + 4]) for k, p in enumerate(seats)}
+        top = 4 * len(seats)
+        first = expected_first(g, seats)
+        if first is None:
+            first = _after(g, seats)
+        apply(g, Deal(None, False, len(g.rounds) + 1, g.players[first], hands, codes[top],
+                      tuple(codes[top + 1:])))
+        self.snaps = 0
+        for seat in seats:
+            name = g.players[seat]
+            options = peek_moves(g, name)
+            if options:
+                choice = self.bots[seat].peek(observe(g, name), options, self.rng)
+                if choice is not None:
+                    apply(g, choice)
+
+
+def _after(g: GameState, seats: tuple[int, ...]) -> int:
+    """The next seat after the previous round's first player (the dealer rotates)."""
+    if not g.rounds:
+        return seats[0]
+    prev = g.players.index(g.rounds[-1].first)
+    count = len(g.players)
+    return next((s for s in ((prev + k) % count for k in range(1, count + 1)) if s in seats),
+                seats[0])

@@ -1,0 +1,138 @@
+"""``load --analyse``: the analysis of every loaded game in the ``decisions`` and ``analyses``
+tables (docs/schema.md), for SQL reports such as ``mistakes``.
+
+Runs after the load, game by game, one transaction each: a game already analysed (a row in
+``analyses`` with the file hash it was loaded with) is skipped, so re-running finishes an
+interrupted job. A game whose file was reloaded loses its analysis with its other rows (the
+loader deletes them) and is analysed again; a file changed since the load is left for the
+next load.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import pyarrow as pa
+
+from cabo_log.analysis.analyse import GameAnalysis, Progress, analyse_bytes
+from cabo_log.analysis.evaluate import Settings
+from cabo_log.analysis.marks import Mark, accuracy_of
+from cabo_log.db.database import ANALYSIS_SCHEMAS, connect, ensure_schema
+from cabo_log.db.load import file_hash
+from engine import CaboLogError, type_name
+
+
+@dataclass
+class StoreSummary:
+    games: int = 0
+    decisions: int = 0
+    skipped: list[str] = field(default_factory=list)   # "file: why"
+
+    def text(self) -> str:
+        return (f"analysed {self.games} game{'s' if self.games != 1 else ''} "
+                f"({self.decisions} decisions)"
+                + (f", {len(self.skipped)} skipped" if self.skipped else ""))
+
+
+def analyse_database(path: str | os.PathLike[str], settings: Settings, *,
+                     jobs: int | None = None, progress: TextIO | None = None) -> StoreSummary:
+    """Analyse every loaded game that has no analysis yet (see the module docstring)."""
+    con = connect(path, read_only=False)
+    summary = StoreSummary()
+    try:
+        ensure_schema(con, path)
+        todo = con.execute(
+            "SELECT g.game_id, g.source_file, g.file_hash FROM games g WHERE NOT EXISTS "
+            "(SELECT 1 FROM analyses a WHERE a.game_id = g.game_id "
+            "AND a.file_hash = g.file_hash) ORDER BY g.game_id").fetchall()
+        bar = Progress(len(todo), progress) if progress is not None else None
+        for done, (game_id, source, digest) in enumerate(todo, start=1):
+            _one(con, summary, game_id, source, digest, settings, jobs)
+            if bar is not None:
+                bar.update(done)
+        if bar is not None:
+            bar.close()
+    finally:
+        con.close()
+    return summary
+
+
+def _one(con: Any, summary: StoreSummary, game_id: str, source: str, digest: str,
+         settings: Settings, jobs: int | None) -> None:
+    try:
+        with open(source, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        summary.skipped.append(f"{source}: cannot read it ({exc.strerror or exc})")
+        return
+    if file_hash(data) != digest:
+        summary.skipped.append(f"{source}: changed since it was loaded (load it again)")
+        return
+    try:
+        result = analyse_bytes(data, source, settings=settings, jobs=jobs)
+    except CaboLogError as exc:  # pragma: no cover - a loaded game replays
+        summary.skipped.append(str(exc))
+        return
+    write_analysis(con, result, digest)
+    summary.games += 1
+    summary.decisions += len(result.decisions)
+
+
+def write_analysis(con: Any, result: GameAnalysis, digest: str) -> None:
+    """Replace a game's rows in ``decisions`` and ``analyses`` (one transaction)."""
+    tables = {"decisions": decision_rows(result), "analyses": player_rows(result, digest)}
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for table, rows in tables.items():
+            con.execute(f"DELETE FROM {table} WHERE game_id = ?", [result.game_id])
+            data = pa.Table.from_pylist(rows, schema=ANALYSIS_SCHEMAS[table])
+            con.register("_incoming", data)
+            try:
+                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
+            finally:
+                con.unregister("_incoming")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def decision_rows(result: GameAnalysis) -> list[dict[str, Any]]:
+    rows = []
+    for d in result.decisions:
+        best = next((o.expected for o in d.options if o.move == d.best), None)
+        rows.append({
+            "game_id": result.game_id, "ruleset": result.ruleset, "round": d.round,
+            "seq": d.seq, "line": d.line, "player": d.player, "kind": str(d.kind),
+            "chosen_type": type_name(d.chosen), "chosen": _json(d.chosen_json()),
+            "chosen_text": d.chosen_text, "best": _json(d.best_json()),
+            "best_text": d.best_text, "options": len(d.options), "expected": d.expected,
+            "best_expected": best, "loss": d.loss, "stderr": d.stderr,
+            "mark": None if d.mark is None else str(d.mark),
+            "accuracy": accuracy_of(d.loss), "implicit": d.implicit,
+            "must_fail": d.must_fail})
+    return rows
+
+
+def player_rows(result: GameAnalysis, digest: str) -> list[dict[str, Any]]:
+    accuracy = result.accuracy()
+    rows = []
+    for p in result.players:
+        mine = [d for d in result.decisions if d.player == p]
+        rows.append({
+            "game_id": result.game_id, "ruleset": result.ruleset, "player": p,
+            "decisions": len(mine),
+            "blunders": sum(1 for d in mine if d.mark is Mark.BLUNDER),
+            "mistakes": sum(1 for d in mine if d.mark is Mark.MISTAKE),
+            "dubious": sum(1 for d in mine if d.mark is Mark.DUBIOUS),
+            "loss": sum(d.loss for d in mine), "accuracy": accuracy[p],
+            "rollouts": result.settings.rollouts, "seed": result.settings.seed,
+            "bot": result.settings.policy, "file_hash": digest})
+    return rows
+
+
+def _json(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,166 @@
+"""Possible worlds: copies of a position where the cards a player could not see are re-dealt.
+
+This is the ONE module of the analysis that touches the engine state's internals (card codes
+and values per card number, the draw pile, the seq mode). Everything else goes through the
+public API (``apply``, ``legal_moves``, ``observe``), so the engine's refactors only need this
+module adapted.
+
+Determinization: a player at a decision knows some cards (``engine.knowledge.visible``: face
+up, or their bit in ``known``) and, card by card, where the unseen ones came from. Unseen cards
+are shuffled among themselves *within their pool*: the cards of the deal, or the cards a
+reshuffle put into the draw pile (whose multiset everybody saw on the discard pile). A world
+therefore keeps every card the player saw where it was, keeps the positions of all cards, and
+only swaps the faces of cards the player could not tell apart.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from engine import Event, GameState
+from engine.knowledge import Observation, visible
+from engine.moves import legal_moves, needs_reshuffle
+
+
+class Pools:
+    """Which pool each card number of the current round belongs to (0: the deal; k: the k-th
+    reshuffle of the round). Fed by the analysis' replay after every event."""
+
+    def __init__(self) -> None:
+        self.round = -1
+        self.pool: dict[int, int] = {}
+        self.reshuffles = 0
+
+    def follow(self, g: GameState) -> None:
+        """Call after every applied event: notices new rounds and reshuffles."""
+        if g.round_no != self.round:
+            self.round = g.round_no
+            self.pool = {}
+            self.reshuffles = g.reshuffles
+        elif g.reshuffles != self.reshuffles:
+            self.reshuffles = g.reshuffles
+            for card in g.deck:
+                self.pool[card] = self.reshuffles
+
+    def copy(self) -> Pools:
+        other = Pools()
+        other.round, other.reshuffles, other.pool = self.round, self.reshuffles, dict(self.pool)
+        return other
+
+
+def playable(g: GameState) -> GameState:
+    """An independent copy that bots can play on: events without seq are accepted."""
+    world = fork(g)
+    world.seq_mode = False
+    return world
+
+
+def fork(g: GameState) -> GameState:
+    """A copy of ``g`` that no later ``apply`` on either side can disturb: ~10x cheaper than
+    ``snapshot()`` (a deep copy), because immutable parts (ruleset, finished rounds, tables of
+    values) are shared and only the mutable containers of the match and round are copied."""
+    world = copy.copy(g)
+    world.active = list(g.active)
+    world.cumulative = list(g.cumulative)
+    world.reset_used = list(g.reset_used)
+    world.rounds = list(g.rounds)
+    world.in_play = list(g.in_play)
+    world.codes = list(g.codes)
+    world.values = list(g.values)
+    world.known = list(g.known)
+    world.face_up = list(g.face_up)
+    world.rows = [list(row) for row in g.rows]
+    world.deck = list(g.deck)
+    world.pile = list(g.pile)
+    world.out = list(g.out)
+    world.peeked = list(g.peeked)
+    world.final_left = list(g.final_left)
+    return world
+
+
+def hidden_cards(g: GameState, seat: int) -> list[int]:
+    """Card numbers of the round (anywhere) that ``seat`` cannot see right now."""
+    return [c for c in g.card_locations() if not visible(g, seat, c)]
+
+
+def sample_world(g: GameState, seat: int, pools: Pools, rng: random.Random) -> GameState:
+    """A playable copy of ``g`` in which the cards ``seat`` cannot see are re-dealt at random
+    within their pools (see the module docstring)."""
+    world = playable(g)
+    groups: dict[int, list[int]] = {}
+    for card in hidden_cards(g, seat):
+        groups.setdefault(pools.pool.get(card, 0), []).append(card)
+    codes, values = world.codes, world.values
+    for pool in sorted(groups):
+        cards = groups[pool]
+        faces = [(codes[c], values[c]) for c in cards]
+        rng.shuffle(faces)
+        for card, (code, value) in zip(cards, faces, strict=True):
+            codes[card] = code
+            values[card] = value
+    return world
+
+
+def shuffle_deck(g: GameState, rng: random.Random) -> None:
+    """Re-order the draw pile of a playable copy in place (the future nobody knows yet)."""
+    deck = list(g.deck)
+    faces = [(g.codes[c], g.values[c]) for c in deck]
+    rng.shuffle(faces)
+    for card, (code, value) in zip(deck, faces, strict=True):
+        g.codes[card] = code
+        g.values[card] = value
+
+
+def card_value(g: GameState, card: int) -> int:
+    return g.values[card]
+
+
+def card_code(g: GameState, card: int) -> str:
+    return g.codes[card]
+
+
+def fast_observe(g: GameState, player: str) -> Observation:
+    """``engine.knowledge.observe`` for the hot loop of rollouts: the same Observation (a test
+    checks they are equal), built with local lookups instead of one call per card."""
+    seat = g.seat[player]
+    codes, face_up, known = g.codes, g.face_up, g.known
+    bit = 1 << seat
+    players = g.players
+    active = g.active
+    drawn = None
+    source = None
+    if g.drawn >= 0 and (g.current == seat or g.drawn_source == "discard"):
+        drawn = codes[g.drawn]
+        source = g.drawn_source
+    rows = {players[p]: tuple([codes[c] if face_up[c] or known[c] & bit else None
+                               for c in g.rows[p]])
+            for p in g.participants if active[p]}
+    return Observation(
+        me=player, players=players,
+        active=tuple([players[p] for p in range(len(players)) if active[p]]),
+        round=g.round_no, phase=g.phase, to_play=g.current_player(), rows=rows,
+        discard=tuple([codes[c] for c in g.pile]), deck_size=len(g.deck),
+        drawn=drawn, drawn_source=source,
+        pending_power=g.pending_power if g.current == seat else None,
+        caller=g.caller_name(), scores=g.cumulative_by_name(), turn=g.turn,
+        ruleset=g.rules.name,
+    )
+
+
+class MoveCache:
+    """``engine.moves.legal_moves`` remembered by everything they depend on (phase, player,
+    held card's source, power, row sizes, piles, caller): a rollout asks the same question
+    thousands of times. Keep one cache per match (moves name players and positions only)."""
+
+    def __init__(self) -> None:
+        self.moves: dict[tuple[object, ...], list[Event]] = {}
+
+    def legal(self, g: GameState) -> list[Event]:
+        key = (g.phase, g.current, g.drawn_source, g.pending_power,
+               tuple([len(r) for r in g.rows]), len(g.deck) > 0, needs_reshuffle(g),
+               len(g.pile) > 0, g.caller >= 0, tuple(g.in_play))
+        moves = self.moves.get(key)
+        if moves is None:
+            moves = self.moves[key] = legal_moves(g)
+        return moves

@@ -1,0 +1,122 @@
+"""``analyse`` and ``whatif``: which decisions cost points, and what else could have happened."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from cabo_log.analysis.analyse import analyse_bytes
+from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, MIN_ROLLOUTS, Settings
+from cabo_log.analysis.rollout import DEFAULT_POLICY, policy_names
+from cabo_log.analysis.whatif import DEFAULT_PLAYOUTS, whatif_bytes
+from engine import CaboLogError
+
+
+def _usage(message: str) -> typer.Exit:
+    typer.echo(f"cabo-log: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _read(file: Path) -> bytes:
+    if not file.is_file():
+        raise _usage(f"no such file: {file}")
+    try:
+        return file.read_bytes()
+    except OSError as exc:
+        raise _usage(f"cannot read {file}: {exc.strerror or exc}") from None
+
+
+def _check(rollouts: int, bot: str, least: int = 1) -> None:
+    if rollouts < least:
+        raise _usage(f"--rollouts must be at least {least}, not {rollouts}")
+    if bot not in policy_names():
+        raise _usage(f"unknown bot {bot!r} (known: {', '.join(policy_names())})")
+
+
+BotOption = Annotated[str, typer.Option(
+    "--bot", help="The bots that play positions on (rollout policy).")]
+SeedOption = Annotated[int, typer.Option("--seed", "-s", help="Seed of the rollouts.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def analyse_command(
+    file: Annotated[Path, typer.Argument(help="A game log (.jsonl).")],
+    rollouts: Annotated[int, typer.Option(
+        "--rollouts", "-r", help="Sampled worlds per compared option (at least 2: the "
+                                 "noise of a loss needs two).")] = DEFAULT_ROLLOUTS,
+    seed: SeedOption = 0,
+    jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045 - typer needs Optional
+        "--jobs", "-j", help="Worker processes (default: one per core).")] = None,
+    player: Annotated[Optional[str], typer.Option(  # noqa: UP045
+        "--player", "-p", help="Only this player's decisions.")] = None,
+    bot: BotOption = DEFAULT_POLICY,
+    as_json: JsonOption = False,
+    progress: Annotated[Optional[bool], typer.Option(  # noqa: UP045
+        "--progress/--no-progress", help="Progress bar on stderr (default: on a terminal)."
+    )] = None,
+) -> None:
+    """Mark each decision by the expected points it gave away, from what the player knew:
+    ?? blunder, ? mistake, ?! dubious; and each player's accuracy."""
+    data = _read(file)
+    _check(rollouts, bot, MIN_ROLLOUTS)
+    if jobs is not None and jobs < 1:
+        raise _usage(f"--jobs must be at least 1, not {jobs}")
+    show = sys.stderr.isatty() if progress is None else progress
+    try:
+        result = analyse_bytes(data, str(file), settings=Settings(rollouts, seed, bot),
+                               player=player, jobs=jobs, progress=sys.stderr if show else None)
+    except CaboLogError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+    except ValueError as exc:
+        raise _usage(str(exc)) from None
+    except KeyboardInterrupt:
+        typer.echo("\ncabo-log: interrupted", err=True)
+        raise typer.Exit(130) from None
+    typer.echo(json.dumps(result.as_json(), ensure_ascii=False) if as_json else result.text())
+
+
+def whatif_command(
+    file: Annotated[Path, typer.Argument(help="A game log (.jsonl).")],
+    at: Annotated[int, typer.Option("--at", help="The seq of the event to start after.")],
+    move: Annotated[Optional[str], typer.Option(  # noqa: UP045
+        "--move", help="An event (JSON, as a log line) played at --at instead of the "
+                       "logged one, e.g. '{\"type\":\"draw\",\"player\":\"ana\","
+                       "\"source\":\"deck\"}'.")] = None,
+    rollouts: Annotated[int, typer.Option(
+        "--rollouts", "-r", help="Playouts to the end of the match.")] = DEFAULT_PLAYOUTS,
+    seed: SeedOption = 0,
+    bot: BotOption = DEFAULT_POLICY,
+    as_json: JsonOption = False,
+) -> None:
+    """From the table after event --at (or with another move there), let bots play on:
+    each player's chance to win the round and the match, and expected round points."""
+    data = _read(file)
+    _check(rollouts, bot)
+    event: dict[str, Any] | None = None
+    if move is not None:
+        try:
+            event = json.loads(move)
+        except json.JSONDecodeError as exc:
+            raise _usage(f"--move is not valid JSON: {exc.msg}") from None
+        if not isinstance(event, dict):
+            raise _usage("--move must be a JSON object (one event)")
+    try:
+        result = whatif_bytes(data, str(file), seq=at, move=event, playouts=rollouts,
+                              seed=seed, policy=bot)
+    except CaboLogError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+    except ValueError as exc:
+        raise _usage(str(exc)) from None
+    typer.echo(json.dumps(result.as_json(), ensure_ascii=False) if as_json else result.text())
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
+    app.command("analyse")(analyse_command)
+    app.command("whatif")(whatif_command)
