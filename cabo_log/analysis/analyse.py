@@ -7,11 +7,9 @@ are evaluated independently (each from its own seeded worlds), in worker process
 
 from __future__ import annotations
 
-import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO, TypeVar
 
@@ -19,6 +17,7 @@ from cabo_log.analysis.decisions import Decision, Kind, read_decisions
 from cabo_log.analysis.evaluate import Evaluation, Settings, evaluate
 from cabo_log.analysis.marks import Mark, game_accuracy, mark_of
 from cabo_log.analysis.words import infinitive, must_fail, past
+from cabo_log.workers import Pool, worker_count
 from engine import Event
 from engine.events import to_dict
 
@@ -174,25 +173,15 @@ def summarise(ev: Evaluation) -> DecisionResult:
 
 def run_parallel(func: Callable[[T], R], items: Sequence[T], jobs: int | None,
                  done: Callable[[int], None] | None = None) -> list[R]:
-    """``[func(x) for x in items]``, in ``jobs`` worker processes (None: one per core), in
-    order. The one place the analysis runs in parallel (a stoppable pool can replace it)."""
-    workers = min(jobs or os.cpu_count() or 1, max(1, len(items)))
+    """``[func(x) for x in items]``, in ``jobs`` worker processes (None: one per core, capped
+    at the cores and the items), in order: the stoppable pool of ``cabo_log.workers``, so
+    Ctrl-C or SIGTERM leaves no worker behind."""
     results: list[R] = []
-    if workers <= 1:
-        outputs: Iterable[R] = map(func, items)
-        executor = None
-    else:
-        executor = ProcessPoolExecutor(max_workers=workers)
-        chunk = max(1, min(8, len(items) // (workers * 8)))
-        outputs = executor.map(func, items, chunksize=chunk)
-    try:
-        for result in outputs:
+    with Pool(worker_count(jobs, len(items)), preload=[__name__]) as pool:
+        for result in pool.imap(func, items):
             results.append(result)
             if done is not None:
                 done(len(results))
-    finally:
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
     return results
 
 

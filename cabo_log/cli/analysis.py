@@ -13,6 +13,7 @@ from cabo_log.analysis.analyse import analyse_bytes
 from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, MIN_ROLLOUTS, Settings
 from cabo_log.analysis.rollout import DEFAULT_POLICY, policy_names
 from cabo_log.analysis.whatif import DEFAULT_PLAYOUTS, whatif_bytes
+from cabo_log.workers import interruption, stop_signals
 from engine import CaboLogError
 
 
@@ -67,16 +68,19 @@ def analyse_command(
         raise _usage(f"--jobs must be at least 1, not {jobs}")
     show = sys.stderr.isatty() if progress is None else progress
     try:
-        result = analyse_bytes(data, str(file), settings=Settings(rollouts, seed, bot),
-                               player=player, jobs=jobs, progress=sys.stderr if show else None)
+        with stop_signals():
+            result = analyse_bytes(data, str(file), settings=Settings(rollouts, seed, bot),
+                                   player=player, jobs=jobs,
+                                   progress=sys.stderr if show else None)
     except CaboLogError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     except ValueError as exc:
         raise _usage(str(exc)) from None
-    except KeyboardInterrupt:
-        typer.echo("\ncabo-log: interrupted", err=True)
-        raise typer.Exit(130) from None
+    except KeyboardInterrupt as exc:
+        stop = interruption(exc)
+        typer.echo(f"\ncabo-log: {stop.verb if stop else 'interrupted'}", err=True)
+        raise typer.Exit(stop.exit_code if stop else 130) from None
     typer.echo(json.dumps(result.as_json(), ensure_ascii=False) if as_json else result.text())
 
 
