@@ -42,6 +42,14 @@ def load_command(
         "--force", help="Replay every file, even those unchanged since they were loaded.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
+    cluster: Annotated[Optional[str], typer.Option(  # noqa: UP045
+        "--cluster", help="Replay on a Dask cluster: a scheduler address "
+                          "(tcp://host:8786), or local:N for N local worker processes.",
+        show_default=False)] = None,
+    parquet_out: Annotated[Optional[Path], typer.Option(  # noqa: UP045
+        "--parquet-out", help="With --cluster: keep the games as a Parquet dataset in this "
+                              "folder; --db becomes a file of views over it.",
+        show_default=False)] = None,
 ) -> None:
     """Replay logs and load what the engine derives into DuckDB (safe to re-run)."""
     from cabo_log.db.database import DatabaseError
@@ -50,11 +58,16 @@ def load_command(
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         _fail(f"no such file or folder: {', '.join(missing)}", 2)
+    if parquet_out is not None and cluster is None:
+        _fail("--parquet-out needs --cluster (use --cluster local:1 on one machine)", 2)
     database = _db(db)
     bar = _Bar(enabled=not quiet and sys.stderr.isatty())
     try:
-        summary = load_paths(paths, database, jobs=jobs, force=force, progress=bar.update,
-                             on_total=bar.start)
+        if cluster is not None:
+            summary = _load_on_cluster(paths, database, cluster, parquet_out, force, bar)
+        else:
+            summary = load_paths(paths, database, jobs=jobs, force=force,
+                                 progress=bar.update, on_total=bar.start)
     except DatabaseError as exc:
         bar.close()
         _fail(str(exc), 1)
@@ -74,6 +87,18 @@ def load_command(
         typer.echo(f"{where} {err['code']}: {err['message']}", err=True)
     typer.echo(f"{database}: {summary.text()}")
     raise typer.Exit(summary.exit_code(allow_errors))
+
+
+def _load_on_cluster(paths: list[Path], database: Path, address: str,
+                     parquet_out: Path | None, force: bool, bar: _Bar) -> Any:
+    from cabo_log.db.cluster import ClusterError, load_cluster
+
+    try:
+        return load_cluster(paths, database, address, parquet_out=parquet_out, force=force,
+                            progress=bar.update, on_total=bar.start)
+    except ClusterError as exc:
+        bar.close()
+        _fail(str(exc), 1)
 
 
 def _kept(committed: int) -> str:
