@@ -103,14 +103,15 @@ def connect_cluster(address: str) -> Any:
 
     try:
         if address.startswith("local:"):
-            workers = int(address.removeprefix("local:") or "0")
+            count = address.removeprefix("local:")
+            workers = int(count) if count.isdigit() else 0
             if workers < 1:
                 raise ClusterError(f"--cluster {address}: local:N needs N >= 1 workers")
             cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=workers, threads_per_worker=1, processes=True,
                 dashboard_address=None)
             return Client(cluster)  # type: ignore[no-untyped-call]
-        return Client(address, timeout="20s")  # type: ignore[no-untyped-call]
+        return Client(address, timeout="10s")  # type: ignore[no-untyped-call]
     except ClusterError:
         raise
     except (OSError, TimeoutError, ValueError) as exc:

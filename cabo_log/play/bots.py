@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from cabo_log.play.moveset import Placements
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.rulesets import Ruleset
@@ -106,6 +107,8 @@ class RandomBot:
 
     def choose(self, observation: Observation, legal_moves: Sequence[Event],
                rng: random.Random) -> Event:
+        if isinstance(legal_moves, Placements):  # lazy: same groups, same order
+            return self._pick(observation, dict(legal_moves.kinds()), rng)
         kinds: dict[str, list[Event]] = {}
         for move in legal_moves:
             kind = _KINDS.get(type(move), "other")
@@ -118,6 +121,11 @@ class RandomBot:
                 kinds[kind] = [move]
             else:
                 group.append(move)
+        return self._pick(observation, dict(kinds), rng)
+
+    def _pick(self, observation: Observation, kinds: dict[str, Sequence[Event]],
+              rng: random.Random) -> Event:
+        """A kind of move, then a move of that kind (Cabo by its own rate)."""
         cabo = kinds.pop("cabo", None)
         # Failed multi-replacements grow the row; a longer row calls Cabo sooner, which keeps
         # rounds (and the lists of legal moves) finite.

@@ -28,6 +28,8 @@ from typing import Any, TextIO
 
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.bots import BOTS, Bot, make_bot
+from cabo_log.play.lines import stamp
+from cabo_log.play.moveset import moves_for
 from engine import GameState, apply, finish, new_game, parse_event, resolve
 from engine.events import (
     FORMAT,
@@ -46,7 +48,7 @@ from engine.events import (
     to_dict,
 )
 from engine.knowledge import observe
-from engine.moves import legal_moves, needs_deal, needs_reshuffle, peek_moves, snap_moves
+from engine.moves import needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.rulesets import Ruleset
 from engine.scoring import expected_first
 from engine.state import DRAWN, POWER, ROUND_OVER, TURN_START
@@ -241,15 +243,13 @@ class _Match:
     def emit(self, event: Event, auto: bool = False) -> None:
         """Apply one event to the state and record its line; raise if the engine refuses."""
         g = self.state
-        kind = type(event)  # a frozen event with this line's seq (dataclasses.replace, faster)
-        event = kind(len(self.events), auto, *[getattr(event, f) for f in kind.__slots__])
+        event, line = stamp(event, len(self.events), auto)  # this line's seq, and the line
         rounds = len(g.rounds)
         try:
             apply(g, event)
         except ValueError as exc:
             raise SimulationError(f"{g.game_id}: the engine refused {to_dict(event)}: "
                                   f"{exc}") from exc
-        line = to_dict(event)
         if self.timestamps:
             low, high = _THINK[line["type"]]
             self.clock += _TIMEOUT_MS if auto else self.clock_rng.randint(low, high)
@@ -359,7 +359,7 @@ class _Match:
         g = self.state
         seat = g.current
         name = g.players[seat]
-        moves = legal_moves(g)
+        moves = moves_for(g)
         if not moves:  # pragma: no cover - the engine always leaves a move
             raise SimulationError(f"{g.game_id}: no legal move for {name} in {g.phase}")
         auto = self.auto_rate > 0 and self.table.random() < self.auto_rate
