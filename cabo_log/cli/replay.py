@@ -40,10 +40,16 @@ def replay_command(
         "--as", help="Show the table as this player knew it.")] = None,
     until: Annotated[Optional[int], typer.Option(  # noqa: UP045
         "--until", help="Stop after the event with this seq (0 = header).")] = None,
+    follow: Annotated[bool, typer.Option("--follow", "-f", help="Print events as they are "
+                                         "appended, until the match ends or Ctrl-C.")] = False,
 ) -> None:
     """Replay a log by the rules and give an account: rounds, calls, hands, points, winners."""
     if not file.is_file():
         raise _usage(f"no such file: {file}")
+    if follow:
+        from cabo_log.cli.write import follow_log
+
+        return follow_log(file)
     result = replay_file(file, until=until)
     if as_player is not None and result.state is not None \
             and as_player not in result.state.players:
@@ -83,6 +89,8 @@ def validate_command(
             bad += 1
             if not quiet:
                 typer.echo(str(result.error))
+        elif result.head is not None and not quiet:
+            typer.echo(f"{path}: chained, head {result.head}")
     typer.echo(f"{len(files)} log{'s' if len(files) != 1 else ''} checked: "
                f"{len(files) - bad} valid, {bad} invalid")
     if bad:

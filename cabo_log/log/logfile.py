@@ -64,7 +64,11 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def parse_line(raw: bytes) -> Event:
     """One non-blank line -> its event, by the exact (slow) path that words every error."""
-    obj = decode_line(raw)
+    return parse_object(decode_line(raw))
+
+
+def parse_object(obj: Any) -> Event:
+    """A decoded line -> its event: ``t`` checked here, everything else by the engine."""
     if type(obj) is dict:
         t = obj.get("t")
         kind = obj.get("type")

@@ -73,6 +73,8 @@ def describe(result: ReplayResult, as_player: str | None = None) -> str:
             lines.append(f"Winners: {', '.join(g.winners)}")
         else:
             lines.append("In progress: the match has not ended")
+        if result.head is not None:
+            lines.append(f"Chain head: {result.head}")
     if result.error is not None:
         lines.append(str(result.error))
     return "\n".join(lines)

@@ -11,8 +11,9 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from cabo_log.log.fastdecode import fast_event
-from cabo_log.log.logfile import parse_line, read_bytes, strip_bom
+from cabo_log.log.chain import check_link, line_hash
+from cabo_log.log.fastdecode import fast_decode
+from cabo_log.log.logfile import decode_line, parse_object, read_bytes, strip_bom
 from engine import (
     CaboLogError,
     Event,
@@ -45,6 +46,7 @@ class ReplayResult:
     state: GameState | None
     error: CaboLogError | None
     last_line: int = 0
+    head: str | None = None  # a chained log's head: the SHA-256 of its last line
 
     @property
     def ok(self) -> bool:
@@ -55,6 +57,8 @@ class ReplayResult:
         out: dict[str, Any] = {}
         if self.state is not None:
             out = state_report(self.state)
+            if self.head is not None:
+                out["head"] = self.head
         if self.error is not None:
             out = {"error": error_dict(self.error), **({"partial": out} if out else {})}
         return out
@@ -88,9 +92,11 @@ def state_report(g: GameState) -> dict[str, Any]:
 
 
 def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = None,
-                 visitor: ReplayVisitor | None = None) -> ReplayResult:
+                 visitor: ReplayVisitor | None = None, finish_log: bool = True) -> ReplayResult:
     """Replay a whole log held in memory; ``until`` stops after the event with that seq
-    (or, in a log without seq, after that 0-based event index).
+    (or, in a log without seq, after that 0-based event index). ``finish_log=False`` leaves a
+    pending power pending (a writer appends after the last line; see ``log.append``).
+    A chained log's ``h`` fields are checked first on every line (``log.chain``).
 
     This is the hot loop of ``replay``, ``validate`` and ``load``: one pass over the lines, no
     generators, one ``try`` around it all; an error is located by the line it stopped at. Each
@@ -98,14 +104,25 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
     """
     state: GameState | None = None
     number = 0
-    fast = fast_event
+    fast = fast_decode
+    previous = b""
+    chained: bool | None = None
     try:
         for number, raw in enumerate(strip_bom(data).split(b"\n"), start=1):
-            event = fast(raw)
-            if event is None:
+            decoded = fast(raw)
+            if decoded is not None:
+                event, h = decoded
+                if state is not None and (chained is not False or h is not None):
+                    chained = check_link(previous, {} if h is None else {"h": h}, chained)
+            else:
                 if not raw.strip():
                     continue  # blank lines are skipped
-                event = parse_line(raw)  # the same event, or the precise syntax error
+                obj = decode_line(raw)  # raises the precise syntax error
+                if state is not None and type(obj) is dict and (
+                        chained is not False or "h" in obj):
+                    chained = check_link(previous, obj, chained)
+                event = parse_object(obj)  # the same event, or the precise field error
+            previous = raw
             if state is not None:
                 apply(state, event)
                 if visitor is not None:
@@ -117,16 +134,21 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
                 if visitor is not None:
                     visitor.begin(state, event)
             if until is not None and _index(event, state) >= until:
-                return ReplayResult(file, state, None, number)
+                return ReplayResult(file, state, None, number, _head(previous, chained))
         if state is None:
             number = 1
             raise LogSyntaxError("empty_log", "the log has no lines")
-        finish(state)
+        if finish_log:
+            finish(state)
         if visitor is not None:
             visitor.end(state)
-        return ReplayResult(file, state, None, number)
+        return ReplayResult(file, state, None, number, _head(previous, chained))
     except CaboLogError as exc:
         return ReplayResult(file, state, exc.located(file, number), number)
+
+
+def _head(last: bytes, chained: bool | None) -> str | None:
+    return line_hash(last) if chained else None
 
 
 def _index(event: Event, state: GameState) -> int:

@@ -26,11 +26,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from cabo_log.log.append import EventWriter, GameLog, MemorySink
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.bots import BOTS, Bot, make_bot
 from cabo_log.play.lines import stamp
 from cabo_log.play.moveset import moves_for
-from engine import GameState, apply, finish, new_game, parse_event, resolve
+from engine import GameState, finish, resolve
 from engine.events import (
     FORMAT,
     Cabo,
@@ -39,7 +40,6 @@ from engine.events import (
     Event,
     Forfeit,
     GameEnd,
-    GameStart,
     Replace,
     Reshuffle,
     RoundEnd,
@@ -184,14 +184,20 @@ def table(ruleset: str, *, players: int | Sequence[str] = 3, options: dict[str, 
 def simulate(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: int = 0,
              options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
              game_id: str | None = None, forfeit_rate: float = 0.0, auto_rate: float = 0.0,
-             timestamps: bool = False) -> SimulatedGame:
-    """Play one complete match; the log's event dicts and the final state."""
+             timestamps: bool = False, out: Path | None = None) -> SimulatedGame:
+    """Play one complete match; the log's event dicts and the final state. With ``out``, the
+    log is also written there as it is played, through the append API (a file there is
+    replaced)."""
     rules, ids, names = table(ruleset, players=players, options=options, bots=bots,
                               forfeit_rate=forfeit_rate, auto_rate=auto_rate)
     match = _Match(rules, ruleset, dict(options or {}), ids, names, seed,
                    game_id if game_id is not None else f"{ruleset}-s{seed}",
-                   forfeit_rate, auto_rate, timestamps)
-    return match.run()
+                   forfeit_rate, auto_rate, timestamps, out)
+    try:
+        return match.run()
+    finally:
+        if isinstance(match.writer, GameLog):
+            match.writer.close()
 
 
 def simulate_game(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: int = 0,
@@ -209,7 +215,8 @@ class _Match:
 
     def __init__(self, rules: Ruleset, ruleset: str, options: dict[str, Any],
                  players: tuple[str, ...], bot_names: list[str], seed: int, game_id: str,
-                 forfeit_rate: float, auto_rate: float, timestamps: bool) -> None:
+                 forfeit_rate: float, auto_rate: float, timestamps: bool,
+                 out: Path | None = None) -> None:
         master = random.Random(seed)
         self.cards = random.Random(master.getrandbits(64))
         self.table = random.Random(master.getrandbits(64))
@@ -234,9 +241,13 @@ class _Match:
             header["t"] = 0
         header["bots"] = dict(self.bot_names)
         header["seed"] = seed
-        start = parse_event(header)
-        assert isinstance(start, GameStart)
-        self.state = new_game(start, rules)
+        # every line goes through the append API (the one write path): checked, then kept
+        self.writer: EventWriter = (GameLog.create(out, header, replace=True, fsync=False)
+                                    if out is not None else EventWriter(MemorySink()))
+        if out is None:
+            self.writer.append(header)
+        assert self.writer.state is not None
+        self.state = self.writer.state
         self.events.append(header)
 
     # --- recording -----------------------------------------------------------------------
@@ -245,15 +256,15 @@ class _Match:
         g = self.state
         event, line = stamp(event, len(self.events), auto)  # this line's seq, and the line
         rounds = len(g.rounds)
-        try:
-            apply(g, event)
-        except ValueError as exc:
-            raise SimulationError(f"{g.game_id}: the engine refused {to_dict(event)}: "
-                                  f"{exc}") from exc
         if self.timestamps:
             low, high = _THINK[line["type"]]
             self.clock += _TIMEOUT_MS if auto else self.clock_rng.randint(low, high)
             line["t"] = self.clock
+        try:
+            self.writer.append((event, line))
+        except ValueError as exc:
+            raise SimulationError(f"{g.game_id}: the engine refused {to_dict(event)}: "
+                                  f"{exc}") from exc
         self.events.append(line)
         self.lapsed = False
         if len(g.rounds) > rounds:
@@ -465,17 +476,16 @@ def write_games(out_dir: str | Path, ruleset: str, *, games: int,
     started = time.perf_counter()
     for index in range(games):
         name = game_name(ruleset, seed, index)
+        path = out / f"{name}.jsonl"
         game = simulate(ruleset, players=players, seed=game_seed(seed, index), options=options,
                         bots=bots, game_id=name, forfeit_rate=forfeit_rate,
-                        auto_rate=auto_rate, timestamps=timestamps)
-        data = game.lines()
-        path = out / f"{name}.jsonl"
-        path.write_bytes(data)
+                        auto_rate=auto_rate, timestamps=timestamps, out=path)
+        size = path.stat().st_size
         summary.files.append(path)
         summary.games += 1
         summary.rounds += game.rounds
         summary.events += len(game.events)
-        summary.bytes += len(data)
+        summary.bytes += size
         if bar is not None:
             bar.update(index + 1)
     summary.seconds = time.perf_counter() - started
