@@ -166,3 +166,14 @@ def test_the_fast_path_agrees_on_random_lines(kind: str, pairs: list[tuple[str, 
     event = fast_event(raw)
     if event is not None:
         assert event == exact(raw), raw
+
+
+@pytest.mark.parametrize("depth", [10, 1000])
+def test_duplicate_keys_are_found_deep_down(depth: int) -> None:
+    deep = b'{"a":' * depth + b'{"k":1,"k":2}' + b"}" * depth
+    line = b'{"type":"draw","player":"ana","source":"deck","x":' + deep + b"}"
+    err = error_of(HEADER + b"\n" + DEAL + b"\n" + line + b"\n")
+    assert (err.code, err.line, err.message) == (
+        "duplicate_key", 3, "the key 'k' appears twice in one object")
+    fine = line.replace(b'"k":2', b'"j":2')
+    assert replay_bytes(HEADER + b"\n" + DEAL + b"\n" + fine + b"\n").error is None

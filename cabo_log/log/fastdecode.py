@@ -61,18 +61,19 @@ def _maker(cls: type[E], struct: type[msgspec.Struct]) -> Callable[..., E]:
     body = []
     for i, f in enumerate(fields(cls)):
         namespace[f"s{i}"] = getattr(cls, f.name).__set__
-        body.append(f"s{i}(e, {f.name})")
+        body.append(f"s{i}(e, {f.name} is True)" if f.name == "auto" else f"s{i}(e, {f.name})")
     source = f"def make({', '.join(order)}):\n    e = _new(cls); {'; '.join(body)}; return e"
     exec(source, namespace)  # noqa: S102
     return namespace["make"]  # type: ignore[no-any-return]
 
 
 class _Line(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit_defaults=True):
-    """The common fields. Defaults are omitted when re-encoding, so a line that spells one out
-    (``"auto":false``) fails the key count and takes the exact path: rare, and still right."""
+    """The common fields. Every default is None and is omitted when re-encoding, so a line
+    that spells one out (``"card":null``) fails the key count and takes the exact path: rare,
+    and still right."""
 
     seq: NonNegative | None = None
-    auto: bool = False
+    auto: bool | None = None      # None: absent (an explicit null goes the exact way)
     t: Int | float | str | None = None
     h: str | None = None          # the hash chain (log.chain), checked by the replay
 
@@ -163,7 +164,7 @@ _MAKERS: dict[type, Callable[..., Event]] = {
 AnyLine = (_Deal | _Peek | _Draw | _Discard | _Replace | _Power | _Skip | _Cabo | _Snap
            | _Reshuffle | _Forfeit | _RoundEnd | _GameEnd)
 _decode = msgspec.json.Decoder(AnyLine).decode
-_Errors = (msgspec.DecodeError, msgspec.ValidationError)
+_Errors = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
 
 _encode = msgspec.json.Encoder().encode
@@ -179,9 +180,14 @@ def fast_decode(raw: bytes) -> tuple[Event, str | None] | None:
         line = _decode(raw)
     except _Errors:
         return None
-    if raw.count(b":") != _encode(line).count(b":"):
+    values = _astuple(line)
+    colons = raw.count(b":")
+    # Every field that is not None was read from a key of the line: when the line has no
+    # other colon, it has no other key (the common case, no encoding needed).
+    if colons != len(values) + 1 - values.count(None) \
+            and colons != _encode(line).count(b":"):
         return None  # a key read twice, an unknown key, or a default spelled out
-    return _MAKERS[type(line)](*_astuple(line)), line.h
+    return _MAKERS[type(line)](*values), line.h
 
 
 def fast_event(raw: bytes) -> Event | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -41,11 +42,22 @@ def decode_line(raw: bytes) -> Any:
     except (RecursionError, MemoryError, ValueError):  # pragma: no cover - orjson edge cases
         raise LogSyntaxError("bad_json", "the line is not valid JSON") from None
     if type(value) is dict:
-        try:
-            json.loads(raw, object_pairs_hook=_unique_keys)
-        except json.JSONDecodeError:  # pragma: no cover - orjson is the stricter of the two
-            pass
+        _check_unique_keys(raw)
     return value
+
+
+def _check_unique_keys(raw: bytes) -> None:
+    """Parse again with the standard library, whose hook sees every object's pairs. orjson
+    accepted the line, so it is nested at most 1,024 deep; the standard parser counts each
+    level against the recursion limit, raised for the call so such a line is still checked."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * 1024 + 200))
+    try:
+        json.loads(raw, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError:  # pragma: no cover - orjson is the stricter of the two
+        pass
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
