@@ -9,23 +9,25 @@ import pytest
 
 from cabo_log.log.logfile import iter_events, iter_lines
 from cabo_log.log.replay import ReplayVisitor, replay_bytes
+from cabo_log.play.counting import known_to_fail
 from cabo_log.play.lines import stamp
 from cabo_log.play.moveset import Placements, moves_for
-from engine import Event, GameState
-from engine.events import to_dict
+from engine import Event, GameState, Outcome
+from engine.events import Replace, to_dict
+from engine.knowledge import observe
 from engine.moves import legal_moves
 from engine.state import DRAWN
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
 
 
-class _Drawn(ReplayVisitor):
+class _Drawn(ReplayVisitor[None]):
     """Every state with a drawn card in hand along a replay, checked on the spot."""
 
     def __init__(self) -> None:
         self.checked = 0
 
-    def event(self, line: int, event: Event, state: GameState) -> None:
+    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
         if state.phase != DRAWN:
             return
         lazy, listed = moves_for(state), legal_moves(state)
@@ -35,6 +37,15 @@ class _Drawn(ReplayVisitor):
         assert lazy[-1] == listed[-1] and lazy[1:4] == listed[1:4]
         grouped = [m for group in lazy.kinds().values() for m in group]
         assert grouped == listed
+        for seat in range(len(state.players)):   # as each player would see that row
+            row = observe(state, state.players[seat]).rows.get(state.players[state.current])
+            if row is None:
+                continue
+            values = state.rules.values()
+            safe = lazy.kinds(row, values).get("multi", [])
+            expected = [m for m in listed if isinstance(m, Replace) and len(m.positions) > 1
+                        and not known_to_fail(row, m.positions, values)]
+            assert list(safe) == expected and len(safe) == len(expected)
         self.checked += 1
 
 

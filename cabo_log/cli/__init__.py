@@ -6,15 +6,40 @@ register themselves on the same Typer app.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
+
+from cabo_log.cli import plain
+
+plain.install()
 
 app = typer.Typer(
     name="cabo-log",
     help="Replay, validate and analyse Cabo game logs (format cabo-log/1).",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"cabo-log {version('cabo-log')}")
+        except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
+            typer.echo("cabo-log (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Replay, validate and analyse Cabo game logs (format cabo-log/1)."""
 
 
 def _register_all() -> None:
@@ -32,4 +57,4 @@ def _register_all() -> None:
 
 def main() -> None:
     _register_all()
-    app()
+    app(prog_name="cabo-log")

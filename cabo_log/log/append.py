@@ -35,6 +35,7 @@ from engine import (
     GameState,
     InconsistentLogError,
     LogSyntaxError,
+    Outcome,
     apply,
     new_game,
 )
@@ -83,6 +84,7 @@ class EventWriter:
         self.last_line = last_line    # the last line's bytes, without its newline
         self.chained = chained
         self.file = file
+        self.outcome: Outcome | None = None   # what the last event accepted did
 
     @property
     def next_seq(self) -> int:
@@ -154,7 +156,7 @@ class EventWriter:
                 raise LogSyntaxError("no_header", "the first line must be the 'game' header")
             self.state = new_game(event)
         else:
-            apply(state, event)
+            self.outcome = apply(state, event)
         self.lines += 1
         self.last_line = raw
         return raw

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -92,8 +93,13 @@ def parse_object(obj: Any) -> Event:
     return parse_event(obj)
 
 
+_POSITION = re.compile(r":? ?line \d+ column \d+ \(char (\d+)\)")
+
+
 def _reason(exc: Exception) -> str:
-    text = str(exc)
+    # The decoder sees one log line as a whole document, so its "line 1 column 55" would
+    # contradict the log line number in front of the error: say the column within the line.
+    text = _POSITION.sub(lambda m: f" at column {int(m.group(1)) + 1} of the line", str(exc))
     return text if len(text) <= 80 else text[:77] + "..."
 
 

@@ -106,8 +106,8 @@ class Follower:
             g = self.state
             return Followed(self.line, event, f"Game {g.game_id}: {g.rules.name}, players "
                             f"{', '.join(g.players)}", status(g))
-        apply(self.state, event)
-        self.words.event(self.line, event, self.state)
+        done = apply(self.state, event)
+        self.words.event(self.line, event, self.state, done)
         return Followed(self.line, event, self.words.timeline.steps[-1].text,
                         status(self.state))
 

@@ -16,13 +16,13 @@ from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from engine.events import TYPE_NAMES, Event, GameStart
+from engine.events import Event, GameStart
 
 _Plan = tuple[Callable[..., Event], Callable[[Event], Any], tuple[str, ...], str]
 _PLANS: dict[type, _Plan] = {}
 
 
-def _plan(kind: type) -> _Plan:
+def _plan(kind: type[Event]) -> _Plan:
     names = tuple(f.name for f in fields(kind))[2:]   # after seq and auto
     namespace: dict[str, Any] = {"_new": object.__new__, "cls": kind}
     body = []
@@ -33,7 +33,7 @@ def _plan(kind: type) -> _Plan:
     exec(f"def make({args}):\n    e = _new(cls); {'; '.join(body)}; return e",  # noqa: S102
          namespace)
     getter = attrgetter(*names) if len(names) > 1 else (lambda e: (getattr(e, names[0]),))
-    plan = (namespace["make"], getter, names, TYPE_NAMES[kind])
+    plan = (namespace["make"], getter, names, kind.TYPE)
     _PLANS[kind] = plan
     return plan
 

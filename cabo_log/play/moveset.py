@@ -110,15 +110,21 @@ class Placements(Sequence[Event]):
             self._all = Combos(self.me, self.size, 1, self.limit)
         return self._all
 
-    def kinds(self) -> dict[str, Sequence[Event]]:
-        """The moves by kind, as ``RandomBot`` groups them (discard, replace, multi)."""
+    def kinds(self, row: Sequence[str | None] | None = None,
+              values: dict[str, int] | None = None) -> dict[str, Sequence[Event]]:
+        """The moves by kind, as ``RandomBot`` groups them (discard, replace, multi); with the
+        player's ``row`` and card ``values``, multi-replacements known to fail are left out."""
         out: dict[str, Sequence[Event]] = {}
         if self.discard:
             out["discard"] = self.discard
         if self.limit >= 1:
             out["replace"] = Combos(self.me, self.size, 1, 1)
         if self.limit >= 2:
-            out["multi"] = Combos(self.me, self.size, 2, self.limit)
+            multi: Sequence[Event] = (
+                Combos(self.me, self.size, 2, self.limit) if row is None or values is None
+                else SafeCombos(self.me, row, values, 2, self.limit))
+            if len(multi):
+                out["multi"] = multi
         return out
 
     def __len__(self) -> int:
@@ -154,3 +160,81 @@ def moves_for(g: GameState) -> Sequence[Event]:
     if g.phase == DRAWN:
         return Placements(g)
     return legal_moves(g)
+
+
+class SafeCombos(Sequence[Event]):
+    """The multi-replacements (``low``..``high`` positions) that are not known to fail for
+    someone who sees ``row``: no two known cards of different values among the positions
+    (``counting.known_to_fail``). Same order as filtering the engine's list; counted and
+    unranked by class: each known position belongs to its value's class, an unknown to none,
+    and a valid combination takes known cards of one class at most (Vandermonde's identity
+    counts those: choosing ``r`` among a class's ``n`` and the ``u`` unknown is C(n+u, r))."""
+
+    def __init__(self, player: str, row: Sequence[str | None], values: dict[str, int],
+                 low: int, high: int) -> None:
+        self.player = player
+        self.size = size = len(row)
+        self.kind: list[int | None] = [values[c] if c is not None else None for c in row]
+        classes = sorted({k for k in self.kind if k is not None})
+        # suffix counts: unknown[p], known[v][p] among positions p..size-1
+        self.unknown = [0] * (size + 1)
+        self.known = {v: [0] * (size + 1) for v in classes}
+        for p in range(size - 1, -1, -1):
+            self.unknown[p] = self.unknown[p + 1] + (self.kind[p] is None)
+            for v, counts in self.known.items():
+                counts[p] = counts[p + 1] + (self.kind[p] == v)
+        self.counts = [(k, self._ways(0, k, None)) for k in range(low, high + 1)]
+        self.total = sum(n for _, n in self.counts)
+
+    def _ways(self, p: int, r: int, cls: int | None) -> int:
+        """Valid ways to pick ``r`` more positions from ``p`` on, known ones of ``cls`` only
+        (of any single class when ``cls`` is None)."""
+        u = self.unknown[p]
+        if cls is not None:
+            return comb(self.known[cls][p] + u, r)
+        base = comb(u, r)
+        return base + sum(comb(n[p] + u, r) - base for n in self.known.values())
+
+    def __len__(self) -> int:
+        return self.total
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.total))]
+        if index < 0:
+            index += self.total
+        if not 0 <= index < self.total:
+            raise IndexError(index)
+        for count, number in self.counts:
+            if index < number:
+                return Replace(None, False, self.player, self._unrank(count, index), None,
+                               None)
+            index -= number
+        raise IndexError(index)  # pragma: no cover - the counts add up to total
+
+    def _unrank(self, count: int, index: int) -> tuple[int, ...]:
+        out: list[int] = []
+        start, cls = 0, None
+        for left in range(count, 0, -1):
+            for q in range(start, self.size):
+                kind = self.kind[q]
+                if kind is not None and cls is not None and kind != cls:
+                    continue
+                after = kind if kind is not None else cls
+                block = self._ways(q + 1, left - 1, after)
+                if index < block:
+                    out.append(q)
+                    start, cls = q + 1, after
+                    break
+                index -= block
+        return tuple(out)
+
+    def __iter__(self) -> Iterator[Event]:
+        for i in range(self.total):
+            yield self[i]
