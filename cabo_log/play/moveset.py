@@ -123,7 +123,7 @@ class Placements(Sequence[Event]):
             multi: Sequence[Event] = (
                 Combos(self.me, self.size, 2, self.limit) if row is None or values is None
                 else SafeCombos(self.me, row, values, 2, self.limit))
-            if len(multi):
+            if multi:
                 out["multi"] = multi
         return out
 
@@ -173,6 +173,12 @@ class SafeCombos(Sequence[Event]):
     def __init__(self, player: str, row: Sequence[str | None], values: dict[str, int],
                  low: int, high: int) -> None:
         self.player = player
+        self.row, self.values, self.low, self.high = row, values, low, high
+        self._total: int | None = None   # counted when first asked: a bot that picks
+                                         # another kind of move never asks
+
+    def _prepare(self) -> int:
+        row, values = self.row, self.values
         self.size = size = len(row)
         self.kind: list[int | None] = [values[c] if c is not None else None for c in row]
         classes = sorted({k for k in self.kind if k is not None})
@@ -183,8 +189,25 @@ class SafeCombos(Sequence[Event]):
             self.unknown[p] = self.unknown[p + 1] + (self.kind[p] is None)
             for v, counts in self.known.items():
                 counts[p] = counts[p + 1] + (self.kind[p] == v)
-        self.counts = [(k, self._ways(0, k, None)) for k in range(low, high + 1)]
-        self.total = sum(n for _, n in self.counts)
+        self.counts = [(k, self._ways(0, k, None)) for k in range(self.low, self.high + 1)]
+        self._total = sum(n for _, n in self.counts)
+        return self._total
+
+    @property
+    def total(self) -> int:
+        return self._total if self._total is not None else self._prepare()
+
+    def __bool__(self) -> bool:
+        """Whether any is valid, without counting them: two unknown cards, an unknown and a
+        known one, or two known cards of one value (the pairs are the smallest moves)."""
+        if self.high < 2:
+            return False
+        unknown = sum(1 for c in self.row if c is None)
+        known = len(self.row) - unknown
+        if unknown >= 2 or (unknown and known):
+            return True
+        seen = [self.values[c] for c in self.row if c is not None]
+        return len(set(seen)) < len(seen)
 
     def _ways(self, p: int, r: int, cls: int | None) -> int:
         """Valid ways to pick ``r`` more positions from ``p`` on, known ones of ``cls`` only
