@@ -16,6 +16,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from cabo_log.db.load import load_paths
+from cabo_log.db import database as dbmod
+from cabo_log.db import load as loadmod
+from cabo_log.db.load import Task, load_paths, replay_tasks
 from cabo_log.db.rows import SCHEMAS
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.simulate import simulate_game
@@ -178,3 +181,50 @@ def test_the_corpus_is_what_the_tests_think(corpus: tuple[Path, dict[str, int]])
     for game_id, count in lines.items():
         data = (folder / f"{game_id}.jsonl").read_bytes().splitlines()
         assert len(data) == count and json.loads(data[0])["game_id"] == game_id
+
+
+class _HeldCommit:
+    """A writer's connection whose COMMIT waits until released (and says when it started)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def execute(self, sql: str, *args: object) -> object:
+        if sql == "COMMIT":
+            self.started.set()
+            self.release.wait(60)
+        return self.con.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.con, name)
+
+
+@pytest.mark.parametrize("at_commit", [True, False], ids=["during-commit", "before-commit"])
+def test_a_stop_never_interrupts_a_commit_it_then_denies(
+        tmp_path: Path, corpus: tuple[Path, dict[str, int]], at_commit: bool) -> None:
+    """``Writer.abort`` while a batch is committing lets the commit finish and counts it (so the
+    message says what the database holds); before the commit, the batch is rolled back."""
+    folder, lines = corpus
+    db = tmp_path / "cabo.duckdb"
+    con = dbmod.connect(db, read_only=False)
+    dbmod.ensure_schema(con, db)
+    writer = dbmod.Writer(con)
+    held = _HeldCommit(writer.con)
+    writer.con = held  # type: ignore[assignment]
+    outcomes, rows = replay_tasks([Task(str(p), p.stat().st_size, None)
+                                   for p in sorted(folder.iterdir())[:3]])
+    for table, items in rows.batches().items():
+        writer.add(table, items)
+    writer.add("files", [loadmod._files_batch(outcomes)])
+    writer.submit()
+    if at_commit:
+        assert held.started.wait(60)
+        threading.Timer(0.5, held.release.set).start()
+    writer.abort()
+    held.release.set()
+    writer.close()
+    con.close()
+    assert writer.committed_games == (3 if at_commit else 0)
+    assert assert_whole_games(db, lines) == writer.committed_games

@@ -54,7 +54,7 @@ def replay_command(
     if follow:
         from cabo_log.cli.write import follow_log
 
-        return follow_log(file)
+        return follow_log(file, as_player)
     result = replay_file(file, until=until)
     if as_player is not None and result.state is not None \
             and as_player not in result.state.players:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
@@ -188,6 +189,11 @@ class Writer:
         self.committed_games = 0    # games written by them
         self._thread: ThreadPoolExecutor | None = None
         self._writing: Future[None] | None = None
+        self._lock = threading.Lock()   # guards the two flags: a COMMIT is never interrupted
+        self._stopping = False          # set by abort: no COMMIT may start any more
+        self._committing = False        # a COMMIT has started: abort lets it finish
+        self._active = False            # a batch is being written (even one whose future a
+                                        # signal kept ``submit`` from recording)
 
     # --- collecting ---------------------------------------------------------------------------
     def replace_games(self, game_ids: Iterable[str]) -> None:
@@ -246,11 +252,18 @@ class Writer:
         writing.result()
 
     def abort(self) -> None:
-        """Stop: interrupt the batch being written (it rolls back) and drop what is pending."""
+        """Stop: interrupt the batch being written (it rolls back) and drop what is pending.
+        A batch already committing is let finish: interrupting its COMMIT could leave it
+        written while ``committed_games`` says it is not."""
         self.pending = Batch()
         writing, self._writing = self._writing, None
+        with self._lock:
+            self._stopping = True
+            committing, active = self._committing, self._active
+        if writing is None and active and not committing:
+            self.con.interrupt()   # submitted, but the signal came before it was recorded
         if writing is not None:
-            if not writing.done():
+            if not writing.done() and not committing:
                 self.con.interrupt()
             try:
                 writing.result()
@@ -264,6 +277,16 @@ class Writer:
         self.con.close()
 
     def _write(self, batch: Batch) -> None:
+        with self._lock:
+            if self._stopping:
+                return
+            self._active = True
+        try:
+            self._write_batch(batch)
+        finally:
+            self._active = False
+
+    def _write_batch(self, batch: Batch) -> None:
         con = self.con
         con.execute("BEGIN TRANSACTION")
         try:
@@ -280,7 +303,14 @@ class Writer:
                             {"p": sorted(set(batch.delete_errors))})
             for table, batches in batch.tables.items():
                 self.insert(table, pa.Table.from_batches(batches))
-            con.execute("COMMIT")
+            with self._lock:
+                if self._stopping:
+                    raise duckdb.InterruptException("the load was stopped before this commit")
+                self._committing = True
+            try:
+                con.execute("COMMIT")
+            finally:
+                self._committing = False
         except BaseException:
             try:
                 con.execute("ROLLBACK")

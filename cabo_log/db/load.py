@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import duckdb
 import pyarrow as pa
 
 from cabo_log.db.rows import Chunk, collect
@@ -38,6 +39,7 @@ CHUNK_FILES = 256           # and at most this many files
 INLINE_BYTES = 2 << 20      # below this much changed data, replay in this process
 FLUSH_ROWS = 200_000        # the writer appends to DuckDB once this many rows are waiting
 DUCKDB_MEMORY = "256MB"     # DuckDB's cache of the tables it wrote: of no use to a load
+WAL_BYTES = "4GB"           # DuckDB's write-ahead log may grow this big before a checkpoint
 
 
 class LoadError(Exception):
@@ -242,6 +244,9 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         raise NoLogsFound(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
     con = db.connect(database, read_only=False)
     con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")   # or it grows with the database
+    # no checkpoint inside a COMMIT (seconds that a stop would have to wait for): the WAL is
+    # folded into the database file once, when the load closes it
+    con.execute(f"SET checkpoint_threshold = '{WAL_BYTES}'")
     writer = db.Writer(con, flush_rows=FLUSH_ROWS)
     try:
         db.ensure_schema(con, database)
@@ -257,6 +262,12 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         writer.abort()
         stop = interruption(exc)
         if stop is not None:
+            # the committed batches are safe in DuckDB's write-ahead log: folding it into the
+            # database file can take seconds, and the next open does it instead
+            try:
+                con.execute("PRAGMA disable_checkpoint_on_shutdown")
+            except duckdb.Error:   # the signal cut a call on this connection short: the
+                pass               # checkpoint then happens on close, slower but as safe
             raise LoadInterrupted(writer.committed_games, stop.signum) from None
         if isinstance(exc, WorkerDied):
             error = LoadError(str(exc))

@@ -11,9 +11,9 @@ import os
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from cabo_log.log.chain import check_link, line_hash
+from cabo_log.log.chain import check_line, line_hash
 from cabo_log.log.fastdecode import fast_decode
-from cabo_log.log.logfile import decode_line, parse_object, read_bytes, strip_bom
+from cabo_log.log.logfile import parse_line, read_bytes, strip_bom
 from engine import (
     CaboLogError,
     Event,
@@ -125,19 +125,15 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
     chained: bool | None = None
     try:
         for number, raw in enumerate(strip_bom(data).split(b"\n"), start=1):
+            if state is not None and (chained is not False or b'"h"' in raw):
+                chained = check_line(previous, raw, chained)  # the chain first (log.chain)
             decoded = fast(raw)
             if decoded is not None:
-                event, h = decoded
-                if state is not None and (chained is not False or h is not None):
-                    chained = check_link(previous, {} if h is None else {"h": h}, chained)
+                event = decoded[0]
             else:
                 if not raw.strip():
                     continue  # blank lines are skipped
-                obj = decode_line(raw)  # raises the precise syntax error
-                if state is not None and type(obj) is dict and (
-                        chained is not False or "h" in obj):
-                    chained = check_link(previous, obj, chained)
-                event = parse_object(obj)  # the same event, or the precise field error
+                event = parse_line(raw)  # the same event, or the precise syntax error
             previous = raw
             if state is not None:
                 done = apply(state, event)
