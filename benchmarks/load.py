@@ -219,8 +219,10 @@ def bench(folder: Path, work: Path, jobs: int | None) -> None:
               f"peak RSS {mb(peak):>9s} (main process {mb(root)})"
               f"{'  ' + note[note.find('loaded'):] if note else ''}")
     sniff = results["raw read_json (sniff)"][0]
-    print(f"  load / raw: {results['cabo-log load'][0] / base:.2f} (union_by_name), "
-          f"{results['cabo-log load'][0] / sniff:.2f} (sniffed schema)")
+    ratio = results["cabo-log load"][0] / sniff
+    print(f"  load / read_json with default options (the target: <= 1.00): {ratio:.2f}"
+          f"{'  MET' if ratio <= 1 else ''}; load / read_json union_by_name: "
+          f"{results['cabo-log load'][0] / base:.2f}")
 
 
 def profile(folder: Path, work: Path) -> None:

@@ -1,7 +1,17 @@
 """Replay throughput on one core, in events per second, over a simulated corpus of every ruleset.
 
-Three figures, each the best of ``--repeat`` runs over the whole corpus held in memory:
+Figures, each the best of ``--repeat`` runs over the whole corpus held in memory:
 
+- orjson loads:      ``orjson.loads`` of every line and nothing else - the same-run reference
+                     the others are compared with (the machine is shared, so absolute figures
+                     drift; the ratio to this one much less);
+- decode (fast):     ``fastdecode.fast_event`` of every line (msgspec -> typed engine events,
+                     the exact reader for the lines it cannot vouch for);
+- decode (before):   orjson + ``engine.parse_event``: the reader before this version, which
+                     let a duplicate key pass (last wins);
+- decode (exact):    the exact reader of today (orjson, the duplicate-key check through the
+                     standard library's parser, ``parse_event``): what every line would cost
+                     without the fast path;
 - apply only:        ``new_game`` + ``apply`` of already parsed events + ``finish``;
 - parse + apply:     ``replay_bytes`` on the file bytes (JSON decoding, event parsing, every
                      rule checked, knowledge tracked) - what ``cabo-log replay`` does;
@@ -32,8 +42,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import orjson
+
 from cabo_log.db.load import Task, _chunks, replay_tasks
-from cabo_log.log.logfile import decode_line, iter_lines
+from cabo_log.log.fastdecode import fast_event
+from cabo_log.log.logfile import decode_line, iter_lines, parse_line
 from cabo_log.log.replay import replay_bytes
 from cabo_log.play.simulate import write_games
 from engine import apply, finish, new_game, parse_event
@@ -61,9 +74,9 @@ def best(repeat: int, run: Callable[[], object]) -> float:
     times = []
     for _ in range(repeat):
         gc.collect()
-        started = time.perf_counter()
+        started = time.process_time()  # CPU time: the machine is shared, wall time is not ours
         run()
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
     return min(times)
 
 
@@ -74,6 +87,7 @@ def main() -> None:
                         help="where the simulated logs are kept (build/bench-replay)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each figure (3)")
     parser.add_argument("--profile", action="store_true", help="print cProfile hot spots")
+    parser.add_argument("--no-rows", action="store_true", help="skip the row-building figure")
     args = parser.parse_args()
 
     paths = corpus(args.corpus, args.games)
@@ -85,6 +99,27 @@ def main() -> None:
     size = sum(len(d) for d in logs)
     print(f"corpus: {len(logs)} games, {events:,} events, {size / 1e6:.1f} MB "
           f"({', '.join(t[0] for t in TABLES)}; {args.games} each)")
+
+    lines = [raw for data in logs for raw in data.split(b"\n") if raw]
+
+    def orjson_only() -> None:
+        loads = orjson.loads
+        for raw in lines:
+            loads(raw)
+
+    def decode_fast() -> None:
+        for raw in lines:
+            if fast_event(raw) is None:
+                parse_line(raw)
+
+    def decode_before() -> None:
+        loads = orjson.loads
+        for raw in lines:
+            parse_event(loads(raw))
+
+    def decode_exact() -> None:
+        for raw in lines:
+            parse_event(decode_line(raw))
 
     def apply_only() -> None:
         for game in parsed:
@@ -104,11 +139,18 @@ def main() -> None:
             assert all(o.status == "loaded" for o in outcomes)
             rows.batches()
 
-    for label, run in (("apply only", apply_only), ("parse + apply", parse_apply),
-                       ("parse + apply + rows", with_rows)):
+    reference = best(args.repeat, orjson_only)
+    print(f"{'orjson loads (ref)':22s} {events / reference:>12,.0f} events/s  "
+          f"({reference:.2f} s, {reference / events * 1e6:.2f} us/event)")
+    stages = [("decode (fast)", decode_fast), ("decode (before)", decode_before),
+              ("decode (exact)", decode_exact),
+              ("apply only", apply_only), ("parse + apply", parse_apply)]
+    if not args.no_rows:
+        stages.append(("parse + apply + rows", with_rows))
+    for label, run in stages:
         seconds = best(args.repeat, run)
         print(f"{label:22s} {events / seconds:>12,.0f} events/s  ({seconds:.2f} s, "
-              f"{seconds / events * 1e6:.2f} us/event)")
+              f"{seconds / events * 1e6:.2f} us/event, {seconds / reference:.2f}x orjson)")
 
     if args.profile:
         for label, run in (("parse + apply", parse_apply), ("parse + apply + rows", with_rows)):

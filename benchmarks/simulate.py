@@ -3,6 +3,15 @@
     .venv/bin/python benchmarks/simulate.py                 # games/s and events/s per ruleset
     .venv/bin/python benchmarks/simulate.py --games 200 --players 4 --bots greedy,random
     .venv/bin/python benchmarks/simulate.py --versus 300    # greedy vs random, heads-up
+    .venv/bin/python benchmarks/simulate.py --cabo-rl /path/to/cabo-rl   # the reference ratio
+
+``--cabo-rl PATH`` times, in the same run, 300 two-player random-bot edition1 matches of
+cabo-log against as many matches of the public engine cabo-rl (flosoellner/cabo-rl, its
+``python/cabo_rl/rules.py``: ``play_round`` until a player wins, ``RandomPolicy`` on both
+seats) from a checkout at PATH, which is imported from there and never copied into this
+repository. The figure is the ratio of CPU times (cabo-log / cabo-rl), each the best of
+three interleaved runs. cabo-rl plays in memory with ints for cards and records no log;
+cabo-log checks every event with the engine and records the log's lines as well.
 
 Throughput counts the whole of ``simulate`` (shuffles, bots, the engine applying every event,
 the claims), in memory: no file is written. Each ruleset runs its default options.
@@ -33,6 +42,45 @@ def throughput(ruleset: str, games: int, players: int, bots: str, seed: int
     return rounds, events, time.perf_counter() - started, time.process_time() - cpu
 
 
+def cabo_rl_matches(checkout: Path, games: int, seed: int) -> tuple[float, int]:
+    """(CPU seconds, rounds) for ``games`` matches of cabo-rl's own engine, random policies."""
+    import random
+
+    if str(checkout / "python") not in sys.path:
+        sys.path.insert(0, str(checkout / "python"))
+    from cabo_rl import rules  # type: ignore[import-not-found]
+
+    rounds = 0
+    cpu = time.process_time()
+    for index in range(games):
+        rng = random.Random(game_seed(seed, index))
+        state = rules.new_game_state(rng)
+        policies = {"human": rules.RandomPolicy(rng), "agent": rules.RandomPolicy(rng)}
+        starter = "human"
+        while True:
+            outcome = rules.play_round(state, rng, policies, starter)
+            rounds += 1
+            if outcome.winner is not None:
+                break
+            starter = outcome.next_starter
+    return time.process_time() - cpu, rounds
+
+
+def reference_ratio(checkout: Path, games: int, seed: int) -> None:
+    ours = theirs = float("inf")
+    for _ in range(3):   # interleaved, best of three: the machine is shared
+        ours_rounds, events, _, cpu = throughput("edition1", games, 2, "random", seed)
+        ours = min(ours, cpu)
+        cpu, their_rounds = cabo_rl_matches(checkout, games, seed)
+        theirs = min(theirs, cpu)
+    print(f"{games} two-player random-bot edition1 matches, CPU seconds (same run)")
+    print(f"  cabo-log simulate  {ours:7.2f} s  ({ours_rounds / games:.1f} rounds/match, "
+          f"{events / ours:,.0f} events/s)")
+    print(f"  cabo-rl            {theirs:7.2f} s  ({their_rounds / games:.1f} rounds/match)")
+    print(f"  ratio              {ours / theirs:7.2f}x  (per round: "
+          f"{(ours / ours_rounds) / (theirs / their_rounds):.2f}x)")
+
+
 def versus(ruleset: str, games: int, seed: int) -> dict[str, tuple[float, float, int]]:
     """Heads-up greedy vs random, seats alternating: (win rate, points per round, rounds)."""
     wins = {"greedy": 0.0, "random": 0.0}
@@ -59,7 +107,12 @@ def main() -> None:
     parser.add_argument("--rulesets", default=",".join(BUILTINS))
     parser.add_argument("--versus", type=int, default=0, metavar="GAMES",
                         help="instead: greedy vs random heads-up over GAMES games per ruleset")
+    parser.add_argument("--cabo-rl", type=Path, metavar="PATH",
+                        help="instead: the ratio to cabo-rl (a checkout at PATH), 300 matches")
     args = parser.parse_args()
+    if args.cabo_rl:
+        reference_ratio(args.cabo_rl, 300 if args.games == 100 else args.games, args.seed)
+        return
     rulesets = args.rulesets.split(",")
     if args.versus:
         print(f"greedy vs random, 2 players, seats alternating, {args.versus} games per ruleset")

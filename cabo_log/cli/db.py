@@ -53,6 +53,14 @@ def load_command(
                           "table (slow: see 'cabo-log analyse').")] = False,
     rollouts: Annotated[Optional[int], typer.Option(  # noqa: UP045
         "--rollouts", min=2, help="With --analyse: sampled worlds per compared option.",
+        show_default="8")] = None,
+    cluster: Annotated[Optional[str], typer.Option(  # noqa: UP045
+        "--cluster", help="Replay on a Dask cluster: a scheduler address "
+                          "(tcp://host:8786), or local:N for N local worker processes.",
+        show_default=False)] = None,
+    parquet_out: Annotated[Optional[Path], typer.Option(  # noqa: UP045
+        "--parquet-out", help="With --cluster: keep the games as a Parquet dataset in this "
+                              "folder; --db becomes a file of views over it.",
         show_default=False)] = None,
 ) -> None:
     """Replay logs and load what the engine derives into DuckDB (safe to re-run).
@@ -65,11 +73,13 @@ def load_command(
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         _fail(f"no such file or folder: {', '.join(missing)}", 2)
+    if parquet_out is not None and cluster is None:
+        _fail("--parquet-out needs --cluster (use --cluster local:1 on one machine)", 2)
     database = _db(db)
     bar = Bar("loading", enabled=not quiet)
     with stop_signals():
         try:
-            summary = _load(paths, database, jobs, force, bar)
+            summary = _load(paths, database, jobs, force, bar, cluster, parquet_out)
         except KeyboardInterrupt as exc:   # before the load began
             stop = interruption(exc)
             assert stop is not None
@@ -102,15 +112,21 @@ def _analyse(database: Path, rollouts: int | None, jobs: int | None, show: bool)
     typer.echo(f"{database}: {done.text()}")
 
 
-def _load(paths: list[Path], database: Path, jobs: int | None, force: bool, bar: Bar) -> Any:
-    """``load_paths``, its failures as one line each (and the exit status they call for)."""
+def _load(paths: list[Path], database: Path, jobs: int | None, force: bool, bar: Bar,
+          cluster: str | None = None, parquet_out: Path | None = None) -> Any:
+    """``load_paths`` (or ``load_cluster`` with ``--cluster``), its failures as one line each
+    (and the exit status they call for)."""
+    from cabo_log.db.cluster import ClusterError, load_cluster
     from cabo_log.db.database import DatabaseError
     from cabo_log.db.load import LoadError, LoadInterrupted, NoLogsFound, load_paths
 
     try:
+        if cluster is not None:
+            return load_cluster(paths, database, cluster, parquet_out=parquet_out, force=force,
+                                progress=bar.update, on_total=bar.start)
         return load_paths(paths, database, jobs=jobs, force=force, progress=bar.update,
                           on_total=bar.start)
-    except (DatabaseError, NoLogsFound) as exc:
+    except (DatabaseError, NoLogsFound, ClusterError) as exc:
         _fail(str(exc), 1)
     except LoadError as exc:
         _fail(f"{exc}; {_kept(exc.committed)}", 1)

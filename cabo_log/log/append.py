@@ -26,7 +26,7 @@ import orjson
 
 from cabo_log.log.chain import CHAIN_FIELD, line_hash
 from cabo_log.log.lock import WriterError, lock_exclusive
-from cabo_log.log.logfile import decode_line
+from cabo_log.log.logfile import parse_line
 from cabo_log.log.replay import replay_bytes
 from engine import (
     CaboLogError,
@@ -38,7 +38,6 @@ from engine import (
     Outcome,
     apply,
     new_game,
-    parse_event,
 )
 from engine.events import to_dict
 
@@ -155,7 +154,7 @@ class EventWriter:
                                        "is not chained")
         raw = _encode(line)
         # exactly what a replay will read (an engine event reads back as itself)
-        event = known if known is not None else parse_event(decode_line(raw))
+        event = known if known is not None else parse_line(raw)
         if state is None:
             if not isinstance(event, GameStart):
                 raise LogSyntaxError("no_header", "the first line must be the 'game' header")

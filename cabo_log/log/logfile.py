@@ -2,12 +2,17 @@
 
 Kept apart from the engine so the engine never touches a file. Blank lines are skipped (a
 trailing newline is common); anything else that is not a JSON object is a LogSyntaxError.
+This is the exact reader, the one that words every syntax error; ``fastdecode`` is the fast
+path in front of it. FORMAT.md's "Reading the bytes": a leading UTF-8 byte-order mark is
+skipped, a key twice in one line is ``duplicate_key``, ``t`` must be a number or a string.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,12 +20,20 @@ from typing import Any
 import orjson
 
 from engine import CaboLogError, Event, LogSyntaxError, parse_event
+from engine.events import EVENT_TYPES
+
+BOM = b"\xef\xbb\xbf"
+
+
+def strip_bom(data: bytes) -> bytes:
+    """The file's bytes without a leading UTF-8 byte-order mark (FORMAT.md allows one)."""
+    return data[3:] if data[:3] == BOM else data
 
 
 def decode_line(raw: bytes) -> Any:
-    """One line's JSON value; LogSyntaxError for bad UTF-8 or bad JSON."""
+    """One line's JSON value; LogSyntaxError for bad UTF-8, bad JSON or a key given twice."""
     try:
-        return orjson.loads(raw)
+        value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         try:
             raw.decode("utf-8")
@@ -29,6 +42,55 @@ def decode_line(raw: bytes) -> Any:
         raise LogSyntaxError("bad_json", f"the line is not valid JSON ({_reason(exc)})") from None
     except (RecursionError, MemoryError, ValueError):  # pragma: no cover - orjson edge cases
         raise LogSyntaxError("bad_json", "the line is not valid JSON") from None
+    if type(value) is dict:
+        _check_unique_keys(raw)
+    return value
+
+
+def _check_unique_keys(raw: bytes) -> None:
+    """Parse again with the standard library, whose hook sees every object's pairs. orjson
+    accepted the line, so it is nested at most 1,024 deep; the standard parser counts each
+    level against the recursion limit, raised for the call so such a line is still checked."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * 1024 + 200))
+    try:
+        json.loads(raw, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError:  # pragma: no cover - orjson is the stricter of the two
+        pass
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json``'s hook for every object of a line: the first key seen twice is an error (the
+    last-wins reading of most parsers would let a second ``card`` switch a check off)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise LogSyntaxError("duplicate_key",
+                                     f"the key {key!r} appears twice in one object")
+            seen.add(key)
+    return out
+
+
+def parse_line(raw: bytes) -> Event:
+    """One non-blank line -> its event, by the exact (slow) path that words every error."""
+    return parse_object(decode_line(raw))
+
+
+def parse_object(obj: Any) -> Event:
+    """A decoded line -> its event: ``t`` checked here, everything else by the engine."""
+    if type(obj) is dict:
+        t = obj.get("t")
+        kind = obj.get("type")
+        if (t is not None and type(t) not in (int, float, str)
+                and type(kind) is str and kind in EVENT_TYPES):
+            shown = type(t).__name__ if isinstance(t, (dict, list)) else repr(t)
+            raise LogSyntaxError("bad_field", f"{kind}: field 't' must be a number (ms) or a "
+                                              f"string (ISO-8601), not {shown}")
+    return parse_event(obj)
 
 
 _POSITION = re.compile(r":? ?line \d+ column \d+ \(char (\d+)\)")
@@ -43,7 +105,7 @@ def _reason(exc: Exception) -> str:
 
 def iter_lines(data: bytes) -> Iterator[tuple[int, bytes]]:
     """Numbered non-blank lines of a log held in memory."""
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+    for number, raw in enumerate(strip_bom(data).split(b"\n"), start=1):
         if raw.strip():
             yield number, raw
 
@@ -53,7 +115,7 @@ def iter_events(lines: Iterable[tuple[int, bytes]], file: str | None = None
     """Parse numbered lines into events; the first bad line raises, located."""
     for number, raw in lines:
         try:
-            yield number, parse_event(decode_line(raw))
+            yield number, parse_line(raw)
         except CaboLogError as exc:
             raise exc.located(file, number) from None
 

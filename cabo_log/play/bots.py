@@ -34,6 +34,7 @@ from typing import Protocol
 
 from cabo_log.play.counting import known_to_fail
 from cabo_log.play.expert import ExpertBot
+from cabo_log.play.moveset import Placements
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.rulesets import RESET_NEVER, RESET_ONCE, Ruleset
@@ -112,8 +113,11 @@ class RandomBot:
 
     def choose(self, observation: Observation, legal_moves: Sequence[Event],
                rng: random.Random) -> Event:
-        kinds: dict[str, list[Event]] = {}
         row = observation.rows.get(observation.me, ())
+        if isinstance(legal_moves, Placements) and len(row) == legal_moves.size:
+            # lazy: the same groups, in the same order, without listing them
+            return self._pick(observation, dict(legal_moves.kinds(row, self.values.of)), rng)
+        kinds: dict[str, list[Event]] = {}
         for move in legal_moves:
             kind = move.TYPE
             if kind == "draw":
@@ -127,6 +131,11 @@ class RandomBot:
                 kinds[kind] = [move]
             else:
                 group.append(move)
+        return self._pick(observation, dict(kinds), rng)
+
+    def _pick(self, observation: Observation, kinds: dict[str, Sequence[Event]],
+              rng: random.Random) -> Event:
+        """A kind of move, then a move of that kind (Cabo by its own rate)."""
         cabo = kinds.pop("cabo", None)
         # Failed multi-replacements grow the row; a longer row calls Cabo sooner, which keeps
         # rounds (and the lists of legal moves) finite.

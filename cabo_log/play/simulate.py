@@ -30,6 +30,8 @@ from typing import Any, TextIO
 from cabo_log.log.append import EventWriter, GameLog, MemorySink
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.bots import BOTS, Bot, make_bot
+from cabo_log.play.lines import stamp
+from cabo_log.play.moveset import moves_for
 from engine import CaboLogError, GameState, Outcome, finish, resolve
 from engine.events import (
     FORMAT,
@@ -46,7 +48,7 @@ from engine.events import (
     to_dict,
 )
 from engine.knowledge import observe
-from engine.moves import legal_moves, needs_deal, needs_reshuffle, peek_moves, snap_moves
+from engine.moves import needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.rulesets import Ruleset
 from engine.scoring import expected_first, rotate_first
 from engine.state import DRAWN, POWER, ROUND_OVER, TURN_START
@@ -280,9 +282,7 @@ class _Match:
                 ) -> tuple[Event, dict[str, Any], Outcome]:
         """The event with this line's seq, written through the append API, and what the
         engine made of it."""
-        kind = type(event)  # a frozen event with this line's seq (dataclasses.replace, faster)
-        event = kind(len(self.events), auto, *[getattr(event, f) for f in kind.__slots__])
-        line = to_dict(event)
+        event, line = stamp(event, len(self.events), auto)  # this line's seq, and the line
         if think is not None:
             line["t"] = self.clock + think
         self.writer.append((event, line))
@@ -399,7 +399,7 @@ class _Match:
         g = self.state
         seat = g.current
         name = g.players[seat]
-        moves = legal_moves(g)
+        moves = moves_for(g)
         if not moves:  # pragma: no cover - the engine always leaves a move
             raise SimulationError(f"{g.game_id}: no legal move for {name} in {g.phase}")
         auto = self.auto_rate > 0 and self.table.random() < self.auto_rate

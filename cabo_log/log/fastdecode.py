@@ -1,0 +1,196 @@
+"""The fast path of reading a line: msgspec decodes the bytes straight into a typed struct,
+which becomes the engine's event; anything unusual falls back to the exact reader.
+
+Why two paths: ``orjson.loads`` + ``engine.parse_event`` builds a dict, then checks it field by
+field in Python (~2 us per line), while msgspec checks the JSON types in C while it decodes.
+The exact reader (``cabo_log.log.logfile.parse_line``) stays the one place that words the
+errors: whenever the fast path is not sure (a type error, a value it does not check, a line it
+cannot prove free of duplicate keys), it returns ``None`` and the caller asks the exact reader,
+which either raises the precise ``FILE:LINE: code: message`` or returns the same event.
+
+Duplicate keys: msgspec, like most JSON parsers, keeps the last of two equal keys. A line is
+proven free of them by counting ``:`` bytes: in a line without backslashes each key at any
+depth has one, and so has each colon inside a string. The struct re-encoded (in C) holds
+exactly the keys that were kept and the same strings, so it has as many colons as the line
+only if no key was dropped: none read twice, none unknown, no default spelled out. Any
+disagreement, or a backslash (an escaped key could spell a known one), goes the exact way. The
+header (free-form ruleset and options) always does: one line per game.
+
+The engine stays free of third-party imports: it receives its own frozen event classes, built
+here without the frozen ``__setattr__`` round trip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Annotated, Any, Literal, TypeVar
+
+import msgspec
+
+from engine.events import (
+    Cabo,
+    Deal,
+    Discard,
+    Draw,
+    Event,
+    Forfeit,
+    GameEnd,
+    Peek,
+    Power,
+    Replace,
+    Reshuffle,
+    RoundEnd,
+    Skip,
+    Snap,
+)
+
+E = TypeVar("E", bound=Event)
+# Within int64: orjson (the exact reader) rejects larger numbers, msgspec would not.
+Int = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+NonNegative = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+Positions = Annotated[tuple[Int, ...], msgspec.Meta(min_length=1)]
+SlotT = tuple[str, Int]
+
+
+def _maker(cls: type[E], struct: type[msgspec.Struct]) -> Callable[..., E]:
+    """A constructor of ``cls`` from the struct's fields in their order (``astuple``), that
+    sets each slot directly: no frozen ``__setattr__`` round trip, ``t`` dropped."""
+    order = struct.__struct_fields__
+    namespace: dict[str, Any] = {"_new": object.__new__, "cls": cls}
+    body = []
+    for i, f in enumerate(fields(cls)):
+        namespace[f"s{i}"] = getattr(cls, f.name).__set__
+        body.append(f"s{i}(e, {f.name} is True)" if f.name == "auto" else f"s{i}(e, {f.name})")
+    source = f"def make({', '.join(order)}):\n    e = _new(cls); {'; '.join(body)}; return e"
+    exec(source, namespace)  # noqa: S102
+    return namespace["make"]  # type: ignore[no-any-return]
+
+
+class _Line(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit_defaults=True):
+    """The common fields. Every default is None and is omitted when re-encoding, so a line
+    that spells one out (``"card":null``) fails the key count and takes the exact path: rare,
+    and still right."""
+
+    seq: NonNegative | None = None
+    auto: bool | None = None      # None: absent (an explicit null goes the exact way)
+    t: Int | float | str | None = None
+    h: str | None = None          # the hash chain (log.chain), checked by the replay
+
+
+class _Deal(_Line, tag="deal", frozen=True):
+    round: Int
+    first: str
+    hands: dict[str, tuple[str, ...]]
+    discard: str
+    deck: tuple[str, ...]
+
+
+class _Peek(_Line, tag="peek", frozen=True):
+    player: str
+    positions: Positions
+
+
+class _Draw(_Line, tag="draw", frozen=True):
+    player: str
+    source: Literal["deck", "discard"]
+    card: str | None = None
+
+
+class _Discard(_Line, tag="discard", frozen=True):
+    player: str
+
+
+class _Replace(_Line, tag="replace", frozen=True):
+    player: str
+    positions: Positions
+    into: Int | None = None
+    end: Literal["left", "right"] | None = None
+
+
+class _Power(_Line, tag="power", frozen=True):
+    player: str
+    power: Literal["peek", "spy", "swap"]
+    target: SlotT | None = None
+    cards: tuple[SlotT, SlotT] | None = None
+
+    def __post_init__(self) -> None:
+        """A swap has ``cards`` and no ``target``, a peek or spy the other way round; any
+        other mix is for the exact reader (which words the error or ignores the extra)."""
+        if (self.cards is None) == (self.power == "swap") or (
+                (self.target is None) != (self.power == "swap")):
+            raise ValueError("target/cards")
+
+
+class _Skip(_Line, tag="skip", frozen=True):
+    player: str
+
+
+class _Cabo(_Line, tag="cabo", frozen=True):
+    player: str
+
+
+class _Snap(_Line, tag="snap", frozen=True):
+    player: str
+    position: Int
+
+
+class _Reshuffle(_Line, tag="reshuffle", frozen=True):
+    deck: tuple[str, ...]
+
+
+class _Forfeit(_Line, tag="forfeit", frozen=True):
+    player: str
+    reason: str | None = None
+
+
+class _RoundEnd(_Line, tag="round_end", frozen=True):
+    round: Int
+    points: dict[str, Int]
+
+
+class _GameEnd(_Line, tag="game_end", frozen=True):
+    winners: tuple[str, ...]
+    scores: dict[str, Int]
+
+
+_MAKERS: dict[type, Callable[..., Event]] = {
+    struct: _maker(cls, struct) for struct, cls in (
+        (_Deal, Deal), (_Peek, Peek), (_Draw, Draw), (_Discard, Discard), (_Replace, Replace),
+        (_Power, Power), (_Skip, Skip), (_Cabo, Cabo), (_Snap, Snap),
+        (_Reshuffle, Reshuffle), (_Forfeit, Forfeit), (_RoundEnd, RoundEnd),
+        (_GameEnd, GameEnd))
+}
+AnyLine = (_Deal | _Peek | _Draw | _Discard | _Replace | _Power | _Skip | _Cabo | _Snap
+           | _Reshuffle | _Forfeit | _RoundEnd | _GameEnd)
+_decode = msgspec.json.Decoder(AnyLine).decode
+_Errors = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+
+
+_encode = msgspec.json.Encoder().encode
+_astuple = msgspec.structs.astuple
+
+
+def fast_decode(raw: bytes) -> tuple[Event, str | None] | None:
+    """(the event, its chain hash ``h``) of one line when the fast path can vouch for them,
+    else ``None``: ask the exact reader, which raises the precise error or agrees."""
+    if b"\\" in raw:
+        return None
+    try:
+        line = _decode(raw)
+    except _Errors:
+        return None
+    values = _astuple(line)
+    colons = raw.count(b":")
+    # Every field that is not None was read from a key of the line: when the line has no
+    # other colon, it has no other key (the common case, no encoding needed).
+    if colons != len(values) + 1 - values.count(None) \
+            and colons != _encode(line).count(b":"):
+        return None  # a key read twice, an unknown key, or a default spelled out
+    return _MAKERS[type(line)](*values), line.h
+
+
+def fast_event(raw: bytes) -> Event | None:
+    """The event alone (tests and benchmarks compare it with the exact reader's)."""
+    decoded = fast_decode(raw)
+    return None if decoded is None else decoded[0]

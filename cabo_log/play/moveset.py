@@ -1,0 +1,263 @@
+"""The placements of a drawn card as a lazy sequence, for the simulator.
+
+With a drawn card in hand a player may discard it or replace 1 to 4 (or the ruleset's limit)
+cards of their row: ``engine.moves.legal_moves`` lists every combination of positions. A row
+grown by failed multi-replacements to 20 cards has 6,195 of them, and a random bot, which picks
+one, made the simulator spend two thirds of its time building and sorting moves it never
+played. ``Placements`` is the same sequence, in the same order (``itertools.combinations``,
+by count), but computes a move only when it is asked for: its length by arithmetic, item ``i``
+by unranking. A bot that iterates it sees the engine's list; ``RandomBot`` takes the groups by
+kind directly, so its random choices (and the simulated logs) are unchanged, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+from math import comb
+from typing import overload
+
+from engine import GameState
+from engine.events import Discard, Event, Replace
+from engine.moves import LISTED_REPLACE_LIMIT, legal_moves
+from engine.state import DRAWN
+
+
+class Combos(Sequence[Event]):
+    """Replacements of ``low``..``high`` positions out of ``size``, in the engine's order."""
+
+    def __init__(self, player: str, size: int, low: int, high: int) -> None:
+        self.player = player
+        self.size = size
+        self.low, self.high = low, high
+        self._counts: list[tuple[int, int]] | None = None
+
+    @property
+    def counts(self) -> list[tuple[int, int]]:
+        """(count, how many combinations of that count), computed when first needed."""
+        if self._counts is None:
+            self._counts = [(k, comb(self.size, k)) for k in range(self.low, self.high + 1)]
+        return self._counts
+
+    @property
+    def total(self) -> int:
+        if self.low == self.high == 1:
+            return self.size
+        return sum(n for _, n in self.counts)
+
+    def __len__(self) -> int:
+        return self.total
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        total = self.total
+        if index < 0:
+            index += total
+        if not 0 <= index < total:
+            raise IndexError(index)
+        if self.low == self.high == 1:
+            return Replace(None, False, self.player, (index,), None, None)
+        for count, number in self.counts:
+            if index < number:
+                return Replace(None, False, self.player, _unrank(self.size, count, index),
+                               None, None)
+            index -= number
+        raise IndexError(index)  # pragma: no cover - the counts add up to total
+
+    def __iter__(self) -> Iterator[Event]:
+        for count, _ in self.counts:
+            for combo in combinations(range(self.size), count):
+                yield Replace(None, False, self.player, combo, None, None)
+
+
+def _unrank(size: int, count: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th ``count``-combination of ``range(size)`` in lexicographic order."""
+    out: list[int] = []
+    start = 0
+    for left in range(count, 0, -1):
+        for value in range(start, size):
+            block = comb(size - value - 1, left - 1)
+            if index < block:
+                out.append(value)
+                start = value + 1
+                break
+            index -= block
+    return tuple(out)
+
+
+class Placements(Sequence[Event]):
+    """``legal_moves`` in the DRAWN phase: an optional discard, then every replacement."""
+
+    def __init__(self, g: GameState) -> None:
+        me = g.players[g.current]
+        self.discard: list[Event] = [Discard(None, False, me)] if g.drawn_source == "deck" \
+            else []
+        self.me = me
+        self.size = size = len(g.rows[g.current])
+        self.limit = min(g.rules.max_replace or LISTED_REPLACE_LIMIT, size)
+        self._all: Combos | None = None
+
+    @property
+    def all(self) -> Combos:
+        if self._all is None:
+            self._all = Combos(self.me, self.size, 1, self.limit)
+        return self._all
+
+    def kinds(self, row: Sequence[str | None] | None = None,
+              values: dict[str, int] | None = None) -> dict[str, Sequence[Event]]:
+        """The moves by kind, as ``RandomBot`` groups them (discard, replace, multi); with the
+        player's ``row`` and card ``values``, multi-replacements known to fail are left out."""
+        out: dict[str, Sequence[Event]] = {}
+        if self.discard:
+            out["discard"] = self.discard
+        if self.limit >= 1:
+            out["replace"] = Combos(self.me, self.size, 1, 1)
+        if self.limit >= 2:
+            multi: Sequence[Event] = (
+                Combos(self.me, self.size, 2, self.limit) if row is None or values is None
+                else SafeCombos(self.me, row, values, 2, self.limit))
+            if multi:
+                out["multi"] = multi
+        return out
+
+    def __len__(self) -> int:
+        return len(self.discard) + len(self.all)
+
+    def __bool__(self) -> bool:
+        return bool(self.discard) or self.limit >= 1
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if self.discard:
+            if index == 0:
+                return self.discard[0]
+            index -= 1
+        return self.all[index]
+
+    def __iter__(self) -> Iterator[Event]:
+        yield from self.discard
+        yield from self.all
+
+
+def moves_for(g: GameState) -> Sequence[Event]:
+    """The legal moves of the player to act, lazily where they can be many."""
+    if g.phase == DRAWN:
+        return Placements(g)
+    return legal_moves(g)
+
+
+class SafeCombos(Sequence[Event]):
+    """The multi-replacements (``low``..``high`` positions) that are not known to fail for
+    someone who sees ``row``: no two known cards of different values among the positions
+    (``counting.known_to_fail``). Same order as filtering the engine's list; counted and
+    unranked by class: each known position belongs to its value's class, an unknown to none,
+    and a valid combination takes known cards of one class at most (Vandermonde's identity
+    counts those: choosing ``r`` among a class's ``n`` and the ``u`` unknown is C(n+u, r))."""
+
+    def __init__(self, player: str, row: Sequence[str | None], values: dict[str, int],
+                 low: int, high: int) -> None:
+        self.player = player
+        self.row, self.values, self.low, self.high = row, values, low, high
+        self._total: int | None = None   # counted when first asked: a bot that picks
+                                         # another kind of move never asks
+
+    def _prepare(self) -> int:
+        row, values = self.row, self.values
+        self.size = size = len(row)
+        self.kind: list[int | None] = [values[c] if c is not None else None for c in row]
+        classes = sorted({k for k in self.kind if k is not None})
+        # suffix counts: unknown[p], known[v][p] among positions p..size-1
+        self.unknown = [0] * (size + 1)
+        self.known = {v: [0] * (size + 1) for v in classes}
+        for p in range(size - 1, -1, -1):
+            self.unknown[p] = self.unknown[p + 1] + (self.kind[p] is None)
+            for v, counts in self.known.items():
+                counts[p] = counts[p + 1] + (self.kind[p] == v)
+        self.counts = [(k, self._ways(0, k, None)) for k in range(self.low, self.high + 1)]
+        self._total = sum(n for _, n in self.counts)
+        return self._total
+
+    @property
+    def total(self) -> int:
+        return self._total if self._total is not None else self._prepare()
+
+    def __bool__(self) -> bool:
+        """Whether any is valid, without counting them: two unknown cards, an unknown and a
+        known one, or two known cards of one value (the pairs are the smallest moves)."""
+        if self.high < 2:
+            return False
+        unknown = sum(1 for c in self.row if c is None)
+        known = len(self.row) - unknown
+        if unknown >= 2 or (unknown and known):
+            return True
+        seen = [self.values[c] for c in self.row if c is not None]
+        return len(set(seen)) < len(seen)
+
+    def _ways(self, p: int, r: int, cls: int | None) -> int:
+        """Valid ways to pick ``r`` more positions from ``p`` on, known ones of ``cls`` only
+        (of any single class when ``cls`` is None)."""
+        u = self.unknown[p]
+        if cls is not None:
+            return comb(self.known[cls][p] + u, r)
+        base = comb(u, r)
+        return base + sum(comb(n[p] + u, r) - base for n in self.known.values())
+
+    def __len__(self) -> int:
+        return self.total
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.total))]
+        if index < 0:
+            index += self.total
+        if not 0 <= index < self.total:
+            raise IndexError(index)
+        for count, number in self.counts:
+            if index < number:
+                return Replace(None, False, self.player, self._unrank(count, index), None,
+                               None)
+            index -= number
+        raise IndexError(index)  # pragma: no cover - the counts add up to total
+
+    def _unrank(self, count: int, index: int) -> tuple[int, ...]:
+        out: list[int] = []
+        start, cls = 0, None
+        for left in range(count, 0, -1):
+            for q in range(start, self.size):
+                kind = self.kind[q]
+                if kind is not None and cls is not None and kind != cls:
+                    continue
+                after = kind if kind is not None else cls
+                block = self._ways(q + 1, left - 1, after)
+                if index < block:
+                    out.append(q)
+                    start, cls = q + 1, after
+                    break
+                index -= block
+        return tuple(out)
+
+    def __iter__(self) -> Iterator[Event]:
+        for i in range(self.total):
+            yield self[i]

@@ -1,0 +1,179 @@
+"""Reading the bytes (FORMAT.md): byte-order mark, duplicate keys, the type of ``t``, and the
+msgspec fast path agreeing with the exact reader on every line it accepts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cabo_log.log.builder import LogBuilder
+from cabo_log.log.fastdecode import fast_event
+from cabo_log.log.logfile import iter_events, parse_line
+from cabo_log.log.replay import replay_bytes
+from engine import CaboLogError, LogSyntaxError
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
+_START = LogBuilder("edition1", ["ana", "bruno"], seq=False).deal(
+    {"ana": ["1", "2", "3", "4"], "bruno": ["5", "5", "6", "6"]}, "10", ["7"], first="ana")
+HEADER, DEAL = _START.to_bytes().rstrip(b"\n").split(b"\n")
+
+
+def error_of(data: bytes) -> CaboLogError:
+    result = replay_bytes(data, "g.jsonl")
+    assert result.error is not None, "the log was accepted"
+    return result.error
+
+
+def test_a_leading_byte_order_mark_is_skipped() -> None:
+    data = (SAMPLES / "edition1-match.jsonl").read_bytes()
+    plain, marked = replay_bytes(data), replay_bytes(b"\xef\xbb\xbf" + data)
+    assert marked.error is None and plain.error is None
+    assert marked.report() == plain.report()
+    assert [n for n, _ in iter_events([(1, (b"\xef\xbb\xbf" + data).split(b"\n")[0][3:])])] == [1]
+
+
+def test_a_byte_order_mark_elsewhere_is_still_bad_json() -> None:
+    err = error_of(HEADER + b"\n\xef\xbb\xbf" + DEAL + b"\n")
+    assert (err.code, err.line) == ("bad_json", 2)
+
+
+def test_crlf_line_ends_are_read_as_lf() -> None:
+    data = (SAMPLES / "golf-snaps.jsonl").read_bytes()
+    crlf = replay_bytes(data.replace(b"\n", b"\r\n"))
+    assert crlf.error is None and crlf.report() == replay_bytes(data).report()
+
+
+DUPLICATES = [
+    (b'{"type":"draw","player":"ana","source":"deck","card":"7","card":"9"}', "card"),
+    (b'{"type":"draw","player":"ana","player":"ana","source":"deck"}', "player"),
+    (b'{"type":"draw","type":"draw","player":"ana","source":"deck"}', "type"),
+    (b'{"type":"draw","player":"ana","source":"deck","c\\u0061rd":"7","card":"9"}', "card"),
+    (b'{"type":"draw", "player" : "ana","source":"deck" ,"player":"bruno"}', "player"),
+    (b'{"type":"draw","player":"ana","source":"deck","x":{"a":1,"a":2}}', "a"),
+]
+
+
+@pytest.mark.parametrize(("line", "key"), DUPLICATES)
+def test_a_key_twice_is_duplicate_key(line: bytes, key: str) -> None:
+    err = error_of(HEADER + b"\n" + DEAL + b"\n" + line + b"\n")
+    assert (type(err), err.code, err.line) == (LogSyntaxError, "duplicate_key", 3)
+    assert str(err) == f"g.jsonl:3: duplicate_key: the key {key!r} appears twice in one object"
+
+
+def test_a_player_twice_in_the_hands_is_duplicate_key() -> None:
+    deal = DEAL.replace(b'"bruno":', b'"ana":')
+    assert deal != DEAL
+    err = error_of(HEADER + b"\n" + deal + b"\n")
+    assert (err.code, err.line, err.message) == (
+        "duplicate_key", 2, "the key 'ana' appears twice in one object")
+
+
+@pytest.mark.parametrize(("t", "shown"), [(b"{}", "dict"), (b"[1]", "list"),
+                                          (b"true", "True")])
+def test_t_of_a_wrong_type_is_bad_field(t: bytes, shown: str) -> None:
+    line = b'{"type":"draw","player":"ana","source":"deck","t":' + t + b"}"
+    err = error_of(HEADER + b"\n" + DEAL + b"\n" + line + b"\n")
+    assert (err.code, err.line) == ("bad_field", 3)
+    assert err.message == (f"draw: field 't' must be a number (ms) or a string (ISO-8601), "
+                           f"not {shown}")
+
+
+@pytest.mark.parametrize("t", [b"12", b"1.5", b'"2026-11-29T20:00:01Z"', b"null"])
+def test_t_as_a_number_or_a_string_is_accepted(t: bytes) -> None:
+    line = b'{"type":"draw","player":"ana","source":"deck","t":' + t + b"}"
+    assert replay_bytes(HEADER + b"\n" + DEAL + b"\n" + line + b"\n").error is None
+
+
+def exact(raw: bytes) -> Any:
+    """The exact reader's verdict: the event, or the (code, message) of its error."""
+    try:
+        return parse_line(raw)
+    except CaboLogError as exc:
+        return (exc.code, exc.message)
+
+
+def test_the_fast_path_agrees_with_the_exact_reader_on_every_sample_line() -> None:
+    fast_count = 0
+    for path in sorted(SAMPLES.rglob("*.jsonl")):
+        for raw in path.read_bytes().split(b"\n"):
+            if not raw.strip():
+                continue
+            event = fast_event(raw)
+            if event is not None:
+                fast_count += 1
+                assert event == exact(raw), raw
+    assert fast_count > 500  # the samples mostly take the fast path
+
+
+TRICKY = [
+    b'{"type":"replace","player":"ana","positions":[0,1],"into":null,"end":null}',
+    b'{"type":"replace","player":"ana","positions":[],"into":1}',
+    b'{"type":"replace","player":"ana","positions":[0],"end":"middle"}',
+    b'{"type":"power","player":"ana","power":"peek","target":["ana",0],"cards":5}',
+    b'{"type":"power","player":"ana","power":"swap","cards":[["ana",0],["bruno",1]]}',
+    b'{"type":"power","player":"ana","power":"swap","cards":[["ana",0]]}',
+    b'{"type":"power","player":"ana","power":"spy","target":null}',
+    b'{"type":"draw","player":"a:b","source":"deck"}',
+    b'{"type":"draw","player":"ana","source":"deck","seq":-1}',
+    b'{"type":"draw","player":"ana","source":"deck","seq":1.0}',
+    b'{"type":"draw","player":"ana","source":"deck","auto":null}',
+    b'{"type":"draw","player":"ana","source":"deck","auto":1}',
+    b'{"type":"snap","player":"ana","position":99999999999999999999}',
+    b'{"type":"snap","player":"ana","position":true}',
+    b'{"type":"forfeit","player":"ana","reason":"left: timeout"}',
+    b'{"type":"forfeit","player":"ana","reason":null}',
+    b'{"type":"round_end","round":1,"points":{"ana":3,"bruno":0}}',
+    b'{"type":"round_end","round":1,"points":{"ana":3,"ana":0}}',
+    b'{"type":"game_end","winners":["ana"],"scores":{"ana":3,"bruno":9}}',
+    b'{"type":"cabo","player":"ana","note":"extra: field"}',
+    b'{"type":"peek","player":"ana","positions":[1,0],"t":"20:00:01"}',
+    b'{"type":"reshuffle","deck":["1","2"]}',
+    b'{"type":"deal","round":1,"first":"ana","hands":{},"discard":"1","deck":[]}',
+]
+
+
+@pytest.mark.parametrize("raw", TRICKY)
+def test_the_fast_path_never_disagrees_on_tricky_lines(raw: bytes) -> None:
+    event = fast_event(raw)
+    assert event is None or event == exact(raw)
+
+
+VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(
+    ["ana", "deck", "discard", "swap", "spy", "peek", "left", "7", "a:b", ""]),
+    st.lists(st.integers(-1, 4), max_size=3),
+    st.lists(st.sampled_from(["ana", 0, 1, "bruno"]), max_size=2),
+    st.dictionaries(st.sampled_from(["ana", "bruno"]), st.integers(0, 9), max_size=2))
+KEYS = st.sampled_from(["player", "source", "card", "positions", "into", "end", "power",
+                        "target", "cards", "position", "deck", "reason", "seq", "auto", "t",
+                        "round", "points", "x"])
+TYPES = st.sampled_from(["draw", "discard", "replace", "power", "peek", "skip", "cabo",
+                         "snap", "reshuffle", "forfeit", "round_end", "game_end", "bogus"])
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=TYPES, pairs=st.lists(st.tuples(KEYS, VALUES), max_size=6))
+def test_the_fast_path_agrees_on_random_lines(kind: str, pairs: list[tuple[str, Any]]) -> None:
+    """Random lines, duplicate keys included (written by hand: a dict cannot hold them)."""
+    parts = [b'"type":' + orjson.dumps(kind)]
+    parts += [orjson.dumps(k) + b":" + orjson.dumps(v) for k, v in pairs]
+    raw = b"{" + b",".join(parts) + b"}"
+    event = fast_event(raw)
+    if event is not None:
+        assert event == exact(raw), raw
+
+
+@pytest.mark.parametrize("depth", [10, 1000])
+def test_duplicate_keys_are_found_deep_down(depth: int) -> None:
+    deep = b'{"a":' * depth + b'{"k":1,"k":2}' + b"}" * depth
+    line = b'{"type":"draw","player":"ana","source":"deck","x":' + deep + b"}"
+    err = error_of(HEADER + b"\n" + DEAL + b"\n" + line + b"\n")
+    assert (err.code, err.line, err.message) == (
+        "duplicate_key", 3, "the key 'k' appears twice in one object")
+    fine = line.replace(b'"k":2', b'"j":2')
+    assert replay_bytes(HEADER + b"\n" + DEAL + b"\n" + fine + b"\n").error is None
