@@ -406,3 +406,32 @@ def test_folder_pages_share_plotly(offline: Chromium, tmp_path: Path) -> None:
     offline.open(tmp_path / "site" / href)
     offline.wait_for(PLOTS_DRAWN)
     assert offline.problems() == []
+
+
+def test_step_links_jumps_and_changes(offline: Chromium, tmp_path: Path) -> None:
+    log = simulated_log(tmp_path)
+    page = tmp_path / "game.html"
+    page.write_text(render_page(build_timeline(log)), encoding="utf-8")
+    data = json.loads(render_page(build_timeline(log)).split(
+        'id="cabo-timeline-data">')[1].split("</script>")[0])
+    steps = data["steps"]
+    with offline._cv:
+        offline.events.clear()
+    offline.call("Page.navigate", {"url": page.resolve().as_uri() + "#seq=7"})
+    offline.wait_for("document.readyState === 'complete' && window.caboTimeline")
+    assert offline.js("window.caboTimeline.current()") == 6           # step n=7 is index 6
+    offline.js("window.caboTimeline.go(9)")
+    assert offline.js("location.hash") == f"#seq={steps[9]['n']}"
+    # "next Cabo call" lands on the first cabo event after the current step
+    want = next(i for i, s in enumerate(steps) if i > 9 and s["kind"] == "cabo")
+    offline.js("Array.from(document.querySelectorAll('.jumps button'))"
+               ".find(b => b.textContent.startsWith('next Cabo call')).click()")
+    assert offline.js("window.caboTimeline.current()") == want
+    want = next(i for i, s in enumerate(steps) if i > want and s["type"] == "deal")
+    offline.js("Array.from(document.querySelectorAll('.jumps button'))"
+               ".find(b => b.textContent.startsWith('next round')).click()")
+    assert offline.js("window.caboTimeline.current()") == want
+    # a one-line account of what the step changed: a deal changes the draw pile
+    changes = offline.js("document.getElementById('step-changes').textContent")
+    assert changes.startswith("changed:") and "draw pile" in changes
+    assert offline.problems() == []

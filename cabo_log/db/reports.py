@@ -18,6 +18,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from importlib import resources
 from typing import Any
 
@@ -25,10 +26,20 @@ import duckdb
 
 from cabo_log.db.database import fetch
 
-__all__ = ["FORMATS", "Param", "Report", "ReportError", "available", "bind", "fetch", "get",
-           "parse", "render", "run"]
+__all__ = ["FORMATS", "Format", "Param", "Report", "ReportError", "available", "bind", "fetch",
+           "get", "parse", "render", "run"]
 
 FORMATS = ("table", "csv", "json", "html")
+
+
+class Format(StrEnum):
+    """``FORMATS`` as a type, so ``--format`` lists them and completes them."""
+
+    TABLE = "table"
+    CSV = "csv"
+    JSON = "json"
+    HTML = "html"
+
 TYPES = ("text", "int", "float", "bool")
 _PARAM = re.compile(r"^--\s*@param\s+(\w+)\s+(\w+)\s+(\S+)\s*(.*)$")
 _TRUE = {"1", "true", "yes", "on"}
