@@ -123,7 +123,7 @@ def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
 FormatOption = Annotated[Format, typer.Option(
     "--format", "-f", help="How to print the rows.")]
 OutputOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045
-    "--output", "-o", help="Write to this file instead of standard output.")]
+    "--output", "-o", metavar="FILE", help="Write to this file instead of standard output.")]
 
 
 def _emit(text: str, output: Path | None) -> None:
@@ -142,7 +142,8 @@ def report_command(
     db: DbOption = None,
     fmt: FormatOption = Format.TABLE,
     param: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045
-        "--param", "-p", help="A report parameter, name=value (repeatable).")] = None,
+        "--param", "-p", metavar="NAME=VALUE",
+        help="A report parameter, name=value (repeatable).")] = None,
     list_reports: Annotated[bool, typer.Option(
         "--list", help="List the reports with their one-line descriptions.")] = False,
     output: OutputOption = None,

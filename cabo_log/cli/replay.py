@@ -111,7 +111,8 @@ def rules_command(
     name: Annotated[Optional[BuiltinRuleset], typer.Argument(  # noqa: UP045
         help="A built-in ruleset; omit to list them.", show_default=False)] = None,
     options: Annotated[Optional[str], typer.Option(  # noqa: UP045
-        "--options", help="Options as a JSON object, e.g. '{\"kamikaze\": true}'.")] = None,
+        "--options", metavar="JSON",
+        help="Options as a JSON object, e.g. '{\"kamikaze\": true}'.")] = None,
 ) -> None:
     """List the built-in rulesets, or print one's parameters (the vocabulary of house rules)."""
     if name is None:

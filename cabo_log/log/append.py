@@ -85,7 +85,7 @@ class EventWriter:
         self.last_line = last_line    # the last line's bytes, without its newline
         self.chained = chained
         self.file = file
-        self.outcome: Outcome | None = None   # what the last accepted event did
+        self.outcome: Outcome | None = None   # what the last event accepted did
 
     @property
     def next_seq(self) -> int:

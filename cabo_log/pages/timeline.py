@@ -392,7 +392,7 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
             return (f"The discard pile is shuffled into a new draw pile of "
                     f"{_plural(len(e.deck), 'card')}")
         if isinstance(e, Forfeit):
-            text = f"{e.player} left the match" + (f" ({e.reason})" if e.reason else "")
+            text = f"{e.player} forfeited: left the match" + (f" ({e.reason})" if e.reason else "")
             if self.outcome.discarded:
                 text += f"; the card they held ({a_card(self.outcome.discarded[0])}) is discarded"
             return text

@@ -156,9 +156,8 @@ class Match:
                 raise
             self._reshuffle()  # a penalty card is owed from an empty draw pile
             self.log.append(event)
-        done = self.log.outcome
-        assert done is not None
-        self.words.event(self.log.lines, event, g, done)
+        assert self.log.outcome is not None
+        self.words.event(self.log.lines, event, g, self.log.outcome)
         self.say(f"  {second_person(self.words.timeline.steps[-1].text, self.me)}")
         if len(g.rounds) > rounds:
             result = g.rounds[-1]

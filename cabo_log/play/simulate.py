@@ -256,41 +256,40 @@ class _Match:
         is empty and a card must come from it), the table reshuffles and tries again; a
         rejected event changes nothing, so asking is free."""
         g = self.state
+        think = self._think(event, auto)
         try:
-            event, line = self._append(event, auto)
+            event, line, done = self._record(event, auto, think)
         except CaboLogError as exc:
             if exc.code != "reshuffle_missing":
                 raise SimulationError(f"{g.game_id}: the engine refused {to_dict(event)}: "
                                       f"{exc}") from exc
             self._reshuffle()
-            try:
-                event, line = self._append(self._with_top(event), auto)
-            except CaboLogError as again:
-                raise SimulationError(f"{g.game_id}: the engine refused {to_dict(event)}: "
-                                      f"{again}") from again
-        done = self.writer.outcome
-        assert done is not None
+            event, line, done = self._record(self._with_top(event), auto, think)
         self.events.append(line)
         self.lapsed = False
         self._claims(event, done)
 
-    def _append(self, event: Event, auto: bool) -> tuple[Event, dict[str, Any]]:
-        """Number the event, stamp its line, and append it through the writer (which applies
-        it); a refused event leaves the state, the log and the clock as they were."""
+    def _think(self, event: Event, auto: bool) -> int | None:
+        """How long this move took (ms), drawn once per move; None without timestamps."""
+        if not self.timestamps:
+            return None
+        low, high = _THINK[event.TYPE]
+        return _TIMEOUT_MS if auto else self.clock_rng.randint(low, high)
+
+    def _record(self, event: Event, auto: bool, think: int | None
+                ) -> tuple[Event, dict[str, Any], Outcome]:
+        """The event with this line's seq, written through the append API, and what the
+        engine made of it."""
         kind = type(event)  # a frozen event with this line's seq (dataclasses.replace, faster)
         event = kind(len(self.events), auto, *[getattr(event, f) for f in kind.__slots__])
         line = to_dict(event)
-        clock = self.clock
-        if self.timestamps:
-            low, high = _THINK[line["type"]]
-            self.clock += _TIMEOUT_MS if auto else self.clock_rng.randint(low, high)
-            line["t"] = self.clock
-        try:
-            self.writer.append((event, line))
-        except CaboLogError:
-            self.clock = clock
-            raise
-        return event, line
+        if think is not None:
+            line["t"] = self.clock + think
+        self.writer.append((event, line))
+        assert self.writer.outcome is not None
+        if think is not None:
+            self.clock += think
+        return event, line, self.writer.outcome
 
     def _with_top(self, event: Event) -> Event:
         """A deck draw names the card it takes: after a reshuffle, the new top."""
