@@ -61,10 +61,6 @@ def value_table(codes: list[str], kind: str, red_king_value: int) -> dict[str, i
     return {code: card_value(code, kind, red_king_value) for code in set(codes)}
 
 
-def multiset(codes: list[str] | tuple[str, ...]) -> Counter[str]:
-    return Counter(codes)
-
-
 def describe_difference(expected: Counter[str], got: Counter[str]) -> str:
     """A short player-readable account of which cards are missing or extra."""
     missing = expected - got

@@ -346,12 +346,6 @@ class Writer:
             self.con.unregister("_incoming")
 
 
-def table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
-    return [row[0] for row in con.execute(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
-        "ORDER BY ordinal_position", [table]).fetchall()]
-
-
 def fetch(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None
           ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Run a query: (column names, rows)."""

@@ -16,7 +16,6 @@ from typing import Any
 from cabo_log.log.append import EventWriter, MemorySink, write_log
 from cabo_log.log.logfile import dumps_event
 from engine import CaboLogError, GameState, Outcome, Ruleset, resolve
-from engine.events import to_dict
 
 
 class LogBuilder:
@@ -175,14 +174,6 @@ class LogBuilder:
             obj["reason"] = reason
         return self.event(obj)
 
-    def pass_turn(self, player: str) -> LogBuilder:
-        """Draw from the deck and discard it (a quiet turn), skipping any power."""
-        self.draw(player, "deck")
-        self.discard(player)
-        if self.state is not None and self.state.pending_power is not None:
-            self.skip(player)
-        return self
-
     def round_end(self, points: dict[str, int] | None = None,
                   round: int | None = None) -> LogBuilder:
         """Claim a round's points (the engine's own result when not given)."""
@@ -214,8 +205,3 @@ class LogBuilder:
         else:
             write_log(target, self.lines, replace=True, fsync=False)
         return target
-
-
-def events_to_lines(events: Sequence[Any]) -> list[dict[str, Any]]:
-    """Engine events -> log line objects."""
-    return [to_dict(e) for e in events]
