@@ -1,0 +1,181 @@
+"""The charts of a report, drawn as its SQL header declares them (``@chart`` lines).
+
+Each kind fixes its marks and its value axis, so a chart answers the question it is drawn for:
+rates on a fixed 0-1 axis (a rate of 0.3 never vanishes beside a count of 60,000), counts as
+bars from zero, values along an ordered x as lines, a histogram column as the share of values
+per bucket, percentile columns as box plots. The chart's title is HTML around the figure, not
+inside it, so it can never overlap the legend.
+
+Strings from the database are data: they go through ``charts.esc`` before plotly draws them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import plotly.graph_objects as go
+
+from cabo_log.db.report_header import ChartKind, ChartSpec
+from cabo_log.pages.charts import FONT, PLAYER_COLOURS, esc
+
+__all__ = ["Row", "figure", "label"]
+
+Row = dict[str, Any]
+
+
+def label(column: str) -> str:
+    """A column name as words on an axis: ``avg_points`` -> ``avg points``."""
+    return column.replace("_", " ")
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "?"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _series_name(spec: ChartSpec, row: Row) -> str:
+    """Text values name a series by themselves; numbers and flags say which column they are."""
+    parts = []
+    for col in spec.series:
+        value = row.get(col)
+        parts.append(str(value) if isinstance(value, str) else f"{label(col)} {_value(value)}")
+    return " \u00b7 ".join(parts)
+
+
+def _groups(spec: ChartSpec, rows: list[Row]) -> dict[str, list[Row]]:
+    """The rows the chart reads (``where``), split into its series, in order of appearance."""
+    out: dict[str, list[Row]] = {}
+    for row in rows:
+        if all(_value(row.get(col)) == want for col, want in spec.where.items()):
+            out.setdefault(_series_name(spec, row), []).append(row)
+    return out
+
+
+def figure(spec: ChartSpec, rows: list[Row]) -> go.Figure | None:
+    """The figure of one declared chart, or None when the rows leave nothing to draw."""
+    groups = _groups(spec, rows)
+    if not groups:
+        return None
+    draw = _DRAW[spec.kind]
+    fig = go.Figure()
+    draw(fig, spec, groups)
+    if not fig.data:
+        return None
+    _layout(fig, spec, len(fig.data))
+    return fig
+
+
+def _colour(i: int) -> str:
+    return PLAYER_COLOURS[i % len(PLAYER_COLOURS)]
+
+
+def _trace_name(spec: ChartSpec, series: str, y: str) -> str:
+    if len(spec.y) > 1:
+        return esc(f"{label(y)} \u00b7 {series}" if series else label(y))
+    return esc(series or label(y))
+
+
+def _bars(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -> None:
+    i = 0
+    for series, rows in groups.items():
+        xs = [esc(_value(r.get(spec.x or ""))) for r in rows]
+        for y in spec.y:
+            name = _trace_name(spec, series, y)
+            fig.add_trace(go.Bar(
+                x=xs, y=[r.get(y) for r in rows], name=name, marker_color=_colour(i),
+                hovertemplate=f"{name}<br>%{{x}}: %{{y}}<extra></extra>"))
+            i += 1
+
+
+def _lines(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -> None:
+    i = 0
+    for series, rows in groups.items():
+        xs = [esc(_value(r.get(spec.x or ""))) for r in rows]
+        for y in spec.y:
+            name = _trace_name(spec, series, y)
+            fig.add_trace(go.Scatter(
+                x=xs, y=[r.get(y) for r in rows], name=name, mode="lines+markers",
+                line={"color": _colour(i), "width": 2}, marker={"size": 7},
+                hovertemplate=f"{name}<br>%{{x}}: %{{y}}<extra></extra>"))
+            i += 1
+
+
+def _histograms(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -> None:
+    """Each row's map column {lower bound: count} as shares of its values, bars side by side
+    when there are several series (their totals differ, so counts would not compare)."""
+    column = spec.y[0]
+    for i, (series, rows) in enumerate(groups.items()):
+        counts: dict[float, int] = {}
+        for row in rows:
+            for bound, count in (row.get(column) or {}).items():
+                counts[float(bound)] = counts.get(float(bound), 0) + int(count)
+        total = sum(counts.values())
+        if not total:
+            continue
+        bounds = sorted(counts)
+        name = esc(series or label(column))
+        shares = [counts[b] / total for b in bounds]
+        hover = f"{name}<br>from %{{x}}: %{{y:.1%}} (%{{customdata}})<extra></extra>"
+        if len(groups) == 1:
+            fig.add_trace(go.Bar(x=bounds, y=shares, name=name, marker_color=_colour(i),
+                                 offset=0, customdata=[counts[b] for b in bounds],
+                                 hovertemplate=hover))
+        else:       # several series: outlines side by side would be a thicket of thin bars
+            width = min((b - a for a, b in zip(bounds, bounds[1:], strict=False)), default=1)
+            xs = bounds + [bounds[-1] + width]
+            fig.add_trace(go.Scatter(
+                x=xs, y=shares + [shares[-1]], name=name, mode="lines",
+                line={"color": _colour(i), "width": 2, "shape": "hv"},
+                customdata=[counts[b] for b in bounds] + [counts[bounds[-1]]],
+                hovertemplate=hover))
+
+
+def _boxes(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -> None:
+    """``y`` names five percentile columns, low to high: whisker, box, median, box, whisker."""
+    low, q1, mid, q3, high = spec.y
+    for i, (series, rows) in enumerate(groups.items()):
+        name = esc(series or "values")
+        fig.add_trace(go.Box(
+            x=[esc(_value(r.get(spec.x or ""))) for r in rows], name=name,
+            lowerfence=[r.get(low) for r in rows], q1=[r.get(q1) for r in rows],
+            median=[r.get(mid) for r in rows], q3=[r.get(q3) for r in rows],
+            upperfence=[r.get(high) for r in rows], marker_color=_colour(i),
+            hoverinfo="x+y+name"))
+
+
+_DRAW: dict[ChartKind, Callable[[go.Figure, ChartSpec, dict[str, list[Row]]], None]] = {
+    ChartKind.BAR: _bars, ChartKind.RATE: _bars, ChartKind.LINE: _lines,
+    ChartKind.HISTOGRAM: _histograms, ChartKind.BOX: _boxes,
+}
+
+
+def _layout(fig: go.Figure, spec: ChartSpec, traces: int) -> None:
+    """The legend in a row above the plot (no title inside the figure to collide with), the
+    value axis fixed by the chart's kind."""
+    fig.update_layout(
+        template="plotly_white", height=400, font={"family": FONT, "size": 13},
+        margin={"l": 64, "r": 16, "t": 16 if traces < 2 else 48, "b": 16},
+        showlegend=traces > 1, hoverlabel={"font": {"family": FONT}},
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
+        barmode="stack" if spec.stack else ("overlay" if spec.kind is ChartKind.HISTOGRAM
+                                            and traces == 1 else "group"),
+        boxmode="group")
+    fig.update_xaxes(automargin=True, title=esc(label(spec.x)) if spec.x else None)
+    if spec.kind is ChartKind.HISTOGRAM:
+        fig.update_xaxes(title=esc(f"{label(spec.y[0])}: lower bound of the bucket"))
+        fig.update_yaxes(title="share of the values", tickformat=".0%", rangemode="tozero")
+    elif spec.kind is ChartKind.RATE:
+        fig.update_yaxes(title=esc(label(spec.y[0]) if len(spec.y) == 1 else "rate"),
+                         range=[0, 1.02], tickformat=".0%")
+    elif spec.kind is ChartKind.BOX:
+        fig.update_yaxes(title="value")
+    else:
+        fig.update_yaxes(title=esc(label(spec.y[0])) if len(spec.y) == 1 else None,
+                         rangemode="tozero" if spec.kind is ChartKind.BAR else "normal")
+    if spec.kind is ChartKind.LINE and spec.y and "rate" in spec.y[0]:
+        fig.update_yaxes(range=[0, 1.02], tickformat=".0%")
+    fig.update_yaxes(automargin=True)
