@@ -211,7 +211,17 @@
         go(stepIndex(Number(node.getAttribute("data-step"))));
       });
     });
-    go(0);
+    // #seq=N opens the page at the event with that seq (1 = the first event after the header)
+    var seqOfHash = function () {
+      var m = /(?:^#|&)seq=(\d+)/.exec(window.location.hash);
+      return m ? stepIndex(Number(m[1])) : null;
+    };
+    window.addEventListener("hashchange", function () {
+      var i = seqOfHash();
+      if (i !== null) { go(i); }
+    });
+    var opened = seqOfHash();
+    go(opened === null ? 0 : opened);
   } else {
     $("step-story").textContent = "The log has no events after its header.";
   }
