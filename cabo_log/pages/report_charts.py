@@ -66,7 +66,27 @@ def figure(spec: ChartSpec, rows: list[Row]) -> go.Figure | None:
     if not fig.data:
         return None
     _layout(fig, spec, len(fig.data))
+    if spec.x and spec.kind is not ChartKind.HISTOGRAM:
+        fig.update_xaxes(type="category", categoryorder="array",
+                         categoryarray=_category_order(spec.x, groups))
     return fig
+
+
+def _category_order(x: str, groups: dict[str, list[Row]]) -> list[str]:
+    """The x categories in the order the rows give them, merged over the series: a category
+    that one series lacks still lands between its neighbours (plotly alone would put it
+    after every category of the first series)."""
+    merged: list[str] = []
+    for rows in groups.values():
+        at = 0
+        for row in rows:
+            cat = esc(_value(row.get(x)))
+            if cat in merged:
+                at = merged.index(cat) + 1
+            else:
+                merged.insert(at, cat)
+                at += 1
+    return merged
 
 
 def _colour(i: int) -> str:

@@ -35,10 +35,14 @@ def _inline(words: str) -> str:
     return _CODE.sub(lambda m: f"<code>{m.group(1)}</code>", esc(words))
 
 
-def prose_html(doc: str) -> str:
+def prose_html(doc: str, values: dict[str, Any] | None = None) -> str:
     """A report's header comment as paragraphs and lists: ``Label: text`` starts a paragraph
-    with the label in bold, indented ``term - meaning`` lines become a list, and the first
-    paragraph (the one-line description, shown as the lead) is left out."""
+    with the label in bold, indented ``term - meaning`` lines become a list, ``$param`` becomes
+    the value used, and the first paragraph (the one-line description, shown as the lead) is
+    left out."""
+    for name, value in sorted((values or {}).items(), key=lambda kv: -len(kv[0])):
+        if value is not None:       # "$bucket" -> the value this page was made with
+            doc = doc.replace(f"${name}", text(value))
     paragraphs = doc.split("\n\n")[1:]
     out: list[str] = []
     for para in paragraphs:
@@ -146,7 +150,7 @@ def render_report_page(columns: list[str], rows: list[tuple[Any, ...]], report: 
         charts = ""
     else:
         name, lead = report.name, f'<p class="lead">{esc(report.title)}</p>'
-        body = (f'<section class="panel prose">{prose_html(report.doc)}'
+        body = (f'<section class="panel prose">{prose_html(report.doc, values)}'
                 f"{params_html(report, values)}</section>")
         charts = charts_html(chart_blocks(report, columns, rows))
     script = (f"{_plotly_tag(plotly)}<script>{_static('report.js')}</script>" if charts else "")

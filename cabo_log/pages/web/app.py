@@ -152,7 +152,7 @@ class Explorer:
             cur.close()
         return self.html(
             "report.html", report=report, raw=raw, choices=choices, error=None,
-            prose=Markup(prose_html(report.doc)),
+            prose=Markup(prose_html(report.doc, values)),
             charts=Markup(charts_html(chart_blocks(report, columns, rows))),
             table=Markup(table_html(columns, rows)))
 
