@@ -1,8 +1,10 @@
 """A small database for the explorer's tests: simulated games with known players and dates,
-one game in progress, and one game whose ids are markup (``test_timeline.tiny_game``)."""
+one game in progress, one game whose ids are markup (``test_timeline.tiny_game``), and the
+sample game a Kamikaze hand decides."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from test_timeline import tiny_game, write_log
@@ -20,6 +22,8 @@ GAMES = [
     ("online-a", "online", ["ana", "bruno", "carla", "dora"], 5, "2024-07-01T10:00:00Z"),
 ]
 IN_PROGRESS = "ed2-live"
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+KAMIKAZE = "sample-edition1-kamikaze"       # started 2026-11-29: the newest game
 
 
 def build_db(folder: Path) -> Path:
@@ -32,6 +36,7 @@ def build_db(folder: Path) -> Path:
     live = simulate_game("edition2", players=["ana", "bruno"], seed=9, game_id=IN_PROGRESS)
     (logs / f"{IN_PROGRESS}.jsonl").write_bytes(b"".join(dumps_event(e) for e in live[:60]))
     write_log(logs / "evil.jsonl", tiny_game())
+    shutil.copy(SAMPLES / "edition1-kamikaze.jsonl", logs / f"{KAMIKAZE}.jsonl")
     db = folder / "cabo.duckdb"
     summary = load_paths([logs], db, jobs=1)
     assert not summary.rejected, summary.rejected

@@ -195,7 +195,7 @@ def test_sql_cannot_reach_outside_the_database(db: Path, tmp_path: Path, kind: s
     assert out.stderr.startswith("cabo-log: ") and len(out.stderr.splitlines()) == 1
     assert not list(tmp_path.iterdir())                  # nothing written
     assert cli("sql", "SELECT count(*) AS n FROM games", "--db", str(db), "-f", "json"
-               ).stdout.strip() == json.dumps([{"n": 7}], indent=1)
+               ).stdout.strip() == json.dumps([{"n": 8}], indent=1)
 
 
 def test_run_limited_cuts_rows_and_time(db: Path) -> None:
