@@ -11,6 +11,7 @@ Strings from the database are data: they go through ``charts.esc`` before plotly
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -125,33 +126,39 @@ def _lines(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -> Non
 
 
 def _histograms(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -> None:
-    """Each row's map column {lower bound: count} as shares of its values, bars side by side
-    when there are several series (their totals differ, so counts would not compare)."""
+    """Each row's map column {lower bound: count} as shares of its values (series have
+    different totals, so counts would not compare): bars for one series, step outlines for
+    several. Empty buckets between the first and the last are drawn as 0, not skipped."""
     column = spec.y[0]
-    for i, (series, rows) in enumerate(groups.items()):
-        counts: dict[float, int] = {}
+    series_counts: dict[str, dict[int, int]] = {}
+    for series, rows in groups.items():
+        counts = series_counts.setdefault(series, {})
         for row in rows:
             for bound, count in (row.get(column) or {}).items():
-                counts[float(bound)] = counts.get(float(bound), 0) + int(count)
+                counts[int(bound)] = counts.get(int(bound), 0) + int(count)
+    every = sorted({b for counts in series_counts.values() for b in counts})
+    width = 0
+    for a, b in zip(every, every[1:], strict=False):
+        width = math.gcd(width, b - a)
+    width = width or 1
+    for i, (series, counts) in enumerate(series_counts.items()):
         total = sum(counts.values())
         if not total:
             continue
-        bounds = sorted(counts)
+        bounds = list(range(min(counts), max(counts) + width, width))
         name = esc(series or label(column))
-        shares = [counts[b] / total for b in bounds]
+        shares = [counts.get(b, 0) / total for b in bounds]
+        numbers = [counts.get(b, 0) for b in bounds]
         hover = f"{name}<br>from %{{x}}: %{{y:.1%}} (%{{customdata}})<extra></extra>"
-        if len(groups) == 1:
+        if len(series_counts) == 1:
             fig.add_trace(go.Bar(x=bounds, y=shares, name=name, marker_color=_colour(i),
-                                 offset=0, customdata=[counts[b] for b in bounds],
+                                 offset=0, width=width, customdata=numbers,
                                  hovertemplate=hover))
-        else:       # several series: outlines side by side would be a thicket of thin bars
-            width = min((b - a for a, b in zip(bounds, bounds[1:], strict=False)), default=1)
-            xs = bounds + [bounds[-1] + width]
+        else:
             fig.add_trace(go.Scatter(
-                x=xs, y=shares + [shares[-1]], name=name, mode="lines",
-                line={"color": _colour(i), "width": 2, "shape": "hv"},
-                customdata=[counts[b] for b in bounds] + [counts[bounds[-1]]],
-                hovertemplate=hover))
+                x=[bounds[0]] + bounds + [bounds[-1] + width], y=[0.0] + shares + [0.0],
+                name=name, mode="lines", line={"color": _colour(i), "width": 2, "shape": "hv"},
+                customdata=[0] + numbers + [0], hovertemplate=hover))
 
 
 def _boxes(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -> None:
