@@ -115,7 +115,7 @@ def test_rates_are_drawn_on_their_own_axis(db: Path) -> None:
     dicts = [dict(zip(columns, r, strict=True)) for r in rows]
     fig = figure(report.charts[0], dicts)
     assert fig is not None
-    traces = fig.to_plotly_json()["data"]
+    traces = fig["data"]
     assert {t["name"] for t in traces} == {r["ruleset"] for r in dicts}
     for t in traces:       # one bar per power, at its use rate
         mine = [r for r in dicts if r["ruleset"] == t["name"]]
@@ -129,7 +129,7 @@ def test_line_categories_keep_the_row_order() -> None:
             {"s": "b", "b": "11-15", "v": 1}]
     fig = figure(spec, rows)
     assert fig is not None
-    assert list(fig.layout.xaxis.categoryarray) == ["1-5", "6-10", "11-15"]
+    assert fig["layout"]["xaxis"]["categoryarray"] == ["1-5", "6-10", "11-15"]
 
 
 def test_prose_from_the_header() -> None:

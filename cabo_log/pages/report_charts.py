@@ -6,6 +6,8 @@ bars from zero, values along an ordered x as lines, a histogram column as the sh
 per bucket, percentile columns as box plots. The chart's title is HTML around the figure, not
 inside it, so it can never overlap the legend.
 
+Figures are plain plotly JSON (``{"data": [...], "layout": {...}}``) built as dicts: plotly's
+graph objects validate and deep-copy on every update, which cost most of a report page's time.
 Strings from the database are data: they go through ``charts.esc`` before plotly draws them.
 """
 
@@ -15,14 +17,14 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import plotly.graph_objects as go
-
 from cabo_log.db.report_header import ChartKind, ChartSpec
 from cabo_log.pages.charts import FONT, PLAYER_COLOURS, esc
 
-__all__ = ["Row", "figure", "label"]
+__all__ = ["Figure", "Row", "figure", "label"]
 
 Row = dict[str, Any]
+Figure = dict[str, Any]      # plotly JSON: data and layout
+Trace = dict[str, Any]
 
 
 def label(column: str) -> str:
@@ -56,21 +58,19 @@ def _groups(spec: ChartSpec, rows: list[Row]) -> dict[str, list[Row]]:
     return out
 
 
-def figure(spec: ChartSpec, rows: list[Row]) -> go.Figure | None:
+def figure(spec: ChartSpec, rows: list[Row]) -> Figure | None:
     """The figure of one declared chart, or None when the rows leave nothing to draw."""
     groups = _groups(spec, rows)
     if not groups:
         return None
-    draw = _DRAW[spec.kind]
-    fig = go.Figure()
-    draw(fig, spec, groups)
-    if not fig.data:
+    data = _DRAW[spec.kind](spec, groups)
+    if not data:
         return None
-    _layout(fig, spec, len(fig.data))
+    layout = _layout(spec, len(data))
     if spec.x and spec.kind is not ChartKind.HISTOGRAM:
-        fig.update_xaxes(type="category", categoryorder="array",
-                         categoryarray=_category_order(spec.x, groups))
-    return fig
+        layout["xaxis"].update(type="category", categoryorder="array",
+                               categoryarray=_category_order(spec.x, groups))
+    return {"data": data, "layout": layout}
 
 
 def _category_order(x: str, groups: dict[str, list[Row]]) -> list[str]:
@@ -100,32 +100,33 @@ def _trace_name(spec: ChartSpec, series: str, y: str) -> str:
     return esc(series or label(y))
 
 
-def _bars(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -> None:
-    i = 0
+def _bars(spec: ChartSpec, groups: dict[str, list[Row]]) -> list[Trace]:
+    out: list[Trace] = []
     for series, rows in groups.items():
         xs = [esc(_value(r.get(spec.x or ""))) for r in rows]
         for y in spec.y:
             name = _trace_name(spec, series, y)
-            fig.add_trace(go.Bar(
-                x=xs, y=[r.get(y) for r in rows], name=name, marker_color=_colour(i),
-                hovertemplate=f"{name}<br>%{{x}}: %{{y}}<extra></extra>"))
-            i += 1
+            out.append({"type": "bar", "x": xs, "y": [r.get(y) for r in rows], "name": name,
+                        "marker": {"color": _colour(len(out))},
+                        "hovertemplate": f"{name}<br>%{{x}}: %{{y}}<extra></extra>"})
+    return out
 
 
-def _lines(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -> None:
-    i = 0
+def _lines(spec: ChartSpec, groups: dict[str, list[Row]]) -> list[Trace]:
+    out: list[Trace] = []
     for series, rows in groups.items():
         xs = [esc(_value(r.get(spec.x or ""))) for r in rows]
         for y in spec.y:
             name = _trace_name(spec, series, y)
-            fig.add_trace(go.Scatter(
-                x=xs, y=[r.get(y) for r in rows], name=name, mode="lines+markers",
-                line={"color": _colour(i), "width": 2}, marker={"size": 7},
-                hovertemplate=f"{name}<br>%{{x}}: %{{y}}<extra></extra>"))
-            i += 1
+            out.append({"type": "scatter", "x": xs, "y": [r.get(y) for r in rows],
+                        "name": name, "mode": "lines+markers",
+                        "line": {"color": _colour(len(out)), "width": 2},
+                        "marker": {"size": 7},
+                        "hovertemplate": f"{name}<br>%{{x}}: %{{y}}<extra></extra>"})
+    return out
 
 
-def _histograms(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -> None:
+def _histograms(spec: ChartSpec, groups: dict[str, list[Row]]) -> list[Trace]:
     """Each row's map column {lower bound: count} as shares of its values (series have
     different totals, so counts would not compare): bars for one series, step outlines for
     several. Empty buckets between the first and the last are drawn as 0, not skipped."""
@@ -141,6 +142,7 @@ def _histograms(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -
     for a, b in zip(every, every[1:], strict=False):
         width = math.gcd(width, b - a)
     width = width or 1
+    out: list[Trace] = []
     for i, (series, counts) in enumerate(series_counts.items()):
         total = sum(counts.values())
         if not total:
@@ -151,58 +153,75 @@ def _histograms(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -
         numbers = [counts.get(b, 0) for b in bounds]
         hover = f"{name}<br>from %{{x}}: %{{y:.1%}} (%{{customdata}})<extra></extra>"
         if len(series_counts) == 1:
-            fig.add_trace(go.Bar(x=bounds, y=shares, name=name, marker_color=_colour(i),
-                                 offset=0, width=width, customdata=numbers,
-                                 hovertemplate=hover))
+            out.append({"type": "bar", "x": bounds, "y": shares, "name": name,
+                        "marker": {"color": _colour(i)}, "offset": 0, "width": width,
+                        "customdata": numbers, "hovertemplate": hover})
         else:
-            fig.add_trace(go.Scatter(
-                x=[bounds[0]] + bounds + [bounds[-1] + width], y=[0.0] + shares + [0.0],
-                name=name, mode="lines", line={"color": _colour(i), "width": 2, "shape": "hv"},
-                customdata=[0] + numbers + [0], hovertemplate=hover))
+            out.append({"type": "scatter", "x": [bounds[0]] + bounds + [bounds[-1] + width],
+                        "y": [0.0] + shares + [0.0], "name": name, "mode": "lines",
+                        "line": {"color": _colour(i), "width": 2, "shape": "hv"},
+                        "customdata": [0] + numbers + [0], "hovertemplate": hover})
+    return out
 
 
-def _boxes(fig: go.Figure, spec: ChartSpec, groups: dict[str, list[Row]]) -> None:
+def _boxes(spec: ChartSpec, groups: dict[str, list[Row]]) -> list[Trace]:
     """``y`` names five percentile columns, low to high: whisker, box, median, box, whisker."""
     low, q1, mid, q3, high = spec.y
+    out: list[Trace] = []
     for i, (series, rows) in enumerate(groups.items()):
-        name = esc(series or "values")
-        fig.add_trace(go.Box(
-            x=[esc(_value(r.get(spec.x or ""))) for r in rows], name=name,
-            lowerfence=[r.get(low) for r in rows], q1=[r.get(q1) for r in rows],
-            median=[r.get(mid) for r in rows], q3=[r.get(q3) for r in rows],
-            upperfence=[r.get(high) for r in rows], marker_color=_colour(i),
-            hoverinfo="x+y+name"))
+        out.append({
+            "type": "box", "name": esc(series or "values"),
+            "x": [esc(_value(r.get(spec.x or ""))) for r in rows],
+            "lowerfence": [r.get(low) for r in rows], "q1": [r.get(q1) for r in rows],
+            "median": [r.get(mid) for r in rows], "q3": [r.get(q3) for r in rows],
+            "upperfence": [r.get(high) for r in rows], "marker": {"color": _colour(i)},
+            "line": {"color": _colour(i)}, "hoverinfo": "x+y+name"})
+    return out
 
 
-_DRAW: dict[ChartKind, Callable[[go.Figure, ChartSpec, dict[str, list[Row]]], None]] = {
+_DRAW: dict[ChartKind, Callable[[ChartSpec, dict[str, list[Row]]], list[Trace]]] = {
     ChartKind.BAR: _bars, ChartKind.RATE: _bars, ChartKind.LINE: _lines,
     ChartKind.HISTOGRAM: _histograms, ChartKind.BOX: _boxes,
 }
 
+_GRID = "#e5e9f0"
 
-def _layout(fig: go.Figure, spec: ChartSpec, traces: int) -> None:
+
+def _axis(title: str | None, **more: Any) -> dict[str, Any]:
+    """A white-background axis (the look of plotly's "plotly_white" template)."""
+    out: dict[str, Any] = {"gridcolor": _GRID, "linecolor": _GRID, "zerolinecolor": _GRID,
+                           "automargin": True, "ticks": ""}
+    if title:
+        out["title"] = {"text": title}
+    out.update(more)
+    return out
+
+
+def _layout(spec: ChartSpec, traces: int) -> dict[str, Any]:
     """The legend in a row above the plot (no title inside the figure to collide with), the
     value axis fixed by the chart's kind."""
-    fig.update_layout(
-        template="plotly_white", height=400, font={"family": FONT, "size": 13},
-        margin={"l": 64, "r": 16, "t": 16 if traces < 2 else 48, "b": 16},
-        showlegend=traces > 1, hoverlabel={"font": {"family": FONT}},
-        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
-        barmode="stack" if spec.stack else ("overlay" if spec.kind is ChartKind.HISTOGRAM
-                                            and traces == 1 else "group"),
-        boxmode="group")
-    fig.update_xaxes(automargin=True, title=esc(label(spec.x)) if spec.x else None)
+    x_title = esc(label(spec.x)) if spec.x else None
+    y_title: str | None = esc(label(spec.y[0])) if len(spec.y) == 1 else None
+    yaxis: dict[str, Any] = {}
     if spec.kind is ChartKind.HISTOGRAM:
-        fig.update_xaxes(title=esc(f"{label(spec.y[0])}: lower bound of the bucket"))
-        fig.update_yaxes(title="share of the values", tickformat=".0%", rangemode="tozero")
-    elif spec.kind is ChartKind.RATE:
-        fig.update_yaxes(title=esc(label(spec.y[0]) if len(spec.y) == 1 else "rate"),
-                         range=[0, 1.02], tickformat=".0%")
+        x_title = esc(f"{label(spec.y[0])}: lower bound of the bucket")
+        y_title = "share of the values"
+        yaxis = {"tickformat": ".0%", "rangemode": "tozero"}
+    elif spec.kind is ChartKind.RATE or (spec.kind is ChartKind.LINE and "rate" in spec.y[0]):
+        y_title = y_title or "rate"
+        yaxis = {"range": [0, 1.02], "tickformat": ".0%"}
     elif spec.kind is ChartKind.BOX:
-        fig.update_yaxes(title="value")
-    else:
-        fig.update_yaxes(title=esc(label(spec.y[0])) if len(spec.y) == 1 else None,
-                         rangemode="tozero" if spec.kind is ChartKind.BAR else "normal")
-    if spec.kind is ChartKind.LINE and spec.y and "rate" in spec.y[0]:
-        fig.update_yaxes(range=[0, 1.02], tickformat=".0%")
-    fig.update_yaxes(automargin=True)
+        y_title = "value"
+    elif spec.kind is ChartKind.BAR:
+        yaxis = {"rangemode": "tozero"}
+    barmode = "stack" if spec.stack else "group"
+    return {
+        "height": 400, "font": {"family": FONT, "size": 13, "color": "#2a3f5f"},
+        "paper_bgcolor": "#fff", "plot_bgcolor": "#fff", "colorway": list(PLAYER_COLOURS),
+        "margin": {"l": 64, "r": 16, "t": 16 if traces < 2 else 48, "b": 16},
+        "showlegend": traces > 1, "hoverlabel": {"font": {"family": FONT}},
+        "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02,
+                   "yanchor": "bottom"},
+        "barmode": barmode, "boxmode": "group",
+        "xaxis": _axis(x_title), "yaxis": _axis(y_title, **yaxis),
+    }

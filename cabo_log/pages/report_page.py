@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from cabo_log.db.reports import Report, plain, text
-from cabo_log.pages.charts import figure_json
 from cabo_log.pages.report_charts import figure, label
 from cabo_log.pages.timeline_html import _plotly_tag, _static, script_json
 
@@ -127,7 +126,7 @@ def chart_blocks(report: Report, columns: list[str], rows: list[tuple[Any, ...]]
     for spec in report.charts:
         fig = figure(spec, dicts)
         if fig is not None:
-            out.append(ChartBlock(spec.title, figure_json(fig)))
+            out.append(ChartBlock(spec.title, fig))
     return out
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +74,14 @@ class Explorer:
         check_version(self.con, settings.db)
         self.env = _env()
         self.db_name = settings.db.name
+        # the database cannot change while it is open read-only here (DuckDB's file lock keeps
+        # writers out), so what was computed once stays true: report results, the game count
+        self._reports: OrderedDict[tuple[str, tuple[tuple[str, Any], ...]], dict[str, Markup]] \
+            = OrderedDict()
+        self._lock = threading.Lock()
+        self.total_games = int(self.scalar_list("SELECT count(*) FROM games")[0])
+        self.rulesets = [str(r) for r in
+                         self.scalar_list("SELECT DISTINCT ruleset FROM games ORDER BY 1")]
 
     def html(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         page = self.env.get_template(template).render(db_name=self.db_name, **context)
@@ -102,10 +112,9 @@ class Explorer:
             query["page"] = str(n)
             return "/?" + urlencode(query)
 
-        all_games = self.scalar_list("SELECT count(*) FROM games")[0]
         return self.html(
-            "games.html", f=f, page=page, pages=pages, sorts=list(SORTS), all_games=all_games,
-            rulesets=self.scalar_list("SELECT DISTINCT ruleset FROM games ORDER BY 1"),
+            "games.html", f=f, page=page, pages=pages, sorts=list(SORTS),
+            all_games=self.total_games, rulesets=self.rulesets,
             prev_url=url(f.page - 1) if f.page > 1 else None,
             next_url=url(f.page + 1) if f.page < pages else None)
 
@@ -147,14 +156,30 @@ class Explorer:
             except reports.ReportError as exc:
                 return self.html("report.html", 400, report=report, raw=raw, choices=choices,
                                  error=str(exc))
-            columns, rows = reports.run(cur, report, values)
+            parts = self.report_parts(cur, report, values)
         finally:
             cur.close()
-        return self.html(
-            "report.html", report=report, raw=raw, choices=choices, error=None,
-            prose=Markup(prose_html(report.doc, values)),
-            charts=Markup(charts_html(chart_blocks(report, columns, rows))),
-            table=Markup(table_html(columns, rows)))
+        return self.html("report.html", 200, report=report, raw=raw, choices=choices,
+                         error=None, **parts)
+
+    def report_parts(self, cur: duckdb.DuckDBPyConnection, report: reports.Report,
+                     values: dict[str, Any]) -> dict[str, Markup]:
+        """A report's prose, charts and table for these values, computed once (an LRU of
+        the last 64 asked for)."""
+        key = (report.name, tuple(sorted(values.items())))
+        with self._lock:
+            if key in self._reports:
+                self._reports.move_to_end(key)
+                return self._reports[key]
+        columns, rows = reports.run(cur, report, values)
+        parts = {"prose": Markup(prose_html(report.doc, values)),
+                 "charts": Markup(charts_html(chart_blocks(report, columns, rows))),
+                 "table": Markup(table_html(columns, rows))}
+        with self._lock:
+            self._reports[key] = parts
+            while len(self._reports) > 64:
+                self._reports.popitem(last=False)
+        return parts
 
     def sql(self, request: Request) -> Response:
         query = request.query_params.get("q", "").strip()
