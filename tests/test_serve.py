@@ -222,3 +222,44 @@ def test_analysis_marks_when_the_table_exists(db: Path, tmp_path: Path) -> None:
     section = page.split('id="analysis"', 1)[1].split("</section>", 1)[0]
     assert re.findall(r'href="#seq=(\d+)"', section) == ["12", "30"]    # marked ones only
     assert "&lt;b&gt;x&lt;/b&gt;" in section and "<b>x</b>" not in section
+
+
+def test_the_command_serves_on_localhost(db: Path, tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    missing = subprocess.run([sys.executable, "-c", "from cabo_log.cli import main; main()",
+                              "serve", "--db", str(tmp_path / "none.duckdb")],
+                             capture_output=True, text=True, check=False)
+    assert missing.returncode == 1
+    assert missing.stderr == (f"cabo-log: no database at {tmp_path / 'none.duckdb'} "
+                              "(create it with 'cabo-log load')\n")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    copy = tmp_path / "copy.duckdb"      # a file of its own: no lock shared with the fixture
+    shutil.copy(db, copy)
+    proc = subprocess.Popen([sys.executable, "-c", "from cabo_log.cli import main; main()",
+                             "serve", "--db", str(copy), "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                    assert r.status == 200 and b"8 games match" in r.read()
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < end, proc.stderr
+                time.sleep(0.2)
+        listening = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True,
+                                   text=True, check=False).stdout
+        if listening:                    # where ss exists: bound to the loopback only
+            assert [line.split()[3] for line in listening.splitlines()] == [f"127.0.0.1:{port}"]
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=10)
+    assert out.startswith(f"serving {copy} on http://127.0.0.1:{port}/")
