@@ -62,7 +62,11 @@ def game_page(con: duckdb.DuckDBPyConnection, game_id: str) -> GamePage:
            '<a href="/" style="color:#fff;text-decoration:none;font-weight:700">cabo-log</a>'
            ' <a href="/" style="color:#fff;margin-left:14px">\u2039 all games</a></nav>')
     page = page.replace("<body>", "<body>\n" + bar, 1)
-    page = page.replace("</main>", extra + "\n</main>", 1)
+    anchor = '<section class="panel"><div class="chart" id="chart-events">'
+    if anchor in page:          # right under the step view; else at the end of the page
+        page = page.replace(anchor, extra + "\n" + anchor, 1)
+    else:
+        page = page.replace("</main>", extra + "\n</main>", 1)
     return GamePage(200, page)
 
 
