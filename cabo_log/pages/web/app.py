@@ -43,6 +43,7 @@ from cabo_log.pages.web.games import (
     GameFilter,
     list_games,
     player_record,
+    prepare,
 )
 
 __all__ = ["Settings", "create_app"]
@@ -72,10 +73,12 @@ class Explorer:
         self.settings = settings
         self.con = open_readonly(settings.db, memory_limit=settings.memory_limit)
         check_version(self.con, settings.db)
+        prepare(self.con)
         self.env = _env()
         self.db_name = settings.db.name
         # the database cannot change while it is open read-only here (DuckDB's file lock keeps
-        # writers out), so what was computed once stays true: report results, the game count
+        # writers out), so what was computed once stays true: report results, the game count.
+        # _lock also serialises the queries on self.con itself (the TEMP tables of prepare)
         self._reports: OrderedDict[tuple[str, tuple[tuple[str, Any], ...]], dict[str, Markup]] \
             = OrderedDict()
         self._lock = threading.Lock()
@@ -104,7 +107,8 @@ class Explorer:
             f = GameFilter.parse(request.query_params)
         except BadRequest as exc:
             return self.error(400, "Bad filter", str(exc))
-        page = list_games(self.con, f)
+        with self._lock:
+            page = list_games(self.con, f)
         pages = max(1, math.ceil(page.total / f.size))
 
         def url(n: int) -> str:
@@ -128,11 +132,12 @@ class Explorer:
 
     def player(self, request: Request) -> Response:
         name = request.path_params["player"]
-        rec = player_record(self.con, name)
+        with self._lock:
+            rec = player_record(self.con, name)
+            page = list_games(self.con, GameFilter(player=name, size=20))
         if rec is None:
             return self.error(404, "No such player",
                               f"No game in this database has a player {name!r}.")
-        page = list_games(self.con, GameFilter(player=name, size=20))
         return self.html("player.html", rec=rec, page=page,
                          all_url="/?" + urlencode({"player": name}))
 

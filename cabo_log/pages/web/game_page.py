@@ -43,7 +43,15 @@ def esc(value: object) -> str:
 
 @lru_cache(maxsize=32)
 def _timeline_page(path: str, size: int, mtime_ns: int) -> str:
-    return render_page(build_timeline(Path(path)), PLOTLY_URL)
+    """The timeline page of a log with its key moments, for this version of the file."""
+    tl = build_timeline(Path(path))
+    page = render_page(tl, PLOTLY_URL)
+    moments = _moments([(s.number, s.round, s.type, s.actor) for s in tl.steps
+                        if s.type in MOMENT_TYPES])
+    anchor = '<section class="panel"><div class="chart" id="chart-events">'
+    if anchor in page:          # right under the step view; else at the end of the page
+        return page.replace(anchor, moments + "\n" + anchor, 1)
+    return page.replace("</main>", moments + "\n</main>", 1)
 
 
 def game_page(con: duckdb.DuckDBPyConnection, game_id: str) -> GamePage:
@@ -57,16 +65,13 @@ def game_page(con: duckdb.DuckDBPyConnection, game_id: str) -> GamePage:
                              "there: load it again from where it is now.")
     st = path.stat()
     page = _timeline_page(str(path), st.st_size, st.st_mtime_ns)
-    extra = _moments(con, game_id) + _marks(con, game_id)
     bar = ('<nav class="explorer" style="background:#1d2330;padding:8px 20px">'
            '<a href="/" style="color:#fff;text-decoration:none;font-weight:700">cabo-log</a>'
            ' <a href="/" style="color:#fff;margin-left:14px">\u2039 all games</a></nav>')
     page = page.replace("<body>", "<body>\n" + bar, 1)
-    anchor = '<section class="panel"><div class="chart" id="chart-events">'
-    if anchor in page:          # right under the step view; else at the end of the page
-        page = page.replace(anchor, extra + "\n" + anchor, 1)
-    else:
-        page = page.replace("</main>", extra + "\n</main>", 1)
+    marks = _marks(con, game_id)
+    if marks:
+        page = page.replace("</main>", marks + "\n</main>", 1)
     return GamePage(200, page)
 
 
@@ -81,15 +86,13 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]
         cur.close()
 
 
-def _moments(con: duckdb.DuckDBPyConnection, game_id: str) -> str:
-    """Links to each round's deal, every Cabo call, snap, reshuffle and forfeit."""
-    kinds = ", ".join(f"'{k}'" for k in MOMENT_TYPES)
-    _, rows = _rows(con, f"SELECT seq, round, type, player FROM events WHERE game_id = $1 "
-                         f"AND type IN ({kinds}) ORDER BY seq", [game_id])
-    if not rows:
+def _moments(steps: list[tuple[int, int, str, str | None]]) -> str:
+    """Links to each round's deal and every Cabo call, snap, reshuffle and forfeit:
+    (seq, round, type, player) of those steps."""
+    if not steps:
         return ""
     links = []
-    for seq, rnd, kind, player in rows:
+    for seq, rnd, kind, player in steps:
         words = f"round {rnd} dealt" if kind == "deal" else f"{player or 'table'}: {kind}"
         links.append(f'<a class="seq-link" href="#seq={int(seq)}">{esc(words)}</a>')
     return ('<section class="panel" id="moments"><h2>Key moments</h2><p class="meta">'

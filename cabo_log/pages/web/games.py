@@ -17,7 +17,7 @@ from typing import Any
 import duckdb
 
 __all__ = ["PAGE_SIZE", "SORTS", "BadRequest", "GameFilter", "GamePage", "PlayerRecord",
-           "game_row", "list_games", "player_record", "table_exists"]
+           "game_row", "list_games", "player_record", "prepare", "table_exists"]
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
@@ -108,7 +108,7 @@ class GameFilter:
         if self.max_rounds is not None:
             add("rounds <= $max_rounds", "max_rounds", self.max_rounds)
         if self.special:
-            conds.append("game_id IN (SELECT game_id FROM rounds WHERE len(special_holders) > 0)")
+            conds.append("special")
         if self.complete is not Complete.ANY:
             add("complete = $complete", "complete", self.complete is Complete.YES)
         return (" AND ".join(conds) or "TRUE"), params
@@ -147,19 +147,49 @@ _COLUMNS = ("game_id", "ruleset", "players", "n_players", "rounds", "complete", 
             "started_at", "events")
 
 
+def prepare(con: duckdb.DuckDBPyConnection) -> None:
+    """Tables made once when the server starts (TEMP tables: in memory, on a read-only
+    database; seen by this connection only, not by its cursors, so the functions that read
+    them take the connection itself and the app serialises them), so no page scans the big
+    tables: ``game_list``, the columns the list shows and
+    whether a special hand decided a round, sorted newest first; ``player_stats`` and
+    ``player_rulesets``, every player's record."""
+    con.execute("""CREATE OR REPLACE TEMP TABLE game_list AS
+        SELECT g.game_id, g.ruleset, g.players, g.n_players, g.rounds, g.complete, g.winners,
+               g.started_at, g.events, s.game_id IS NOT NULL AS special
+        FROM games AS g
+        LEFT JOIN (SELECT DISTINCT game_id FROM rounds WHERE len(special_holders) > 0) AS s
+            USING (game_id)
+        ORDER BY g.started_at DESC NULLS LAST, g.game_id DESC""")
+    con.execute("""CREATE OR REPLACE TEMP TABLE player_stats AS
+        WITH gp AS (
+            SELECT p.player, count(*) AS games, count(*) FILTER (WHERE g.complete) AS complete,
+                   count(*) FILTER (WHERE p.won) AS wins,
+                   count(*) FILTER (WHERE p.forfeited) AS forfeits
+            FROM game_players AS p JOIN games AS g USING (game_id)
+            GROUP BY p.player),
+        rs AS (SELECT player, count(*) AS rounds, avg(points) AS avg_points
+               FROM round_scores GROUP BY player),
+        cc AS (SELECT caller AS player, count(*) AS calls,
+                      count(*) FILTER (WHERE success) AS calls_won
+               FROM cabo_calls WHERE success IS NOT NULL GROUP BY caller)
+        SELECT gp.*, coalesce(rs.rounds, 0) AS rounds, rs.avg_points,
+               coalesce(cc.calls, 0) AS calls, coalesce(cc.calls_won, 0) AS calls_won
+        FROM gp LEFT JOIN rs USING (player) LEFT JOIN cc USING (player)""")
+    con.execute("""CREATE OR REPLACE TEMP TABLE player_rulesets AS
+        SELECT player, ruleset, count(*) AS n FROM game_players GROUP BY ALL""")
+
+
 def list_games(con: duckdb.DuckDBPyConnection, f: GameFilter) -> GamePage:
-    """One page of the games that pass the filter, and how many pass it in all."""
+    """One page of the games that pass the filter, and how many pass it in all (from the
+    ``game_list`` table ``prepare`` made)."""
     where, params = f.where()
-    cur = con.cursor()
-    try:
-        total = cur.execute(f"SELECT count(*) FROM games WHERE {where}", params).fetchone()
-        order = "DESC" if f.descending else "ASC"
-        sql = (f"SELECT {', '.join(_COLUMNS)} FROM games WHERE {where} "
-               f"ORDER BY {SORTS[f.sort]} {order} NULLS LAST, game_id {order} "
-               f"LIMIT {f.size} OFFSET {(f.page - 1) * f.size}")
-        rows = cur.execute(sql, params).fetchall()
-    finally:
-        cur.close()
+    total = con.execute(f"SELECT count(*) FROM game_list WHERE {where}", params).fetchone()
+    order = "DESC" if f.descending else "ASC"
+    sql = (f"SELECT {', '.join(_COLUMNS)} FROM game_list WHERE {where} "
+           f"ORDER BY {SORTS[f.sort]} {order} NULLS LAST, game_id {order} "
+           f"LIMIT {f.size} OFFSET {(f.page - 1) * f.size}")
+    rows = con.execute(sql, params).fetchall()
     return GamePage(int(total[0]) if total else 0,
                     [dict(zip(_COLUMNS, r, strict=True)) for r in rows])
 
@@ -208,25 +238,15 @@ class PlayerRecord:
 
 
 def player_record(con: duckdb.DuckDBPyConnection, player: str) -> PlayerRecord | None:
-    """A player's games, wins (of finished matches), Cabo calls and points per round."""
-    cur = con.cursor()
-    try:
-        head = cur.execute(
-            "SELECT count(*), count(*) FILTER (WHERE g.complete), "
-            "count(*) FILTER (WHERE p.won), count(*) FILTER (WHERE p.forfeited) "
-            "FROM game_players AS p JOIN games AS g USING (game_id) WHERE p.player = $1",
-            [player]).fetchone()
-        if head is None or not head[0]:
-            return None
-        rounds = cur.execute("SELECT count(*), avg(points) FROM round_scores WHERE player = $1",
-                             [player]).fetchone() or (0, None)
-        calls = cur.execute("SELECT count(*), count(*) FILTER (WHERE success) FROM cabo_calls "
-                            "WHERE caller = $1 AND success IS NOT NULL",
-                            [player]).fetchone() or (0, 0)
-        rulesets = cur.execute("SELECT ruleset, count(*) FROM game_players WHERE player = $1 "
-                               "GROUP BY ruleset ORDER BY 2 DESC, 1", [player]).fetchall()
-    finally:
-        cur.close()
-    return PlayerRecord(player, int(head[0]), int(head[1]), int(head[2]), int(head[3]),
-                        int(rounds[0]), None if rounds[1] is None else float(rounds[1]),
-                        int(calls[0]), int(calls[1]), [(str(r), int(n)) for r, n in rulesets])
+    """A player's games, wins (of finished matches), Cabo calls and points per round (from
+    the ``player_stats`` table ``prepare`` made)."""
+    row = con.execute("SELECT games, complete, wins, forfeits, rounds, avg_points, calls, "
+                      "calls_won FROM player_stats WHERE player = $1", [player]).fetchone()
+    if row is None:
+        return None
+    rulesets = con.execute("SELECT ruleset, n FROM player_rulesets WHERE player = $1 "
+                           "ORDER BY n DESC, ruleset", [player]).fetchall()
+    games, complete, wins, forfeits, rounds, avg_points, calls, calls_won = row
+    return PlayerRecord(player, int(games), int(complete), int(wins), int(forfeits),
+                        int(rounds), None if avg_points is None else float(avg_points),
+                        int(calls), int(calls_won), [(str(r), int(n)) for r, n in rulesets])
