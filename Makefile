@@ -29,19 +29,27 @@ test: $(STAMP)
 	$(BIN)/mypy engine
 	$(BIN)/pytest
 
+# A short first run: the sample games loaded into DuckDB, one line per game, three reports, and
+# one timeline page (its path is printed last). Re-runs skip unchanged games.
+DEMO_DB := build/demo.duckdb
+DEMO_GAMES := SELECT g.game_id AS game, g.ruleset, g.rounds, CASE WHEN g.complete THEN \
+	array_to_string(g.winners, ', ') ELSE '(in progress)' END AS winners, \
+	string_agg(p.player || ' ' || p.final_score || CASE WHEN p.forfeited THEN ' (left)' \
+	ELSE '' END, ', ' ORDER BY p.seat) AS final_scores \
+	FROM games g JOIN game_players p USING (game_id) GROUP BY ALL ORDER BY g.game_id
+
 demo: $(STAMP)
-	@set -e; for f in sample_games/*.jsonl; do \
-		[ -e "$$f" ] || continue; \
-		echo "== $$f"; \
-		$(BIN)/cabo-log replay "$$f"; \
-	done
 	@mkdir -p build
-	@echo "== load sample_games into build/demo.duckdb (re-runs skip unchanged games)"
-	@$(BIN)/cabo-log load sample_games/*.jsonl --db build/demo.duckdb
+	@echo "== load sample_games/*.jsonl into $(DEMO_DB)"
+	@$(BIN)/cabo-log load sample_games/*.jsonl --db $(DEMO_DB) --quiet
+	@echo; echo "== the games (cabo-log sql)"
+	@$(BIN)/cabo-log sql "$(DEMO_GAMES)" --db $(DEMO_DB)
 	@for r in cabo_call_success power_usage score_distribution; do \
-		echo "== report $$r"; \
-		$(BIN)/cabo-log report $$r --db build/demo.duckdb || exit 1; \
+		echo; echo "== cabo-log report $$r"; \
+		$(BIN)/cabo-log report $$r --db $(DEMO_DB) || exit 1; \
 	done
+	@echo; echo "== a timeline page to open in a browser"
+	@$(BIN)/cabo-log timeline sample_games/edition1-kamikaze.jsonl -o build/edition1-kamikaze.html
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis artifacts

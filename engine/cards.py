@@ -71,14 +71,25 @@ def describe_difference(expected: Counter[str], got: Counter[str]) -> str:
     extra = got - expected
     parts = []
     if missing:
-        parts.append("missing " + ", ".join(_fmt(missing)))
+        parts.append("missing " + _fmt(missing))
     if extra:
-        parts.append("extra " + ", ".join(_fmt(extra)))
-    return "; ".join(parts) if parts else "no difference"
+        parts.append("extra " + _fmt(extra))
+    return ", ".join(parts) if parts else "no difference"
 
 
-def _fmt(counter: Counter[str]) -> list[str]:
+_NUMBER_WORDS = ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _fmt(counter: Counter[str]) -> str:
+    """Cards, not counts: "a 4 and an 8", "two 4s" (a bare "missing 4" reads as a count)."""
     out = []
     for code, count in sorted(counter.items(), key=lambda kv: kv[0]):
-        out.append(code if count == 1 else f"{code} x{count}")
-    return out[:8] + (["..."] if len(out) > 8 else [])
+        if count == 1:
+            article = "an" if code[:1] in ("8", "A") or code in ("11", "18") else "a"
+            out.append(f"{article} {code}")
+        else:
+            word = _NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else str(count)
+            out.append(f"{word} {code}s")
+    if len(out) > 8:
+        out = out[:8] + ["more"]
+    return out[0] if len(out) == 1 else ", ".join(out[:-1]) + " and " + out[-1]

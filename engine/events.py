@@ -148,14 +148,14 @@ def _opt_str(obj: Mapping[str, Any], kind: str, name: str) -> str | None:
 def _int(obj: Mapping[str, Any], kind: str, name: str) -> int:
     value = _get(obj, kind, name)
     if type(value) is not int:
-        raise _fail(kind, name, f"must be a whole number, not {_show(value)}")
+        raise _fail(kind, name, f"must be a whole number, not {_typed(value)}")
     return value
 
 
 def _opt_int(obj: Mapping[str, Any], kind: str, name: str) -> int | None:
     value = obj.get(name)
     if value is not None and type(value) is not int:
-        raise _fail(kind, name, f"must be a whole number, not {_show(value)}")
+        raise _fail(kind, name, f"must be a whole number, not {_typed(value)}")
     return value
 
 
@@ -184,6 +184,15 @@ def _int_map(obj: Mapping[str, Any], kind: str, name: str) -> dict[str, int]:
     if type(value) is not dict or any(type(v) is not int for v in value.values()):
         raise _fail(kind, name, f"must map players to whole numbers, not {_show(value)}")
     return value
+
+
+def _typed(value: Any) -> str:
+    """A value named with its JSON type where the bare repr misleads: '7' looks like 7."""
+    if isinstance(value, str):
+        return f"a string ({_show(value)})"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return _show(value)
 
 
 def _show(value: Any) -> str:

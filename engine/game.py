@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import play
-from .errors import IllegalEventError, InconsistentLogError, RulesetError
+from .errors import CaboLogError, IllegalEventError, InconsistentLogError, RulesetError
 from .events import (
     Cabo,
     Deal,
@@ -120,11 +120,65 @@ def apply(g: GameState, e: Event) -> None:
     if effect:
         effect.clear()
     kind = type(e)
+    handler = HANDLERS[kind]
     if g.phase == POWER and not _keeps_power(g, e, kind):
-        play.end_turn(g)
-        g.effect.implicit_skip = True
-    HANDLERS[kind](g, e)
+        _after_lapse(g, e, handler)
+    else:
+        handler(g, e)
     g.events += 1
+
+
+def _after_lapse(g: GameState, e: Event, handler: Callable[[GameState, Any], None]) -> None:
+    """Something other than the user's power or skip comes while a power is pending: the power
+    lapses, the turn ends (which may score the round), and the event is judged against the
+    state after that. Should the event be rejected, the lapse is undone as well, so that a
+    rejected line changes nothing; the few fields a turn end can touch are saved first (the
+    lapse is rare enough for that, and far cheaper than copying the state)."""
+    saved = _Lapse(g)
+    play.end_turn(g)
+    g.effect.implicit_skip = True
+    try:
+        handler(g, e)
+    except CaboLogError:
+        saved.restore(g)
+        raise
+
+
+class _Lapse:
+    """What ``end_turn`` (and the round scoring it may start) can change, saved to undo it."""
+
+    __slots__ = ("pending_power", "phase", "current", "final_left", "cumulative",
+                 "reset_used", "rounds", "known", "ending", "winners", "complete", "tiebreak")
+
+    def __init__(self, g: GameState) -> None:
+        self.pending_power = g.pending_power
+        self.phase = g.phase
+        self.current = g.current
+        self.final_left = g.final_left[:]
+        self.cumulative = g.cumulative[:]
+        self.reset_used = g.reset_used[:]
+        self.rounds = len(g.rounds)
+        self.known = g.known[:]
+        self.ending = g.ending
+        self.winners = g.winners
+        self.complete = g.complete
+        self.tiebreak = g.tiebreak
+
+    def restore(self, g: GameState) -> None:
+        """Put the fields back (lists in place: readers may hold on to them)."""
+        g.pending_power = self.pending_power
+        g.phase = self.phase
+        g.current = self.current
+        g.final_left[:] = self.final_left
+        g.cumulative[:] = self.cumulative
+        g.reset_used[:] = self.reset_used
+        del g.rounds[self.rounds:]
+        g.known[:] = self.known
+        g.ending = self.ending
+        g.winners = self.winners
+        g.complete = self.complete
+        g.tiebreak = self.tiebreak
+        g.effect.__dict__.clear()
 
 
 def _keeps_power(g: GameState, e: Event, kind: type) -> bool:

@@ -8,6 +8,7 @@ instance, built from a JSON object of these parameters in the log header.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, replace
+from enum import StrEnum
 from typing import Any
 
 from .cards import CABO_DECK, STANDARD_DECK, deck_codes, value_table
@@ -70,6 +71,7 @@ class Ruleset:
     special_row: tuple[int, ...] | None = (12, 12, 13, 13)
     special_caller_zero: bool = False               # golf kamikaze: a caller totalling exactly 0
     special_penalty: int | None = 50                # None: half the target
+    special_name: str = "Kamikaze"                  # what players call the special hand
     # match
     target: int = 100
     end_at_target: bool = False                     # True: >= target ends; False: > target
@@ -128,6 +130,27 @@ class Ruleset:
         return data
 
 
+# Bounds on the numbers a header may set, so that every value, total and score a game derives
+# fits the database's integer columns (docs/schema.md): card values at most 100 keep any hand
+# total (at most 112 cards) a SMALLINT; points per round within 10**9 keep match totals far
+# from the end of a BIGINT however many (tie-break) rounds are played.
+MAX_CARD_VALUE = 100
+MAX_POINTS = 10**9
+
+
+def _bounds(rules: Ruleset) -> list[str]:
+    problems = []
+    if not -MAX_CARD_VALUE <= rules.red_king_value <= MAX_CARD_VALUE:
+        problems.append(f"red_king_value must be from {-MAX_CARD_VALUE} to {MAX_CARD_VALUE}")
+    if rules.target > MAX_POINTS:
+        problems.append(f"target must be at most {MAX_POINTS:,}")
+    for name in ("caller_penalty", "special_penalty"):
+        value = getattr(rules, name)
+        if value is not None and not -MAX_POINTS <= value <= MAX_POINTS:
+            problems.append(f"{name} must be from {-MAX_POINTS:,} to {MAX_POINTS:,}")
+    return problems
+
+
 def _check(rules: Ruleset) -> list[str]:
     problems = []
     if rules.deck not in (CABO_DECK, STANDARD_DECK):
@@ -138,6 +161,7 @@ def _check(rules: Ruleset) -> list[str]:
         problems.append("jokers must be 0 to 4")
     if rules.target < 1:
         problems.append("target must be at least 1")
+    problems += _bounds(rules)
     if rules.peek_count < 0 or rules.peek_count > 4:
         problems.append("peek_count must be 0 to 4")
     if rules.peek_positions is not None and (
@@ -189,14 +213,24 @@ GOLF = Ruleset(
 
 ONLINE = Ruleset(
     name="online",
-    description="Standard cards + 2 jokers, positions 1-2 peeked, shoot the moon, forfeits, "
+    description="Standard cards + 2 jokers, positions 0-1 peeked, shoot the moon, forfeits, "
                 "no reshuffle.",
     deck=STANDARD_DECK, jokers=2, red_king_value=13, max_players=5, max_players_two_decks=5,
     peek_positions=(0, 1), max_replace=4, choose_failed_end=True, taken_discard_face_up=False,
     reshuffle=False, forfeits=True, caller_penalty=5, special_penalty=None, end_at_target=True,
+    special_name="shoot the moon",
 )
 
 BUILTINS: dict[str, Ruleset] = {r.name: r for r in (EDITION1, EDITION2, GOLF, ONLINE)}
+
+
+class BuiltinRuleset(StrEnum):
+    """The names of ``BUILTINS`` as a type, so a command line can offer them as choices."""
+
+    EDITION1 = "edition1"
+    EDITION2 = "edition2"
+    GOLF = "golf"
+    ONLINE = "online"
 
 # Options a log header may set; each maps to ruleset parameters.
 _OPTION_TYPES: dict[str, type] = {
@@ -217,7 +251,8 @@ def with_options(base: Ruleset, options: dict[str, Any]) -> Ruleset:
         wanted = _OPTION_TYPES[key]
         if type(value) is not wanted:
             raise RulesetError("bad_option",
-                               f"option {key!r} must be {_KIND[wanted]}, not {value!r}")
+                               f"option {key!r} must be {_KIND[wanted]}, "
+                               f"not {_typed(value)}")
         if key == "target":
             changes["target"] = value
         elif key == "decks":
@@ -283,11 +318,21 @@ def _coerce(key: str, value: Any, default: Any) -> Any:
     expected = type(default) if default is not None else int
     if type(value) is not expected:
         raise RulesetError("bad_ruleset",
-                           f"house rules: {key!r} must be {_KIND[expected]}, not {value!r}")
+                           f"house rules: {key!r} must be {_KIND[expected]}, "
+                           f"not {_typed(value)}")
     return value
 
 
 _KIND: dict[type, str] = {int: "a whole number", str: "a string", bool: "true or false"}
+
+
+def _typed(value: Any) -> str:
+    """A value named with its JSON type where the bare repr misleads: '50' looks like 50."""
+    if isinstance(value, str):
+        return f"a string ({value!r})"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
 
 
 def resolve(ruleset: Any, options: dict[str, Any]) -> Ruleset:

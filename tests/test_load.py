@@ -345,19 +345,24 @@ def _interrupt(self: dbmod.Writer, table: str, data: Any) -> None:
     raise KeyboardInterrupt
 
 
-def _reader_of(path: Path) -> int:
-    """The pid of the other process that has ``path`` open (Linux /proc)."""
+def _reader_of(path: Path, timeout: float = 60) -> int:
+    """The pid of the other process that has ``path`` open (Linux /proc). A reader whose
+    ``open()`` is still returning has no fd yet: look again until it has one."""
     target = str(path)
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
-        try:
-            for fd in os.listdir(f"/proc/{pid}/fd"):
-                if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
-                    return int(pid)
-        except OSError:
-            continue
-    raise LookupError(target)
+    deadline = time.monotonic() + timeout
+    while True:
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit() or int(pid) == os.getpid():
+                continue
+            try:
+                for fd in os.listdir(f"/proc/{pid}/fd"):
+                    if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
+                        return int(pid)
+            except OSError:
+                continue
+        if time.monotonic() > deadline:
+            raise LookupError(target)
+        time.sleep(0.01)
 
 
 def _wait_for_reader(fifo: Path, timeout: float = 60) -> int:

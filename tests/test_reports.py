@@ -205,7 +205,8 @@ def test_cabo_call_success(corpus: tuple[Path, list[Walk]]) -> None:
             if result is None or result.cabo_success is None:
                 continue
             item = {"success": result.cabo_success, "points": result.points[call["caller"]],
-                    "total": result.totals[call["caller"]], "known_total": call["known_total"]}
+                    "total": result.totals[call["caller"]], "known_total": call["known_total"],
+                    "special": bool(result.special)}
             groups[(w.ruleset, "all", "all")].append(item)
             low = (call["turn"] - 1) // width * width + 1
             groups[(w.ruleset, "turn", f"{low}-{low + width - 1}")].append(item)
@@ -214,7 +215,8 @@ def test_cabo_call_success(corpus: tuple[Path, list[Walk]]) -> None:
                     "success_rate": sum(i["success"] for i in v) / len(v),
                     "avg_points": avg([i["points"] for i in v]),
                     "avg_total_at_end": avg([i["total"] for i in v]),
-                    "avg_known_total": avg([i["known_total"] for i in v])}
+                    "avg_known_total": avg([i["known_total"] for i in v]),
+                    "special_hand_calls": sum(i["special"] for i in v)}
                 for k, v in groups.items()}
     rows = run_report(db, "cabo_call_success")
     check(rows, expected, lambda r: (r["ruleset"], r["dimension"], r["bucket"]))
@@ -399,7 +401,7 @@ def test_formats(corpus: tuple[Path, list[Walk]]) -> None:
     assert data[0]["ruleset"] == rows[0][0] and isinstance(data[0]["histogram"], dict)
     page = reports.render(columns, rows, "html", report=report)
     assert page.startswith("<!DOCTYPE html>") and '<table class="data">' in page
-    assert "src=\"http" not in page   # self-contained: nothing fetched from elsewhere
+    assert "<script src=\"http" not in page   # self-contained: no script from elsewhere
 
 
 def test_cli_report_and_sql(corpus: tuple[Path, list[Walk]], tmp_path: Path) -> None:
@@ -417,10 +419,12 @@ def test_cli_report_and_sql(corpus: tuple[Path, list[Walk]], tmp_path: Path) -> 
     assert out.returncode == 0 and out.stdout.startswith("ruleset,players,rounds")
     out = cabo_log("sql", "SELECT count(*) AS n FROM games", "--db", str(db), "-f", "json")
     assert out.returncode == 0 and f'"n": {len(walks)}' in out.stdout
+    out = cabo_log("report", "power_usage", "--db", str(db), "-f", "pdf")   # typer's choices
+    assert out.returncode == 2 and "'pdf' is not one of 'table', 'csv', 'json', 'html'" in \
+        " ".join(out.stderr.replace("\u2502", " ").split())
     for args, code in ((("report", "nope", "--db", str(db)), 2),
                        (("report", "power_usage", "--db", str(db), "-p", "x=1"), 2),
                        (("report", "score_distribution", "--db", str(db), "-p", "bucket=x"), 2),
-                       (("report", "power_usage", "--db", str(db), "-f", "pdf"), 2),
                        (("report", "power_usage", "--db", str(tmp_path / "none.duckdb")), 1),
                        (("sql", "DROP TABLE games", "--db", str(db)), 1),
                        (("sql", "SELECT * FROM nowhere", "--db", str(db)), 1)):

@@ -255,7 +255,6 @@ def test_cli_writes_identical_files(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--ruleset", "nope"], "unknown ruleset"),
     (["--ruleset", "golf", "--options", "{bad"], "not valid JSON"),
     (["--ruleset", "golf", "--options", "[1]"], "JSON object"),
     (["--ruleset", "golf", "--players", "6"], "2 to 4 players"),

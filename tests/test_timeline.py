@@ -308,9 +308,10 @@ def test_score_figure(tiny: Path) -> None:
     assert totals[EVIL] < min(totals["ana"], totals["bruno"])   # so the Cabo succeeds: 0
     assert lines == {"ana": [0, totals["ana"]], "bruno": [0, totals["bruno"]],
                      "&lt;script&gt;alert(1)&lt;/script&gt;": [0, 0]}
-    calls = next(t for t in fig.data if t.name == "Cabo call")
+    calls = next(t for t in fig.data if t.name == "Cabo call: success")
     assert list(calls.x) == [1] and list(calls.y) == [0]
     assert "success" in calls.hovertext[0]
+    assert [t.name for t in fig.data if t.name.startswith("Cabo call")] == ["Cabo call: success"]
 
 
 def test_score_figure_marks_resets() -> None:
@@ -328,16 +329,22 @@ def test_score_figure_marks_resets() -> None:
     reset = next(t for t in fig.data if t.name.startswith("reset"))
     assert reset.name == "reset 100 \u2192 50"
     assert list(reset.x) == [2] and list(reset.y) == [50]
-    calls = next(t for t in fig.data if t.name == "Cabo call")
+    calls = next(t for t in fig.data if t.name == "Cabo call: failure")
     assert list(calls.x) == [1] and "failure" in calls.hovertext[0]
+    assert calls.marker.color == "#E45756"
 
 
 def test_totals_figure(tiny: Path) -> None:
     tl = build_timeline(tiny, "bruno")
     fig = totals_figure(tl)
     bruno = next(t for t in fig.data if t.name == "bruno")
-    assert list(bruno.y)[:2] == [10, 10]
-    assert "2 cards unseen" in bruno.hovertext[0]
+    deck = [int(c) for c in cabo_deck()]
+    assert tl.mean_value == sum(deck) / len(deck)
+    # 10 in the two cards bruno peeked, two unseen counted at the deck average: an estimate
+    assert list(bruno.y)[:2] == [10 + 2 * tl.mean_value] * 2
+    assert "2 cards unseen" in bruno.hovertext[0] and "(estimate)" in bruno.hovertext[0]
+    ana = next(t for t in fig.data if t.name == "ana")     # unseen: not drawn flat at 0
+    assert list(ana.y)[0] == 4 * tl.mean_value and "estimate" in fig.layout.yaxis.title.text
     call = next(t for t in fig.data if t.name == "Cabo call")
     assert len(call.x) == 1 and "calls Cabo" in call.hovertext[0]
     omniscient = totals_figure(build_timeline(tiny))

@@ -222,3 +222,30 @@ def test_folder_pages_share_plotly(b: B, tmp_path: Path) -> None:
     b.open(tmp_path / "site" / href)
     b.wait_for(PLOTS_DRAWN)
     assert b.problems() == []
+
+
+def test_step_links_jumps_and_changes(b: B, tmp_path: Path) -> None:
+    log = simulated_log(tmp_path)
+    page = tmp_path / "game.html"
+    page.write_text(render_page(build_timeline(log)), encoding="utf-8")
+    data = json.loads(render_page(build_timeline(log)).split(
+        'id="cabo-timeline-data">')[1].split("</script>")[0])
+    steps = data["steps"]
+    b.open(page.resolve().as_uri() + "#seq=7")
+    b.wait_for("document.readyState === 'complete' && window.caboTimeline")
+    assert b.js("window.caboTimeline.current()") == 6           # step n=7 is index 6
+    b.js("window.caboTimeline.go(9)")
+    assert b.js("location.hash") == f"#seq={steps[9]['n']}"
+    # "next Cabo call" lands on the first cabo event after the current step
+    want = next(i for i, s in enumerate(steps) if i > 9 and s["kind"] == "cabo")
+    b.js("Array.from(document.querySelectorAll('.jumps button'))"
+         ".find(b => b.textContent.startsWith('next Cabo call')).click()")
+    assert b.js("window.caboTimeline.current()") == want
+    want = next(i for i, s in enumerate(steps) if i > want and s["type"] == "deal")
+    b.js("Array.from(document.querySelectorAll('.jumps button'))"
+         ".find(b => b.textContent.startsWith('next round')).click()")
+    assert b.js("window.caboTimeline.current()") == want
+    # a one-line account of what the step changed: a deal changes the draw pile
+    changes = b.js("document.getElementById('step-changes').textContent")
+    assert changes.startswith("changed:") and "draw pile" in changes
+    assert b.problems() == []

@@ -13,9 +13,12 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 
+from cabo_log.cli.progress import Bar
+from cabo_log.db.reports import Format
+
 DbOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
-    "--db", help="The DuckDB database file [default: $CABO_LOG_DB or ./cabo.duckdb].",
-    show_default=False)]
+    "--db", help="The DuckDB database file.", envvar="CABO_LOG_DB", show_envvar=True,
+    show_default="./cabo.duckdb", metavar="FILE")]
 
 
 def _fail(message: str, code: int) -> NoReturn:
@@ -34,46 +37,67 @@ def load_command(
         help="Log files and folders (searched recursively for *.jsonl).")],
     db: DbOption = None,
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--jobs", "-j", min=1, help="Replay worker processes [default: one per core].",
-        show_default=False)] = None,
+        "--jobs", "-j", min=1, help="Replay worker processes (capped at the cores, and at one "
+        "per MB of logs to replay: more would only compete).",
+        show_default="one per core")] = None,
     allow_errors: Annotated[bool, typer.Option(
         "--allow-errors", help="Exit 0 even if some logs were rejected.")] = False,
     force: Annotated[bool, typer.Option(
         "--force", help="Replay every file, even those unchanged since they were loaded.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="Only the summary: no progress bar, no line per rejected log.")
+    ] = False,
 ) -> None:
-    """Replay logs and load what the engine derives into DuckDB (safe to re-run)."""
-    from cabo_log.db.database import DatabaseError
-    from cabo_log.db.load import LoadError, LoadInterrupted, load_paths
+    """Replay logs and load what the engine derives into DuckDB (safe to re-run).
+
+    Ctrl-C or SIGTERM stops it within a second or two: the batches committed stay, the one in
+    progress is rolled back (exit 130 or 143).
+    """
+    from cabo_log.workers import interruption, stop_signals
 
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         _fail(f"no such file or folder: {', '.join(missing)}", 2)
     database = _db(db)
-    bar = _Bar(enabled=not quiet and sys.stderr.isatty())
-    try:
-        summary = load_paths(paths, database, jobs=jobs, force=force, progress=bar.update,
-                             on_total=bar.start)
-    except DatabaseError as exc:
-        bar.close()
-        _fail(str(exc), 1)
-    except LoadError as exc:
-        bar.close()
-        _fail(f"{exc}; {_kept(exc.committed)}", 1)
-    except LoadInterrupted as exc:
-        bar.close()
-        _fail(f"interrupted; {_kept(exc.committed)}", 130)
-    except KeyboardInterrupt:
-        bar.close()
-        _fail(f"interrupted; {_kept(0)}", 130)
-    bar.close()
-    for err in summary.rejected:
+    bar = Bar("loading", enabled=not quiet)
+    with stop_signals():
+        try:
+            summary = _load(paths, database, jobs, force, bar)
+        except KeyboardInterrupt as exc:   # before the load began
+            stop = interruption(exc)
+            assert stop is not None
+            _fail(f"{stop.verb}; {_kept(0)}", stop.exit_code)
+        finally:
+            bar.close()
+    for err in [] if quiet else summary.rejected:
         where = f"{err['file']}:{err['line']}:" if err.get("line") is not None \
             else f"{err['file']}:"
         typer.echo(f"{where} {err['code']}: {err['message']}", err=True)
     typer.echo(f"{database}: {summary.text()}")
     raise typer.Exit(summary.exit_code(allow_errors))
+
+
+def _load(paths: list[Path], database: Path, jobs: int | None, force: bool, bar: Bar) -> Any:
+    """``load_paths``, its failures as one line each (and the exit status they call for)."""
+    from cabo_log.db.database import DatabaseError
+    from cabo_log.db.load import LoadError, LoadInterrupted, NoLogsFound, load_paths
+
+    try:
+        return load_paths(paths, database, jobs=jobs, force=force, progress=bar.update,
+                          on_total=bar.start)
+    except (DatabaseError, NoLogsFound) as exc:
+        _fail(str(exc), 1)
+    except LoadError as exc:
+        _fail(f"{exc}; {_kept(exc.committed)}", 1)
+    except LoadInterrupted as exc:
+        _fail(f"{_stopped(exc.signum)}; {_kept(exc.committed)}", 128 + exc.signum)
+
+
+def _stopped(signum: int) -> str:
+    import signal
+
+    return "terminated" if signum == signal.SIGTERM else "interrupted"
 
 
 def _kept(committed: int) -> str:
@@ -82,29 +106,6 @@ def _kept(committed: int) -> str:
     return (f"{committed} game{'s' if committed != 1 else ''} of completed batches stayed "
             "loaded, the batch in progress was rolled back; run the same command again to "
             "finish")
-
-
-class _Bar:
-    """A progress bar on a terminal (click's), over the files of the load."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.bar: Any = None
-
-    def start(self, total: int) -> None:
-        if self.enabled and total:
-            self.bar = typer.progressbar(length=total, label="loading", file=sys.stderr,
-                                         show_pos=True, show_eta=True)
-            self.bar.__enter__()
-
-    def update(self, count: int) -> None:
-        if self.bar is not None:
-            self.bar.update(count)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None
 
 
 def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
@@ -121,8 +122,8 @@ def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
     return con
 
 
-FormatOption = Annotated[Optional[str], typer.Option(  # noqa: UP045
-    "--format", "-f", help="table, csv, json or html [default: html when -o names a .html "
+FormatOption = Annotated[Optional[Format], typer.Option(  # noqa: UP045
+    "--format", "-f", help="How to print the rows [default: html when -o names a .html "
                            "file, else table].", show_default=False)]
 CdnOption = Annotated[bool, typer.Option(
     "--cdn", help="html: link plotly.js from its CDN instead of embedding it (smaller pages "
@@ -131,19 +132,15 @@ OutputOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045
     "--output", "-o", help="Write to this file instead of standard output.")]
 
 
-def _format(fmt: str | None, output: Path | None) -> str:
+def _format(fmt: Format | None, output: Path | None) -> str:
     """The format asked for, or implied by the output's name; HTML never goes to a terminal."""
-    from cabo_log.db import reports
-
     if fmt is None:
-        fmt = "html" if output is not None and output.suffix.lower() in (".html", ".htm") \
-            else "table"
-    if fmt not in reports.FORMATS:
-        _fail(f"unknown format {fmt!r} (known: {', '.join(reports.FORMATS)})", 2)
-    if fmt == "html" and output is None and sys.stdout.isatty():
+        fmt = Format.HTML if output is not None and output.suffix.lower() in (".html", ".htm") \
+            else Format.TABLE
+    if fmt is Format.HTML and output is None and sys.stdout.isatty():
         _fail("an HTML page is not for the terminal: write it to a file with -o FILE.html "
               "(or redirect the output)", 2)
-    return fmt
+    return str(fmt)
 
 
 def _emit(text: str, output: Path | None) -> None:
@@ -180,7 +177,7 @@ def report_command(
         return
     if name is None:
         _fail("which report? (cabo-log report --list shows them)", 2)
-    fmt = _format(fmt, output)
+    form = _format(fmt, output)
     try:
         report = reports.get(name)
         values = reports.bind(report, param or [])
@@ -196,7 +193,7 @@ def report_command(
         _fail(f"report {name} failed: {_one_line(exc)}", 1)
     finally:
         con.close()
-    _emit(reports.render(columns, rows, fmt, report=report, values=values,
+    _emit(reports.render(columns, rows, form, report=report, values=values,
                          plotly="cdn" if cdn else "inline"), output)
 
 
@@ -213,7 +210,7 @@ def sql_command(
 
     from cabo_log.db import reports
 
-    fmt = _format(fmt, output)
+    form = _format(fmt, output)
     con = _open_for_reading(db, need_schema=False)
     try:
         columns, rows = reports.fetch(con, query)
@@ -221,7 +218,7 @@ def sql_command(
         _fail(_one_line(exc), 1)
     finally:
         con.close()
-    _emit(reports.render(columns, rows, fmt), output)
+    _emit(reports.render(columns, rows, form), output)
 
 
 def export_command(

@@ -15,6 +15,7 @@ from cabo_log.log.replay import ReplayResult, replay_file
 from cabo_log.log.schemas import schema_text
 from engine import BUILTINS, CaboLogError, resolve
 from engine.knowledge import observe
+from engine.rulesets import BuiltinRuleset
 
 
 def _usage(message: str) -> typer.Exit:
@@ -37,17 +38,28 @@ def replay_command(
     file: Annotated[Path, typer.Argument(help="A game log (.jsonl).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the replay as JSON.")] = False,
     as_player: Annotated[Optional[str], typer.Option(  # noqa: UP045 - typer needs Optional
-        "--as", help="Show the table as this player knew it.")] = None,
+        "--as", metavar="PLAYER", help="Show the table as this player knew it.")] = None,
     until: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--until", help="Stop after the event with this seq (0 = header).")] = None,
+        "--until", min=0, metavar="SEQ",
+        help="Stop after the event with this seq (0 = header).")] = None,
+    follow: Annotated[bool, typer.Option("--follow", "-f", help="Print events as they are "
+                                         "appended, until the match ends or Ctrl-C.")] = False,
 ) -> None:
     """Replay a log by the rules and give an account: rounds, calls, hands, points, winners."""
+    if file.is_dir():
+        raise _usage(f"{file} is a folder; replay reads one log, e.g. cabo-log replay "
+                     f"{file / 'GAME.jsonl'} (for a whole folder: cabo-log validate {file})")
     if not file.is_file():
         raise _usage(f"no such file: {file}")
+    if follow:
+        from cabo_log.cli.write import follow_log
+
+        return follow_log(file)
     result = replay_file(file, until=until)
     if as_player is not None and result.state is not None \
             and as_player not in result.state.players:
-        raise _usage(f"{as_player!r} is not a player of {file}")
+        raise _usage(f"{as_player!r} is not a player of {file} "
+                     f"(its players: {', '.join(result.state.players)})")
     if as_json:
         report = result.report()
         if as_player is not None and result.state is not None:
@@ -76,6 +88,10 @@ def validate_command(
     if missing:
         raise _usage(f"no such file or folder: {', '.join(missing)}")
     files = find_logs(paths)
+    if not files:
+        typer.echo(f"cabo-log: no logs found (no *.jsonl under {', '.join(map(str, paths))})",
+                   err=True)
+        raise typer.Exit(1)
     bad = 0
     for path in files:
         result = replay_file(path)
@@ -83,6 +99,8 @@ def validate_command(
             bad += 1
             if not quiet:
                 typer.echo(str(result.error))
+        elif result.head is not None and not quiet:
+            typer.echo(f"{path}: chained, head {result.head}")
     typer.echo(f"{len(files)} log{'s' if len(files) != 1 else ''} checked: "
                f"{len(files) - bad} valid, {bad} invalid")
     if bad:
@@ -90,8 +108,8 @@ def validate_command(
 
 
 def rules_command(
-    name: Annotated[Optional[str], typer.Argument(  # noqa: UP045
-        help="A built-in ruleset; omit to list them.")] = None,
+    name: Annotated[Optional[BuiltinRuleset], typer.Argument(  # noqa: UP045
+        help="A built-in ruleset; omit to list them.", show_default=False)] = None,
     options: Annotated[Optional[str], typer.Option(  # noqa: UP045
         "--options", help="Options as a JSON object, e.g. '{\"kamikaze\": true}'.")] = None,
 ) -> None:
@@ -107,7 +125,7 @@ def rules_command(
     if not isinstance(opts, dict):
         raise _usage("--options must be a JSON object")
     try:
-        rules = resolve(name, opts)
+        rules = resolve(name.value, opts)
     except CaboLogError as exc:
         raise _usage(exc.message) from None
     typer.echo(json.dumps(rules.parameters(), indent=2))

@@ -9,8 +9,10 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cabo_log.play.simulate import SimulationError, table, write_games
+from cabo_log.play.bots import BOTS
+from cabo_log.play.simulate import SimulationError, existing_logs, table, write_games
 from engine import BUILTINS
+from engine.rulesets import BuiltinRuleset
 
 
 def _usage(message: str) -> typer.Exit:
@@ -18,17 +20,26 @@ def _usage(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def _complete_bots(incomplete: str) -> list[str]:
+    """Bot names after the last comma of ``--bot greedy,ra<TAB>``."""
+    head, _, last = incomplete.rpartition(",")
+    prefix = f"{head}," if head else ""
+    return [prefix + name for name in BOTS if name.startswith(last)]
+
+
 def simulate_command(
-    ruleset: Annotated[Optional[str], typer.Option(  # noqa: UP045 - typer needs Optional
-        "--ruleset", "-r", help="edition1, edition2, golf or online (required).")] = None,
+    ruleset: Annotated[Optional[BuiltinRuleset], typer.Option(  # noqa: UP045
+        "--ruleset", "-r", help="The rules the bots play by (required).",
+        show_default=False)] = None,
     options: Annotated[Optional[str], typer.Option(  # noqa: UP045 - typer needs Optional
         "--options", help="Ruleset options as a JSON object, e.g. '{\"target\": 50}'.")] = None,
     players: Annotated[int, typer.Option("--players", "-n", help="Seats at the table.")] = 3,
     games: Annotated[int, typer.Option("--games", "-g", help="How many matches.")] = 1,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the whole run.")] = 0,
     bot: Annotated[str, typer.Option(
-        "--bot", "--bots", help="random or greedy; a comma list seats a mixed table "
-                                "(greedy,random,greedy), repeated round the table.")] = "greedy",
+        "--bot", "--bots", metavar="BOT[,BOT...]", autocompletion=_complete_bots,
+        help=f"{', '.join(BOTS)}; a comma list seats a mixed table "
+             "(expert,greedy), repeated round the table.")] = "greedy",
     out: Annotated[Path, typer.Option(
         "--out", "-o", help="Folder for the .jsonl files (created).")] = Path("simulated"),
     forfeit_rate: Annotated[float, typer.Option(
@@ -39,16 +50,27 @@ def simulate_command(
     timestamps: Annotated[bool, typer.Option(
         "--timestamps", help="Add simulated 't' times and the real 'started_at' (the files "
                              "then differ from run to run).")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite logs of an earlier run in --out (same names: ruleset, "
+                        "seed and game number).")] = False,
     progress: Annotated[Optional[bool], typer.Option(  # noqa: UP045
         "--progress/--no-progress", help="Progress bar on stderr (default: on a terminal)."
     )] = None,
+    jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
+        "--jobs", "-j", min=1, help="Worker processes (default: one per core; capped at the "
+        "cores and at the games). The files are the same for any number.",
+        show_default=False)] = None,
 ) -> None:
     """Let bots play complete matches and write one log per game into a folder.
 
-    The same arguments give byte-identical files on any machine.
+    The same arguments give byte-identical files on any machine. Ctrl-C or SIGTERM stops it
+    within a second or two (exit 130 or 143); every file written is whole.
     """
+    from cabo_log.workers import interruption, stop_signals
+
     if ruleset is None:
         raise _usage(f"--ruleset is required (one of {', '.join(BUILTINS)})")
+    name = ruleset.value  # the engine reads a plain str, as it does from a log header
     opts: Any = {}
     if options:
         try:
@@ -60,17 +82,29 @@ def simulate_command(
     if games < 1:
         raise _usage(f"--games must be at least 1, not {games}")
     try:
-        table(ruleset, players=players, options=opts, bots=bot, forfeit_rate=forfeit_rate,
+        table(name, players=players, options=opts, bots=bot, forfeit_rate=forfeit_rate,
               auto_rate=auto_rate)
     except ValueError as exc:
         raise _usage(getattr(exc, "message", None) or str(exc)) from None
     if out.exists() and not out.is_dir():
         raise _usage(f"--out {out} is a file, not a folder")
+    taken = existing_logs(out, name, seed=seed, games=games)
+    if taken and not force:
+        raise _usage(f"{out} already holds {len(taken)} of these logs ({taken[0].name}"
+                     f"{', ...' if len(taken) > 1 else ''}); --force overwrites them, or "
+                     "choose another --out or --seed")
     show = sys.stderr.isatty() if progress is None else progress
     try:
-        summary = write_games(out, ruleset, games=games, players=players, seed=seed,
-                              options=opts, bots=bot, forfeit_rate=forfeit_rate,
-                              auto_rate=auto_rate, timestamps=timestamps, progress=show)
+        with stop_signals():
+            summary = write_games(out, name, games=games, players=players, seed=seed,
+                                  options=opts, bots=bot, forfeit_rate=forfeit_rate,
+                                  auto_rate=auto_rate, timestamps=timestamps, progress=show,
+                                  jobs=jobs)
+    except KeyboardInterrupt as exc:
+        stop = interruption(exc)
+        assert stop is not None
+        typer.echo(f"cabo-log: {stop.verb}; the files written are whole", err=True)
+        raise typer.Exit(stop.exit_code) from None
     except SimulationError as exc:  # a bug, not a usage error: say so plainly
         typer.echo(f"cabo-log: simulation failed: {exc}", err=True)
         raise typer.Exit(1) from None

@@ -16,6 +16,11 @@ def _usage(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def _stopped(message: str, code: int) -> typer.Exit:
+    typer.echo(f"cabo-log: {message}", err=True)
+    return typer.Exit(code)
+
+
 def _failed(message: str) -> typer.Exit:
     typer.echo(f"cabo-log: {message}", err=True)
     return typer.Exit(1)
@@ -32,11 +37,15 @@ def timeline_command(
     cdn: Annotated[bool, typer.Option(
         "--cdn", help="Link plotly.js from its CDN instead of embedding it (smaller pages "
                       "that need to be online).")] = False,
+    jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
+        "--jobs", "-j", min=1, help="For a folder: worker processes (default: one per core; "
+        "capped at the cores and at the logs).", show_default=False)] = None,
 ) -> None:
     """Write an HTML timeline of a game: charts of scores and hand totals, every event, and
-    the table step by step. A folder gives one page per game plus an index.html."""
+    the table step by step. A folder gives one page per game plus an index.html (with a
+    progress bar on a terminal; Ctrl-C or SIGTERM stops it, exit 130 or 143)."""
     if path.is_dir():
-        _folder(path, output, as_player, cdn)
+        _folder(path, output, as_player, cdn, jobs)
         return
     if not path.exists():
         raise _usage(f"no such file or folder: {path}")
@@ -57,14 +66,32 @@ def timeline_command(
         raise typer.Exit(1)
 
 
-def _folder(folder: Path, output: Path | None, as_player: str | None, cdn: bool) -> None:
+def _folder(folder: Path, output: Path | None, as_player: str | None, cdn: bool,
+            jobs: int | None) -> None:
+    from cabo_log.cli.progress import Bar
+    from cabo_log.log.logfile import find_logs
+    from cabo_log.workers import interruption, stop_signals
+
     outdir = output if output is not None else Path(f"{folder.resolve().name}-timeline")
     if outdir.exists() and not outdir.is_dir():
         raise _usage(f"{outdir} is a file; for a folder of logs -o names a folder")
+    bar = Bar("pages", enabled=True)
     try:
-        result = write_folder(folder, outdir, as_player, cdn)
+        with stop_signals():
+            bar.start(len(find_logs([folder])))
+            result = write_folder(folder, outdir, as_player, cdn, jobs=jobs,
+                                  progress=bar.update)
+    except KeyboardInterrupt as exc:
+        bar.close()
+        stop = interruption(exc)
+        assert stop is not None
+        raise _stopped(f"{stop.verb}; {outdir / 'index.html'} was not written",
+                       stop.exit_code) from None
     except OSError as exc:
+        bar.close()
         raise _failed(f"cannot write into {outdir}: {exc.strerror or exc}") from None
+    finally:
+        bar.close()
     if as_player is not None and not result.games and result.skipped:
         raise _usage(f"{as_player!r} plays in none of the logs in {folder}")
     for skipped in result.skipped:

@@ -16,6 +16,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ import pyarrow as pa
 
 from cabo_log.db.rows import GAME_TABLES, SCHEMAS
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"   # 2: counts of rounds and turns INTEGER, scores BIGINT
 DEFAULT_DB = "cabo.duckdb"
 ENV_DB = "CABO_LOG_DB"
 
@@ -35,7 +36,7 @@ LOADER_SCHEMAS: dict[str, pa.Schema] = {
         ("hash", pa.string()), ("game_id", pa.string()), ("events", pa.int32()),
         ("loaded_at", pa.timestamp("us", tz="UTC"))]),
     "load_errors": pa.schema([
-        ("file", pa.string()), ("line", pa.int32()), ("code", pa.string()),
+        ("file", pa.string()), ("line", pa.int64()), ("code", pa.string()),
         ("kind", pa.string()), ("message", pa.string()), ("game_id", pa.string()),
         ("ruleset", pa.string()), ("size", pa.int64()), ("hash", pa.string())]),
 }
@@ -235,10 +236,16 @@ class Writer:
         self.wait()
 
     def wait(self) -> None:
-        """Wait for the batch being written; its error, if any, is raised here."""
-        writing, self._writing = self._writing, None
-        if writing is not None:
-            writing.result()
+        """Wait for the batch being written; its error, if any, is raised here. The wait is
+        in short steps: a signal delivered to another thread is handled meanwhile, and a
+        batch interrupted here stays known to ``abort``, which rolls it back."""
+        writing = self._writing
+        if writing is None:
+            return
+        while not wait_futures([writing], timeout=0.1).done:
+            pass
+        self._writing = None
+        writing.result()
 
     def abort(self) -> None:
         """Stop: interrupt the batch being written (it rolls back) and drop what is pending."""

@@ -15,15 +15,10 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import multiprocessing
 import os
 import signal
-import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +27,7 @@ import pyarrow as pa
 from cabo_log.db.rows import Chunk, collect
 from cabo_log.log.logfile import find_logs
 from cabo_log.log.replay import error_dict
+from cabo_log.workers import Pool, WorkerDied, interruption, worker_count
 from engine import LogSyntaxError
 
 if TYPE_CHECKING:
@@ -51,12 +47,19 @@ class LoadError(Exception):
     committed = 0
 
 
-class LoadInterrupted(KeyboardInterrupt):
-    """Ctrl-C: the batch in progress was rolled back; ``committed`` games were written."""
+class NoLogsFound(ValueError):
+    """Nothing to load: the paths hold no ``*.jsonl``. Raised before the database is opened,
+    so a mistyped folder does not leave an empty database behind."""
 
-    def __init__(self, committed: int) -> None:
+
+class LoadInterrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM (``signum``): the batch in progress was rolled back; ``committed``
+    games were written by the batches completed before."""
+
+    def __init__(self, committed: int, signum: int = signal.SIGINT) -> None:
         super().__init__(committed)
         self.committed = committed
+        self.signum = signum
 
 
 @dataclass
@@ -117,24 +120,6 @@ Progress = Callable[[int], None]   # called with the number of files just handle
 
 
 # --- the worker side --------------------------------------------------------------------------
-
-def _init_worker(parent: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides what Ctrl-C means
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-
-
-def _watch_parent(parent: int) -> None:
-    """A worker whose loader died (SIGKILL, out of memory) would wait for work forever:
-    concurrent.futures workers do not notice. Check every second and leave."""
-    while True:
-        time.sleep(1.0)
-        try:
-            os.kill(parent, 0)
-        except ProcessLookupError:
-            os._exit(1)
-        except PermissionError:  # pragma: no cover - the pid now belongs to someone else
-            os._exit(1)
-
 
 def file_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
@@ -245,13 +230,16 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
 
     The rows are written in batches of about ``FLUSH_ROWS`` rows, one transaction each.
     Raises ``db.DatabaseError`` when the database cannot be used, ``LoadError`` when the load
-    stopped (a worker died) and ``LoadInterrupted`` on Ctrl-C: the batch in progress is rolled
-    back, the batches written before it stay (``committed``), and loading again finishes.
+    stopped (a worker died) and ``LoadInterrupted`` on Ctrl-C or SIGTERM (see
+    ``workers.stop_signals``): the batch in progress is rolled back, the batches written before
+    it stay (``committed``), and loading again finishes.
     """
     from cabo_log.db import database as db
 
     started = time.perf_counter()
     files = [os.path.abspath(p) for p in find_logs(paths)]
+    if not files:
+        raise NoLogsFound(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
     con = db.connect(database, read_only=False)
     con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")   # or it grows with the database
     writer = db.Writer(con, flush_rows=FLUSH_ROWS)
@@ -265,15 +253,15 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
             progress(loader.summary.skipped)
         loader.run(tasks, jobs, progress)
         writer.flush()
-    except KeyboardInterrupt:
+    except BaseException as exc:
         writer.abort()
-        raise LoadInterrupted(writer.committed_games) from None
-    except LoadError as exc:
-        writer.abort()
-        exc.committed = writer.committed_games
-        raise
-    except BaseException:
-        writer.abort()
+        stop = interruption(exc)
+        if stop is not None:
+            raise LoadInterrupted(writer.committed_games, stop.signum) from None
+        if isinstance(exc, WorkerDied):
+            error = LoadError(str(exc))
+            error.committed = writer.committed_games
+            raise error from None
         raise
     finally:
         writer.close()
@@ -322,36 +310,20 @@ class _Loader:
         return tasks
 
     def run(self, tasks: list[Task], jobs: int | None, progress: Progress | None) -> None:
+        """Replay the tasks, in this process when there is little to do, else in a ``Pool``
+        of workers (at most one per core); results are handled in the order sent."""
         chunks = list(_chunks(tasks))
-        total = sum(t.size for t in tasks)
-        jobs = jobs or os.cpu_count() or 1
-        jobs = min(jobs, len(chunks))
-        if jobs <= 1 or total < INLINE_BYTES:
+        workers = worker_count(jobs, len(chunks))
+        if workers <= 1 or sum(t.size for t in tasks) < INLINE_BYTES:
             for chunk in chunks:
                 outcomes, rows = replay_tasks(chunk)
                 self.handle(outcomes, rows.batches() if len(rows) else {}, progress)
             return
         # the workers keep the cores busy: DuckDB's own threads would only compete with them
         self.con.execute("SET threads = 1")
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["cabo_log.db.load"])
-        executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker,
-                                       initargs=(os.getpid(),))
-        pending: deque[Future[tuple[list[Outcome], bytes]]] = deque()
-        try:
-            for chunk in chunks:
-                pending.append(executor.submit(replay_chunk, chunk))
-                if len(pending) >= 2 * jobs:
-                    self._handle_serialised(pending.popleft().result(), progress)
-            while pending:
-                self._handle_serialised(pending.popleft().result(), progress)
-        except BrokenProcessPool:
-            raise LoadError("a replay worker process died (killed, or out of memory)") from None
-        except BaseException:
-            _stop(executor)
-            raise
-        finally:
-            executor.shutdown(wait=True, cancel_futures=True)
+        with Pool(workers, preload=[__name__]) as pool:
+            for result in pool.imap(replay_chunk, chunks):
+                self._handle_serialised(result, progress)
 
     def _handle_serialised(self, result: tuple[list[Outcome], bytes],
                            progress: Progress | None) -> None:
@@ -430,14 +402,6 @@ def _chunks(tasks: list[Task]) -> Iterator[list[Task]]:
             chunk, size = [], 0
     if chunk:
         yield chunk
-
-
-def _stop(executor: ProcessPoolExecutor) -> None:
-    """Ctrl-C: do not wait for the workers to finish their chunks."""
-    processes = getattr(executor, "_processes", None) or {}
-    for process in list(processes.values()):
-        if process.is_alive():
-            process.terminate()
 
 
 def _without(batches: dict[str, list[pa.RecordBatch]], game_ids: list[str]

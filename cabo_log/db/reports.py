@@ -17,6 +17,7 @@ import io
 import json
 import math
 from dataclasses import dataclass, field
+from enum import StrEnum
 from importlib import resources
 from typing import Any
 
@@ -33,10 +34,19 @@ from cabo_log.db.report_header import (
     parse_param,
 )
 
-__all__ = ["FORMATS", "ChartSpec", "Param", "ParamType", "Report", "ReportError", "available",
-           "bind", "check_values", "fetch", "get", "parse", "render", "run"]
+__all__ = ["FORMATS", "ChartSpec", "Format", "Param", "ParamType", "Report", "ReportError",
+           "available", "bind", "check_values", "fetch", "get", "parse", "render", "run"]
 
 FORMATS = ("table", "csv", "json", "html")
+
+
+class Format(StrEnum):
+    """``FORMATS`` as a type, so ``--format`` lists them and completes them."""
+
+    TABLE = "table"
+    CSV = "csv"
+    JSON = "json"
+    HTML = "html"
 
 
 @dataclass(frozen=True)

@@ -52,23 +52,23 @@ KEY = (("game_id", STR), ("ruleset", STR))
 SCHEMAS: dict[str, pa.Schema] = {
     "games": _schema(
         *KEY, ("ruleset_spec", STR), ("options", STR), ("players", STRS), ("n_players", I16),
-        ("rounds", I16), ("complete", BOOL), ("winners", STRS), ("forfeited", STRS),
+        ("rounds", I32), ("complete", BOOL), ("winners", STRS), ("forfeited", STRS),
         ("events", I32), ("started_at", STR), ("source_file", STR), ("file_hash", STR)),
     "game_players": _schema(
-        *KEY, ("player", STR), ("seat", I16), ("name", STR), ("final_score", I32),
-        ("rank", I16), ("won", BOOL), ("forfeited", BOOL), ("rounds_played", I16),
-        ("calls", I16)),
+        *KEY, ("player", STR), ("seat", I16), ("name", STR), ("final_score", I64),
+        ("rank", I16), ("won", BOOL), ("forfeited", BOOL), ("rounds_played", I32),
+        ("calls", I32)),
     "rounds": _schema(
-        *KEY, ("round", I16), ("n_players", I16), ("first_player", STR), ("caller", STR),
-        ("cabo_success", BOOL), ("end_reason", STR), ("turns", I16), ("reshuffles", I16),
+        *KEY, ("round", I32), ("n_players", I16), ("first_player", STR), ("caller", STR),
+        ("cabo_success", BOOL), ("end_reason", STR), ("turns", I32), ("reshuffles", I32),
         ("tiebreak", BOOL), ("special_holders", STRS), ("resets", STRS)),
     "round_scores": _schema(
-        *KEY, ("round", I16), ("player", STR), ("seat", I16), ("order_in_round", I16),
+        *KEY, ("round", I32), ("player", STR), ("seat", I16), ("order_in_round", I16),
         ("dealt", STRS), ("dealt_total", I16), ("hand", STRS), ("hand_cards", I16),
-        ("total", I32), ("points", I32), ("cumulative", I32), ("called", BOOL),
+        ("total", I32), ("points", I64), ("cumulative", I64), ("called", BOOL),
         ("lowest_total", BOOL), ("special_hand", BOOL), ("reset", BOOL)),
     "events": _schema(
-        *KEY, ("seq", I32), ("line", I32), ("round", I16), ("turn", I16), ("player", STR),
+        *KEY, ("seq", I32), ("line", I64), ("round", I32), ("turn", I32), ("player", STR),
         ("type", STR), ("auto", BOOL), ("t_ms", F64), ("t_iso", STR),
         # the event's own fields, flattened
         ("first_player", STR), ("source", STR), ("positions", I16S), ("position", I16),
@@ -81,7 +81,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("row_delta", I16), ("known_chosen", I16), ("deck_left", I16),
         ("implicit_skip", BOOL), ("round_ended", BOOL)),
     "powers": _schema(
-        *KEY, ("round", I16), ("turn", I16), ("seq", I32), ("player", STR), ("card", STR),
+        *KEY, ("round", I32), ("turn", I32), ("seq", I32), ("player", STR), ("card", STR),
         ("card_value", I16), ("power", STR), ("outcome", STR), ("used", BOOL),
         ("use_seq", I32), ("target_player", STR), ("target_position", I16), ("seen", STR),
         ("seen_value", I16), ("swap_player_a", STR), ("swap_position_a", I16),
@@ -89,11 +89,11 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("given", STR), ("given_value", I16), ("received", STR), ("received_value", I16),
         ("knew_given", BOOL), ("knew_received", BOOL), ("gain", I16)),
     "cabo_calls": _schema(
-        *KEY, ("round", I16), ("seq", I32), ("turn", I16), ("caller_turn", I16),
+        *KEY, ("round", I32), ("seq", I32), ("turn", I32), ("caller_turn", I32),
         ("caller", STR), ("n_players", I16), ("hand_cards", I16), ("total_at_call", I16),
         ("known_cards", I16), ("known_total", I16), ("unknown_cards", I16),
         ("lowest_other_at_call", I16), ("total_at_end", I16), ("lowest_other_at_end", I16),
-        ("success", BOOL), ("points", I32), ("special_round", BOOL),
+        ("success", BOOL), ("points", I64), ("special_round", BOOL),
         ("caller_forfeited", BOOL)),
 }
 

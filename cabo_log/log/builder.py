@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from cabo_log.log.append import EventWriter, MemorySink, write_log
 from cabo_log.log.logfile import dumps_event
-from engine import CaboLogError, GameState, Ruleset, apply, new_game, parse_event, resolve
+from engine import CaboLogError, GameState, Ruleset, resolve
 from engine.events import to_dict
 
 
@@ -37,6 +38,8 @@ class LogBuilder:
                  "ruleset": ruleset, "options": dict(options or {}), "players": list(players),
                  **header}
         self.state: GameState | None = None
+        self._writer = EventWriter(MemorySink()) if strict else None  # the one write path
+        self._unchecked = not strict
         self._add(first)
 
     # --- plumbing -------------------------------------------------------------------------
@@ -44,12 +47,11 @@ class LogBuilder:
         line = dict(obj)
         if self.seq:
             line = {"type": line.pop("type"), "seq": len(self.lines), **line}
-        if self.strict:
-            event = parse_event(line)
-            if self.state is None:
-                self.state = new_game(event)  # type: ignore[arg-type]
-            else:
-                apply(self.state, event)
+        if self.strict and self._writer is not None:
+            self._writer.append(line)
+            self.state = self._writer.state
+        else:
+            self._unchecked = True
         self.lines.append(line)
         return line
 
@@ -59,6 +61,7 @@ class LogBuilder:
         if seq if seq is not None else False:
             line = {"type": line.pop("type"), "seq": len(self.lines), **line}
         self.lines.append(line)
+        self._unchecked = True
         return self
 
     def event(self, obj: dict[str, Any]) -> LogBuilder:
@@ -201,8 +204,13 @@ class LogBuilder:
         return b"".join(dumps_event(line) for line in self.lines)
 
     def write(self, path: str | Path) -> Path:
+        """Write the log; a checked one goes through the append API (``log.append``), one with
+        unchecked lines (a deliberately bad log) as it is. An existing file is replaced."""
         target = Path(path)
-        target.write_bytes(self.to_bytes())
+        if self._unchecked:
+            target.write_bytes(self.to_bytes())
+        else:
+            write_log(target, self.lines, replace=True, fsync=False)
         return target
 
 

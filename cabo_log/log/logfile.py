@@ -7,6 +7,7 @@ trailing newline is common); anything else that is not a JSON object is a LogSyn
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,13 @@ def decode_line(raw: bytes) -> Any:
         raise LogSyntaxError("bad_json", "the line is not valid JSON") from None
 
 
+_POSITION = re.compile(r":? ?line \d+ column \d+ \(char (\d+)\)")
+
+
 def _reason(exc: Exception) -> str:
-    text = str(exc)
+    # The decoder sees one log line as a whole document, so its "line 1 column 55" would
+    # contradict the log line number in front of the error: say the column within the line.
+    text = _POSITION.sub(lambda m: f" at column {int(m.group(1)) + 1} of the line", str(exc))
     return text if len(text) <= 80 else text[:77] + "..."
 
 

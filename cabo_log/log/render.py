@@ -8,14 +8,31 @@ from engine.knowledge import row_view
 from engine.state import DRAWN, POWER, TURN_START, RoundResult
 
 
-def describe_round(r: RoundResult, width: int) -> list[str]:
+def special_hand(r: RoundResult, name: str = "Kamikaze") -> str | None:
+    """"Kamikaze: carla 0, others +50" when a special hand decided the round, else None.
+
+    The hand sets everybody's points, so the round must not read as a failed (or successful)
+    Cabo call; ``name`` is the ruleset's ``special_name`` ("shoot the moon" online)."""
+    if not r.special:
+        return None
+    others = sorted({v for p, v in r.points.items() if p not in r.special})
+    text = f"{name[:1].upper()}{name[1:]}: {' and '.join(r.special)} 0"
+    return text + (f", others +{others[-1]}" if others else "")
+
+
+def describe_round(r: RoundResult, width: int, special_name: str = "Kamikaze") -> list[str]:
     head = f"Round {r.round}" + (" (tie-break)" if r.tiebreak else "") + f", first: {r.first}"
+    special = special_hand(r, special_name)
     if r.caller is None:
         call = "nobody called Cabo"
     elif r.cabo_success is None:
         call = f"{r.caller} called Cabo (not scored as the caller)"
+    elif special is not None:
+        call = f"{r.caller} called Cabo"
     else:
         call = f"{r.caller} called Cabo ({'success' if r.cabo_success else 'failure'})"
+    if special is not None:
+        call += f"; {special}"
     ended = {"cabo": "ended after the final turns", "deck_empty": "ended by the empty draw pile",
              "forfeit": "ended by a forfeit, unscored"}[r.end]
     lines = [f"{head}: {call}; {ended}; {r.turns} turns"
@@ -25,7 +42,7 @@ def describe_round(r: RoundResult, width: int) -> list[str]:
         hand = " ".join(r.hands[player]) or "(no cards)"
         notes = []
         if player in r.special:
-            notes.append("special hand")
+            notes.append(special_name)
         if player in r.resets:
             notes.append("exact target: reset")
         if player == r.caller:
@@ -33,6 +50,9 @@ def describe_round(r: RoundResult, width: int) -> list[str]:
         note = f"  [{', '.join(notes)}]" if notes else ""
         lines.append(f"  {player:<{width}}  hand {hand:<24} total {r.totals[player]:>3}  "
                      f"points {r.points[player]:>3}  score {r.cumulative[player]:>3}{note}")
+    for player in r.players:
+        if player not in r.points:  # dealt in, then left: their row went out of play
+            lines.append(f"  {player:<{width}}  forfeited: left the match, not scored")
     return lines
 
 
@@ -65,14 +85,18 @@ def describe(result: ReplayResult, as_player: str | None = None) -> str:
         width = max(len(p) for p in g.players)
         lines.append(f"Game {g.game_id}: {g.rules.name}, players {', '.join(g.players)}")
         for r in g.rounds:
-            lines.extend(describe_round(r, width))
+            lines.extend(describe_round(r, width, g.rules.special_name))
         lines.extend(describe_table(g, as_player))
-        scores = ", ".join(f"{p} {s}" for p, s in g.cumulative_by_name().items())
+        left = {p for i, p in enumerate(g.players) if not g.active[i]}
+        scores = ", ".join(f"{p} {s}" + (" (forfeited)" if p in left else "")
+                           for p, s in g.cumulative_by_name().items())
         lines.append(f"Scores: {scores}")
         if g.complete:
             lines.append(f"Winners: {', '.join(g.winners)}")
         else:
             lines.append("In progress: the match has not ended")
+        if result.head is not None:
+            lines.append(f"Chain head: {result.head}")
     if result.error is not None:
         lines.append(str(result.error))
     return "\n".join(lines)

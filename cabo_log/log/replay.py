@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from cabo_log.log.chain import check_link, line_hash
 from cabo_log.log.logfile import decode_line, read_bytes
 from engine import (
     CaboLogError,
@@ -47,6 +48,7 @@ class ReplayResult:
     state: GameState | None
     error: CaboLogError | None
     last_line: int = 0
+    head: str | None = None  # a chained log's head: the SHA-256 of its last line
 
     @property
     def ok(self) -> bool:
@@ -57,6 +59,8 @@ class ReplayResult:
         out: dict[str, Any] = {}
         if self.state is not None:
             out = state_report(self.state)
+            if self.head is not None:
+                out["head"] = self.head
         if self.error is not None:
             out = {"error": error_dict(self.error), **({"partial": out} if out else {})}
         return out
@@ -90,9 +94,11 @@ def state_report(g: GameState) -> dict[str, Any]:
 
 
 def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = None,
-                 visitor: ReplayVisitor | None = None) -> ReplayResult:
+                 visitor: ReplayVisitor | None = None, finish_log: bool = True) -> ReplayResult:
     """Replay a whole log held in memory; ``until`` stops after the event with that seq
-    (or, in a log without seq, after that 0-based event index).
+    (or, in a log without seq, after that 0-based event index). ``finish_log=False`` leaves a
+    pending power pending (a writer appends after the last line; see ``log.append``).
+    A chained log's ``h`` fields are checked first on every line (``log.chain``).
 
     This is the hot loop of ``replay``, ``validate`` and ``load``: one pass over the lines, no
     generators, one ``try`` around it all; an error is located by the line it stopped at.
@@ -100,6 +106,8 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
     state: GameState | None = None
     number = 0
     loads = orjson.loads
+    previous = b""
+    chained: bool | None = None
     try:
         for number, raw in enumerate(data.split(b"\n"), start=1):
             try:
@@ -108,6 +116,9 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
                 if not raw.strip():
                     continue  # blank lines are skipped
                 obj = decode_line(raw)  # raises the precise syntax error
+            if state is not None and type(obj) is dict and (chained is not False or "h" in obj):
+                chained = check_link(previous, obj, chained)
+            previous = raw
             event = parse_event(obj)
             if state is not None:
                 apply(state, event)
@@ -120,16 +131,21 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
                 if visitor is not None:
                     visitor.begin(state, event)
             if until is not None and _index(event, state) >= until:
-                return ReplayResult(file, state, None, number)
+                return ReplayResult(file, state, None, number, _head(previous, chained))
         if state is None:
             number = 1
             raise LogSyntaxError("empty_log", "the log has no lines")
-        finish(state)
+        if finish_log:
+            finish(state)
         if visitor is not None:
             visitor.end(state)
-        return ReplayResult(file, state, None, number)
+        return ReplayResult(file, state, None, number, _head(previous, chained))
     except CaboLogError as exc:
         return ReplayResult(file, state, exc.located(file, number), number)
+
+
+def _head(last: bytes, chained: bool | None) -> str | None:
+    return line_hash(last) if chained else None
 
 
 def _index(event: Event, state: GameState) -> int:

@@ -15,7 +15,9 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from cabo_log.log.render import special_hand
 from cabo_log.pages.timeline import KINDS, TABLE, Timeline, TurnTotals
+from engine import RoundResult
 
 PLAYER_COLOURS = ("#4C78A8", "#F58518", "#54A24B", "#B279A2", "#E45756", "#72B7B2")
 KIND_COLOURS = {
@@ -84,17 +86,7 @@ def score_figure(tl: Timeline) -> go.Figure:
             x=rounds, y=ys, name=esc(p), mode="lines+markers", customdata=steps,
             line={"color": player_colour(i), "width": 3}, marker={"size": 8},
             hovertext=hover, hovertemplate="%{hovertext}<extra></extra>"))
-    calls = [r for r in tl.rounds if r.caller is not None]
-    if calls:
-        fig.add_trace(go.Scatter(
-            x=[r.round for r in calls], y=[r.cumulative[r.caller or ""] for r in calls],
-            name="Cabo call", mode="markers",
-            customdata=[tl.round_end_steps.get(r.round, 0) for r in calls],
-            marker={"symbol": "star", "size": 17, "line": {"width": 1, "color": "#333"},
-                    "color": [_call_colour(r.cabo_success) for r in calls]},
-            hovertext=[f"{esc(r.caller)} called Cabo in round {r.round}: "
-                       f"{_call_word(r.cabo_success)}" for r in calls],
-            hovertemplate="%{hovertext}<extra></extra>"))
+    _call_traces(fig, tl)
     resets = [(r, p) for r in tl.rounds for p in r.resets]
     if resets:
         fig.add_trace(go.Scatter(
@@ -130,6 +122,36 @@ def _call_word(success: bool | None) -> str:
     return {True: "success", False: "failure", None: "not scored as the caller"}[success]
 
 
+def _call_traces(fig: go.Figure, tl: Timeline) -> None:
+    """One trace (so one legend entry) per outcome of a Cabo call: success, failure, not
+    scored, and a special hand (Kamikaze / shoot the moon), which is none of these."""
+    groups: dict[str, list[tuple[RoundResult, str]]] = {}
+    for r in tl.rounds:
+        special = special_hand(r, tl.special_name)
+        if special is not None:
+            who = r.caller if r.caller is not None else r.special[0]
+            groups.setdefault(tl.special_name, []).append((r, who))
+        elif r.caller is not None:
+            groups.setdefault(_call_word(r.cabo_success), []).append((r, r.caller))
+    colours = {"success": _call_colour(True), "failure": _call_colour(False),
+               "not scored as the caller": _call_colour(None), tl.special_name: "#B279A2"}
+    for label in ("success", "failure", "not scored as the caller", tl.special_name):
+        items = groups.get(label)
+        if not items:
+            continue
+        hover = [f"{esc(who)} called Cabo in round {r.round}: {label}" if special is None
+                 else f"round {r.round}: {esc(special)}"
+                 for r, who in items for special in [special_hand(r, tl.special_name)]]
+        fig.add_trace(go.Scatter(
+            x=[r.round for r, _ in items], y=[r.cumulative[who] for r, who in items],
+            name=f"Cabo call: {label}" if label != tl.special_name
+            else esc(tl.special_name[:1].upper() + tl.special_name[1:]),
+            mode="markers", customdata=[tl.round_end_steps.get(r.round, 0) for r, _ in items],
+            marker={"symbol": "star" if label != tl.special_name else "diamond", "size": 17,
+                    "line": {"width": 1, "color": "#333"}, "color": colours[label]},
+            hovertext=hover, hovertemplate="%{hovertext}<extra></extra>"))
+
+
 # --- 2. hand totals turn by turn ----------------------------------------------------------------
 
 def totals_figure(tl: Timeline) -> go.Figure:
@@ -144,7 +166,7 @@ def totals_figure(tl: Timeline) -> go.Figure:
     apart = tl.viewer is not None          # the final reveal is not what the player knew
     for i, p in enumerate(tl.players):
         px: list[float] = []
-        ys: list[int | None] = []
+        ys: list[float | None] = []
         hover: list[str] = []
         steps: list[int] = []
         shown: list[tuple[int, int, str, int]] = []
@@ -156,11 +178,14 @@ def totals_figure(tl: Timeline) -> go.Figure:
                 steps.append(t.step)
             total = t.totals.get(p)
             text = _turn_hover(tl, p, t, total)
+            y: float | None = total
             if apart and t.revealed and total is not None:
                 shown.append((x, total, text, t.step))
-                total = None
+                y = None
+            elif apart:                      # unseen cards at the deck's average value
+                y = _shown_total(tl, t, p)
             px.append(x)
-            ys.append(total)
+            ys.append(y)
             hover.append(text)
             steps.append(t.step)
         fig.add_trace(go.Scatter(
@@ -180,7 +205,7 @@ def totals_figure(tl: Timeline) -> go.Figure:
     calls = [(x, t) for x, t in zip(xs, turns, strict=True) if t.cabo is not None]
     if calls:
         fig.add_trace(go.Scatter(
-            x=[x for x, _ in calls], y=[t.totals.get(t.cabo or "") for _, t in calls],
+            x=[x for x, _ in calls], y=[_shown_total(tl, t, t.cabo or "") for _, t in calls],
             name="Cabo call", mode="markers", customdata=[t.step for _, t in calls],
             marker={"symbol": "star", "size": 17, "color": KIND_COLOURS["cabo"],
                     "line": {"width": 1, "color": "#333"}},
@@ -193,8 +218,8 @@ def totals_figure(tl: Timeline) -> go.Figure:
         {"type": "line", "xref": "x", "yref": "paper", "x0": x - 0.5, "x1": x - 0.5, "y0": 0,
          "y1": 1, "line": {"color": "#ccc", "width": 1}} for x in starts[1:]])
     if apart:
-        title = f"Hand totals as {esc(tl.viewer)} saw them"
-        ytitle = "sum of the cards seen"
+        title = f"Hand totals as {esc(tl.viewer)} could estimate them"
+        ytitle = f"estimated total (unseen card = {tl.mean_value:.1f})"
     else:
         title, ytitle = "Hand totals, turn by turn", "hand total"
     _base_layout(fig, title, 400)
@@ -202,6 +227,14 @@ def totals_figure(tl: Timeline) -> go.Figure:
                      ticktext=[f"R{turns[x].round}" for x in starts], showgrid=False)
     fig.update_yaxes(title=ytitle)
     return fig
+
+
+def _shown_total(tl: Timeline, t: TurnTotals, p: str) -> float | None:
+    """The y of a row's total: exact when omniscient, else seen + unseen x deck average."""
+    total = t.totals.get(p)
+    if total is None or tl.viewer is None:
+        return total
+    return total + t.unknown.get(p, 0) * tl.mean_value
 
 
 def _turn_hover(tl: Timeline, p: str, t: TurnTotals, total: int | None) -> str:
@@ -213,8 +246,12 @@ def _turn_hover(tl: Timeline, p: str, t: TurnTotals, total: int | None) -> str:
     if tl.viewer is None:
         return f"{esc(p)}: hand total {total} ({where})"
     unseen = t.unknown.get(p, 0)
-    return (f"{esc(p)}: {total} in the cards {esc(tl.viewer)} saw, "
-            f"{unseen} card{'s' if unseen != 1 else ''} unseen ({where})")
+    if not unseen or t.revealed:
+        return f"{esc(p)}: {total}, every card seen by {esc(tl.viewer)} ({where})"
+    estimate = total + unseen * tl.mean_value
+    return (f"{esc(p)}: about {estimate:.0f} (estimate) = {total} in the cards "
+            f"{esc(tl.viewer)} saw + {unseen} card{'s' if unseen != 1 else ''} unseen "
+            f"\u00d7 {tl.mean_value:.1f}, the deck average ({where})")
 
 
 # --- 3. the event timeline ------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from cabo_log.log.render import special_hand
 from cabo_log.log.replay import ReplayVisitor, replay_bytes, replay_file
 from engine import CaboLogError, Event, GameStart, GameState, RoundResult, type_name
 from engine.events import (
@@ -149,6 +150,9 @@ class Timeline:
     winners: tuple[str, ...] = ()
     error: CaboLogError | None = None
     round_end_steps: dict[int, int] = field(default_factory=dict)   # round -> step number
+    special_name: str = "Kamikaze"            # the ruleset's name for its special hand
+    forfeited: tuple[str, ...] = ()           # players who left the match
+    mean_value: float = 0.0                   # average card value of the deck (estimates)
 
     @property
     def ok(self) -> bool:
@@ -193,9 +197,10 @@ class TimelineBuilder(ReplayVisitor):
         tl = self.timeline
         tl.game_id, tl.ruleset, tl.players = state.game_id, state.rules.name, state.players
         tl.names, tl.target = dict(state.names), state.rules.target
+        tl.special_name = state.rules.special_name
         if self.viewer is not None:
             if self.viewer not in state.seat:
-                raise NotAPlayer(self.viewer)
+                raise NotAPlayer(", ".join(state.players))
             self.seat = state.seat[self.viewer]
         self.before = _Before.of(state, self.seat)
 
@@ -231,6 +236,8 @@ class TimelineBuilder(ReplayVisitor):
     def _finish(self, g: GameState) -> None:
         tl = self.timeline
         tl.rounds, tl.complete, tl.winners = list(g.rounds), g.complete, g.winners
+        tl.forfeited = tuple(p for i, p in enumerate(g.players) if not g.active[i])
+        tl.mean_value = sum(g.values) / len(g.values) if g.values else 0.0
 
     # --- what the viewer sees ------------------------------------------------------------
     def sees(self, g: GameState, card: int) -> bool:
@@ -262,7 +269,9 @@ class TimelineBuilder(ReplayVisitor):
                 seen_now = g.face_up[c] if self.seat is None else shown
                 if self.seat is None and not visible(g, p, c):
                     flags |= OWNER_BLIND
-                if not dealt and (pos >= len(old) or old[pos] != c or (p, pos) in touched
+                # by card, not position: a snap or a multi-replacement shifts the cards after
+                # it, which did not move for the player
+                if not dealt and (c not in old or (p, pos) in touched
                                   or (seen_now and not self.before.seen[c])):
                     flags |= CHANGED
                 cards.append((card_label(g.codes[c]) if shown else None,
@@ -316,7 +325,7 @@ class TimelineBuilder(ReplayVisitor):
         if fx.implicit_skip and b.pending_power is not None:
             text = f"({g.players[b.current]}'s {b.pending_power} power lapsed) " + text
         if fx.round_ended is not None:
-            text += ". " + _round_summary(fx.round_ended)
+            text += ". " + _round_summary(fx.round_ended, g.rules.special_name)
             if g.phase == MATCH_OVER and g.winners:
                 text += f". The match is over: {_join(list(g.winners))} "
                 text += "wins" if len(g.winners) == 1 else "win"
@@ -438,18 +447,24 @@ def _power_earned(g: GameState) -> str:
     return ""
 
 
-def _round_summary(r: RoundResult) -> str:
+def _round_summary(r: RoundResult, special_name: str = "Kamikaze") -> str:
     how = {"cabo": "after the final turns", "deck_empty": "as the draw pile ran out",
            "forfeit": "by a forfeit, unscored"}.get(r.end, r.end)
     text = f"Round {r.round} ends {how}"
+    special = special_hand(r, special_name)
     if r.caller is not None:
-        if r.cabo_success is None:
+        if special is not None:
+            text += f"; {r.caller} called Cabo"
+        elif r.cabo_success is None:
             text += f"; {r.caller}'s Cabo is not scored"
         else:
             text += f"; {r.caller}'s Cabo {'succeeds' if r.cabo_success else 'fails'}"
     text += "; points: " + ", ".join(f"{p} {v}" for p, v in r.points.items())
-    if r.special:
-        text += f"; special hand: {_join(list(r.special))}"
+    if special is not None:
+        text += f"; {special}"
+    left = [p for p in r.players if p not in r.points]
+    if left:
+        text += f"; {_join(left)} forfeited"
     for p in r.resets:
         text += f"; {p} hit the target exactly and goes back to {r.cumulative[p]}"
     return text
@@ -486,8 +501,9 @@ def _build(replay: Any, file: str | None, viewer: str | None) -> Timeline:
     builder = TimelineBuilder(viewer)
     try:
         result = replay(builder)
-    except NotAPlayer:
-        raise NotAPlayer(f"{viewer!r} is not a player of {file or 'this game'}") from None
+    except NotAPlayer as exc:
+        raise NotAPlayer(f"{viewer!r} is not a player of {file or 'this game'} "
+                         f"(its players: {exc})") from None
     tl = builder.timeline
     tl.file = file
     if result.state is not None:

@@ -15,13 +15,15 @@ import hashlib
 import html
 import json
 import os
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from cabo_log.log.logfile import find_logs
+from cabo_log.log.render import special_hand
 from cabo_log.pages.charts import (
     KIND_COLOURS,
     events_figure,
@@ -104,11 +106,14 @@ class GameSummary:
     winners: tuple[str, ...]
     complete: bool
     error: str | None
+    scores: dict[str, int] = field(default_factory=dict)      # the last match scores
+    forfeited: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, tl: Timeline, file: str, page: str | None) -> GameSummary:
         return cls(file, page, tl.game_id, tl.ruleset, tl.players, len(tl.rounds),
-                   tl.winners, tl.complete, str(tl.error) if tl.error else None)
+                   tl.winners, tl.complete, str(tl.error) if tl.error else None,
+                   dict(tl.steps[-1].scores) if tl.steps else {}, tl.forfeited)
 
 
 def page_data(tl: Timeline) -> dict[str, Any]:
@@ -135,10 +140,11 @@ def _player_list(tl: Timeline) -> str:
 
 
 def _status(tl: Timeline) -> str:
+    left = (f" \u00b7 forfeited: {esc(', '.join(tl.forfeited))}" if tl.forfeited else "")
     if tl.complete:
         word = "winner" if len(tl.winners) == 1 else "winners"
-        return f"{word} <b>{esc(', '.join(tl.winners))}</b>"
-    return "in progress" if tl.ok else "stopped by an error"
+        return f"{word} <b>{esc(', '.join(tl.winners))}</b>{left}"
+    return ("in progress" if tl.ok else "stopped by an error") + left
 
 
 def _banners(tl: Timeline) -> str:
@@ -168,7 +174,11 @@ def _rounds_table(tl: Timeline) -> str:
     head = "".join(f'<th class="num">{esc(p)}</th>' for p in tl.players)
     body = []
     for r in tl.rounds:
-        if r.caller is None:
+        special = special_hand(r, tl.special_name)
+        if special is not None:
+            call = (f"{esc(r.caller)} \u00b7 " if r.caller else "") + \
+                f'<span class="special">{esc(special)}</span>'
+        elif r.caller is None:
             call = "nobody"
         elif r.cabo_success is None:
             call = f"{esc(r.caller)} (not scored)"
@@ -182,6 +192,8 @@ def _rounds_table(tl: Timeline) -> str:
             if p in r.points:
                 reset = " \u21ba" if p in r.resets else ""
                 cells.append(f'<td class="num">+{r.points[p]} \u2192 {r.cumulative[p]}{reset}</td>')
+            elif p in r.players:
+                cells.append('<td class="num left">left</td>')
             else:
                 cells.append('<td class="num">\u2013</td>')
         step = tl.round_end_steps.get(r.round, 0)
@@ -195,6 +207,15 @@ def _rounds_table(tl: Timeline) -> str:
             "</table><p class=\"meta\">points scored \u2192 match score"
             + (f"; \u21ba: reset to {tl.target // 2}" if any(r.resets for r in tl.rounds) else "")
             + ". Click a round to see its last table.</p></section>")
+
+
+def _plotly_note(plotly: str) -> str:
+    if plotly == INLINE:
+        return ("This page embeds plotly.js (a few MB) so it works offline; "
+                "<code>cabo-log timeline --cdn</code> links it from its CDN instead.")
+    if plotly == CDN:
+        return "plotly.js is linked from its CDN: the charts need a network connection."
+    return f"plotly.js is read from {esc(plotly)} beside the page."
 
 
 def render_page(tl: Timeline, plotly: str = INLINE) -> str:
@@ -244,7 +265,8 @@ def render_page(tl: Timeline, plotly: str = INLINE) -> str:
 </div>
 {_rounds_table(tl)}
 </main>
-<footer>Made by cabo-log from the log{source}. Keys: \u2190 \u2192 step, Home/End.</footer>
+<footer>Made by cabo-log from the log{source}. Keys: \u2190 \u2192 step, Home/End.
+{_plotly_note(plotly)}</footer>
 <script type="application/json" id="cabo-timeline-data">{script_json(page_data(tl))}</script>
 <script>{_static("timeline.js")}</script>
 </body>
@@ -253,30 +275,39 @@ def render_page(tl: Timeline, plotly: str = INLINE) -> str:
 
 
 def render_index(title: str, games: list[GameSummary]) -> str:
-    """The index page of a folder: one line per game, linking its page."""
-    lines = []
+    """The index page of a folder: one line per game with its final scores, linking its page;
+    invalid logs in a table of their own below, with their error."""
+    lines, bad = [], []
     for g in games:
         name = esc(g.file)
         link = f'<a href="{esc(g.page)}">{name}</a>' if g.page else name
         if g.error:
-            status = f'<span class="fail">invalid</span>: {esc(g.error)}'
-        elif g.complete:
-            status = "complete"
-        else:
-            status = "in progress"
+            bad.append(f"<tr><td>{link}</td><td>{esc(g.error)}</td></tr>")
+            continue
+        status = "complete" if g.complete else "in progress"
         winners = esc(", ".join(g.winners)) or "\u2013"
-        lines.append(f"<tr><td>{link}</td><td>{esc(g.game_id)}</td><td>{esc(g.ruleset)}</td>"
-                     f"<td>{esc(', '.join(g.players))}</td><td class=\"num\">{g.rounds}</td>"
-                     f"<td>{winners}</td><td>{status}</td></tr>")
-    count = f"{len(games)} game{'s' if len(games) != 1 else ''}"
+        scores = ", ".join(f"{esc(p)} {s}" + (" (left)" if p in g.forfeited else "")
+                           for p, s in g.scores.items()) or "\u2013"
+        lines.append(f"<tr><td>{link}</td><td class=\"id\">{esc(g.game_id)}</td>"
+                     f"<td>{esc(g.ruleset)}</td><td class=\"num\">{g.rounds}</td>"
+                     f"<td>{scores}</td><td>{winners}</td><td>{status}</td></tr>")
+    count = f"{len(lines)} game{'s' if len(lines) != 1 else ''}"
+    if bad:
+        count += f", {len(bad)} invalid log{'s' if len(bad) != 1 else ''}"
+    invalid = ("" if not bad else
+               '<section class="panel"><h2>Invalid logs</h2><table class="rounds index">'
+               "<thead><tr><th>log</th><th>error (the page shows the valid part)</th></tr>"
+               f"</thead><tbody>{''.join(bad)}</tbody></table></section>")
     return f"""{_head(title)}
 <header><h1>{esc(title)}</h1><p class="meta">{count}</p></header>
 <main><section class="panel">
-<table class="rounds index"><thead><tr><th>log</th><th>game</th><th>ruleset</th><th>players</th>
-<th class="num">rounds</th><th>winner</th><th>status</th></tr></thead>
+<table class="rounds index"><thead><tr><th>log</th><th>game</th><th>ruleset</th>
+<th class="num">rounds</th><th>final scores</th><th>winner</th><th>status</th></tr></thead>
 <tbody>{"".join(lines)}</tbody></table>
-</section></main>
-<footer>Made by cabo-log.</footer>
+</section>
+{invalid}</main>
+<footer>Made by cabo-log. Each page embeds nothing but its data; they share plotly.js from
+plotly.min.js beside this index (or its CDN with --cdn), so the folder works offline.</footer>
 </body>
 </html>
 """
@@ -310,34 +341,66 @@ class FolderResult:
 
 
 def write_folder(folder: Path, outdir: Path, viewer: str | None = None,
-                 cdn: bool = False) -> FolderResult:
+                 cdn: bool = False, *, jobs: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> FolderResult:
     """Render every ``*.jsonl`` under ``folder`` into ``outdir`` (same relative paths, ``.html``)
-    plus ``index.html``. The pages share one ``plotly.min.js`` in ``outdir`` unless ``cdn``."""
+    plus ``index.html``. The pages share one ``plotly.min.js`` in ``outdir`` unless ``cdn``.
+    They are rendered by ``jobs`` worker processes (default one per core, see
+    ``workers.worker_count``); ``progress`` is called with 1 as each page is done."""
+    from cabo_log.workers import Pool, worker_count
+
     outdir.mkdir(parents=True, exist_ok=True)
     shared = outdir / "plotly.min.js"
     if not cdn:
         shared.write_text(plotly_js(), encoding="utf-8")
-    games: list[GameSummary] = []
-    errors: list[str] = []
-    skipped: list[str] = []
+    pages: list[_Page] = []
     for log in find_logs([folder]):
         rel = log.relative_to(folder).with_suffix(".html")
         if rel == Path("index.html"):
             rel = Path("index-game.html")
         page = outdir / rel
         plotly = CDN if cdn else os.path.relpath(shared, page.parent).replace(os.sep, "/")
-        try:
-            tl = write_timeline(log, page, viewer, plotly)
-        except NotAPlayer:
-            skipped.append(str(log))
-            continue
-        if tl.error is not None:
-            errors.append(str(tl.error))
-        written = rel.as_posix() if tl.players else None
-        games.append(GameSummary.of(tl, log.relative_to(folder).as_posix(), written))
+        pages.append(_Page(log, log.relative_to(folder).as_posix(), rel.as_posix(), page,
+                           viewer, plotly))
+    games: list[GameSummary] = []
+    errors: list[str] = []
+    skipped: list[str] = []
+    with Pool(worker_count(jobs, len(pages)), preload=[__name__]) as pool:
+        for job, (summary, error) in zip(pages, pool.imap(_render, pages), strict=True):
+            if summary is None:
+                skipped.append(str(job.log))
+            else:
+                games.append(summary)
+            if error is not None:
+                errors.append(error)
+            if progress is not None:
+                progress(1)
     index = outdir / "index.html"
     title = f"Cabo games in {folder.resolve().name or folder}"
     if viewer is not None:
         title += f", as {viewer} knew them"
     index.write_text(render_index(title, games), encoding="utf-8")
     return FolderResult(index, games, errors, skipped)
+
+
+@dataclass(frozen=True)
+class _Page:
+    """One page of ``write_folder`` (sent to a worker)."""
+
+    log: Path
+    file: str           # the log, relative to the folder
+    rel: str            # the page, relative to the output folder
+    page: Path
+    viewer: str | None
+    plotly: str
+
+
+def _render(job: _Page) -> tuple[GameSummary | None, str | None]:
+    """Write one page: its line of the index (None: the viewer does not play in it) and the
+    log's error, if any."""
+    try:
+        tl = write_timeline(job.log, job.page, job.viewer, job.plotly)
+    except NotAPlayer:
+        return None, None
+    summary = GameSummary.of(tl, job.file, job.rel if tl.players else None)
+    return summary, str(tl.error) if tl.error is not None else None

@@ -6,19 +6,23 @@ objects from ``engine.moves``, which name positions, never cards). It never sees
 ``GameState``, so it cannot peek at hidden cards even by accident; ``tests/test_bots.py`` checks
 this. The public ruleset (card values, which powers exist) is given when the bot is created.
 
-Two bots are built in (``BOTS``):
+Four bots are built in (``BOTS``): ``random``, ``greedy`` and ``cautious`` here, ``expert`` in
+``cabo_log.play.expert`` (card counting and expected values).
+
 
 - ``random``: a uniformly random legal move, choosing the *kind* of move first (draw from the
   deck / take the discard / call Cabo; discard / replace one / replace several; use the power /
   skip it), then a move of that kind. It calls Cabo with a small probability so rounds end.
+  It never lists, in a multi-replacement, two cards it knows to differ (``known_to_fail``).
 - ``greedy``: plays like a decent human (the tips of the golf rule text): keeps known low cards,
   replaces its worst known card, peeks at unknown own cards, spies, swaps its worst card for a
   low card it saw, multi-replaces only cards it knows to be equal, and calls Cabo when the total
   it knows is low. A few small "personality" probabilities (hunting a Kamikaze / shoot-the-moon
-  row, a deliberate failed multi-replacement, a wrong snap, a slow round) make corpora contain
-  rare cases; they are legal moves like any other.
+  row, a multi-replacement that bets unknown cards match a known one, a wrong snap, a slow
+  round) make corpora contain rare cases; they are legal moves like any other.
+- ``cautious``: ``greedy`` that calls Cabo only on a very low known total.
 
-Both are deterministic given the ``random.Random`` the simulator passes in.
+All are deterministic given the ``random.Random`` the simulator passes in.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from cabo_log.play.counting import known_to_fail
+from cabo_log.play.expert import ExpertBot
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.rulesets import Ruleset
@@ -107,11 +113,14 @@ class RandomBot:
     def choose(self, observation: Observation, legal_moves: Sequence[Event],
                rng: random.Random) -> Event:
         kinds: dict[str, list[Event]] = {}
+        row = observation.rows.get(observation.me, ())
         for move in legal_moves:
             kind = _KINDS.get(type(move), "other")
             if kind == "draw":
                 kind = move.source  # type: ignore[attr-defined]
             elif kind == "replace" and len(move.positions) > 1:  # type: ignore[attr-defined]
+                if known_to_fail(row, move.positions, self.values.of):  # type: ignore[attr-defined]
+                    continue
                 kind = "multi"
             group = kinds.get(kind)
             if group is None:
@@ -347,17 +356,30 @@ class GreedyBot:
         exact = self._exact_slot(obs, row, value)
         if exact is not None:
             return Replace(None, False, obs.me, (exact,), None, None)
-        if self.fail_rate and len(row) >= 3 and rng.random() < self.fail_rate:
-            count = rng.choice((2, 3))
-            limit = self.rules.max_replace or count
-            picked = tuple(sorted(rng.sample(range(len(row)), min(count, limit))))
-            end = rng.choice(("left", "right")) if self.rules.choose_failed_end else None
-            return Replace(None, False, obs.me, picked, None, end)
+        if self.fail_rate and rng.random() < self.fail_rate:
+            picked = self._gamble(row, rng)
+            if picked is not None:
+                end = rng.choice(("left", "right")) if self.rules.choose_failed_end else None
+                return Replace(None, False, obs.me, picked, None, end)
         gain, positions = self._best_placement(row, value)
         power = self.rules.power_of(value) is not None and obs.drawn_source == "deck"
         if not can_discard or gain > (2.0 if power else 0.5):
             return Replace(None, False, obs.me, positions, None, None)
         return Discard(None, False, obs.me)
+
+    def _gamble(self, row: Row, rng: random.Random) -> tuple[int, ...] | None:
+        """A multi-replacement that bets unknown cards equal a known one (the personality that
+        puts failed multi-replacements in corpora). It always lists an unknown card: a player
+        who knows every listed card knows whether they match, so never fails knowingly."""
+        known, unknown = self.values.row(row)
+        if not known or not unknown:
+            return None
+        count = rng.choice((2, 3))
+        if self.rules.max_replace:
+            count = min(count, self.rules.max_replace)
+        worst = max(known, key=lambda iv: iv[1])[0]
+        blind = rng.sample(unknown, min(count - 1, len(unknown)))
+        return tuple(sorted((worst, *blind))) if blind else None
 
     def _exact_slot(self, obs: Observation, row: Row, value: int) -> int | None:
         """A position whose replacement by ``value`` makes the known row total the gap."""
@@ -507,7 +529,7 @@ class CautiousBot(GreedyBot):
 
 
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot,
-                               "cautious": CautiousBot}
+                               "cautious": CautiousBot, "expert": ExpertBot}
 
 
 def make_bot(name: str, rules: Ruleset) -> Bot:
@@ -519,4 +541,5 @@ def make_bot(name: str, rules: Ruleset) -> Bot:
     return factory(rules)
 
 
-__all__ = ["BOTS", "Bot", "BotFactory", "CautiousBot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "BotFactory", "CautiousBot", "ExpertBot", "GreedyBot", "RandomBot",
+           "known_to_fail", "make_bot"]

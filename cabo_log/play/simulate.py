@@ -17,6 +17,7 @@ every line and the real ``started_at`` to the header, the only non-reproducible 
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import sys
 import time
@@ -26,9 +27,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from cabo_log.log.append import EventWriter, GameLog, MemorySink
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.bots import BOTS, Bot, make_bot
-from engine import GameState, apply, finish, new_game, parse_event, resolve
+from engine import GameState, finish, resolve
 from engine.events import (
     FORMAT,
     Cabo,
@@ -37,7 +39,6 @@ from engine.events import (
     Event,
     Forfeit,
     GameEnd,
-    GameStart,
     Replace,
     Reshuffle,
     RoundEnd,
@@ -182,14 +183,20 @@ def table(ruleset: str, *, players: int | Sequence[str] = 3, options: dict[str, 
 def simulate(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: int = 0,
              options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
              game_id: str | None = None, forfeit_rate: float = 0.0, auto_rate: float = 0.0,
-             timestamps: bool = False) -> SimulatedGame:
-    """Play one complete match; the log's event dicts and the final state."""
+             timestamps: bool = False, out: Path | None = None) -> SimulatedGame:
+    """Play one complete match; the log's event dicts and the final state. With ``out``, the
+    log is also written there as it is played, through the append API (a file there is
+    replaced)."""
     rules, ids, names = table(ruleset, players=players, options=options, bots=bots,
                               forfeit_rate=forfeit_rate, auto_rate=auto_rate)
     match = _Match(rules, ruleset, dict(options or {}), ids, names, seed,
                    game_id if game_id is not None else f"{ruleset}-s{seed}",
-                   forfeit_rate, auto_rate, timestamps)
-    return match.run()
+                   forfeit_rate, auto_rate, timestamps, out)
+    try:
+        return match.run()
+    finally:
+        if isinstance(match.writer, GameLog):
+            match.writer.close()
 
 
 def simulate_game(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: int = 0,
@@ -207,7 +214,8 @@ class _Match:
 
     def __init__(self, rules: Ruleset, ruleset: str, options: dict[str, Any],
                  players: tuple[str, ...], bot_names: list[str], seed: int, game_id: str,
-                 forfeit_rate: float, auto_rate: float, timestamps: bool) -> None:
+                 forfeit_rate: float, auto_rate: float, timestamps: bool,
+                 out: Path | None = None) -> None:
         master = random.Random(seed)
         self.cards = random.Random(master.getrandbits(64))
         self.table = random.Random(master.getrandbits(64))
@@ -232,9 +240,13 @@ class _Match:
             header["t"] = 0
         header["bots"] = dict(self.bot_names)
         header["seed"] = seed
-        start = parse_event(header)
-        assert isinstance(start, GameStart)
-        self.state = new_game(start, rules)
+        # every line goes through the append API (the one write path): checked, then kept
+        self.writer: EventWriter = (GameLog.create(out, header, replace=True, fsync=False)
+                                    if out is not None else EventWriter(MemorySink()))
+        if out is None:
+            self.writer.append(header)
+        assert self.writer.state is not None
+        self.state = self.writer.state
         self.events.append(header)
 
     # --- recording -----------------------------------------------------------------------
@@ -244,16 +256,16 @@ class _Match:
         kind = type(event)  # a frozen event with this line's seq (dataclasses.replace, faster)
         event = kind(len(self.events), auto, *[getattr(event, f) for f in kind.__slots__])
         rounds = len(g.rounds)
-        try:
-            apply(g, event)
-        except ValueError as exc:
-            raise SimulationError(f"{g.game_id}: the engine refused {to_dict(event)}: "
-                                  f"{exc}") from exc
         line = to_dict(event)
         if self.timestamps:
             low, high = _THINK[line["type"]]
             self.clock += _TIMEOUT_MS if auto else self.clock_rng.randint(low, high)
             line["t"] = self.clock
+        try:
+            self.writer.append((event, line))
+        except ValueError as exc:
+            raise SimulationError(f"{g.game_id}: the engine refused {to_dict(event)}: "
+                                  f"{exc}") from exc
         self.events.append(line)
         self.lapsed = False
         if len(g.rounds) > rounds:
@@ -448,12 +460,27 @@ def _timeout_move(moves: Sequence[Event]) -> Event:
 # --- many matches ----------------------------------------------------------------------------
 
 
+def existing_logs(out_dir: str | Path, ruleset: str, *, seed: int, games: int) -> list[Path]:
+    """The files a run of ``write_games`` would overwrite: same ruleset, seed and game number
+    (the names do not say which bots or options played, so another run's files look alike)."""
+    out = Path(out_dir)
+    if not out.is_dir():
+        return []
+    return [path for index in range(games)
+            if (path := out / f"{game_name(ruleset, seed, index)}.jsonl").exists()]
+
+
 def write_games(out_dir: str | Path, ruleset: str, *, games: int,
                 players: int | list[str] = 3, seed: int = 0,
                 options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
                 forfeit_rate: float = 0.0, auto_rate: float = 0.0, timestamps: bool = False,
-                progress: bool = False) -> SimulationSummary:
-    """Simulate ``games`` matches into ``out_dir``/``{ruleset}-s{seed}-{index:06d}.jsonl``."""
+                progress: bool = False, jobs: int | None = None) -> SimulationSummary:
+    """Simulate ``games`` matches into ``out_dir``/``{ruleset}-s{seed}-{index:06d}.jsonl``,
+    in ``jobs`` worker processes (default one per core, see ``workers.worker_count``). Each
+    game depends only on ``(seed, index)``, so the files are the same for any ``jobs``; each
+    is written whole or not at all (a stopped run leaves no half file)."""
+    from cabo_log.workers import Pool, worker_count
+
     table(ruleset, players=players, options=options, bots=bots, forfeit_rate=forfeit_rate,
           auto_rate=auto_rate)  # fail before creating anything
     if games < 1:
@@ -463,25 +490,58 @@ def write_games(out_dir: str | Path, ruleset: str, *, games: int,
     summary = SimulationSummary(out_dir=out, ruleset=ruleset)
     bar = _Progress(games, sys.stderr) if progress else None
     started = time.perf_counter()
-    for index in range(games):
-        name = game_name(ruleset, seed, index)
-        game = simulate(ruleset, players=players, seed=game_seed(seed, index), options=options,
-                        bots=bots, game_id=name, forfeit_rate=forfeit_rate,
-                        auto_rate=auto_rate, timestamps=timestamps)
-        data = game.lines()
-        path = out / f"{name}.jsonl"
-        path.write_bytes(data)
-        summary.files.append(path)
-        summary.games += 1
-        summary.rounds += game.rounds
-        summary.events += len(game.events)
-        summary.bytes += len(data)
+    orders = (_Order(out, ruleset, seed, index, players, options, bots, forfeit_rate,
+                     auto_rate, timestamps) for index in range(games))
+    try:
+        with Pool(worker_count(jobs, games), preload=[__name__]) as pool:
+            for path, rounds, events, size in pool.imap(_write_game, orders):
+                summary.files.append(path)
+                summary.games += 1
+                summary.rounds += rounds
+                summary.events += events
+                summary.bytes += size
+                if bar is not None:
+                    bar.update(summary.games)
+    except BaseException:
+        for part in out.glob(".*.jsonl.part"):   # of workers stopped while writing
+            part.unlink(missing_ok=True)
         if bar is not None:
-            bar.update(index + 1)
+            bar.close()
+        raise
     summary.seconds = time.perf_counter() - started
     if bar is not None:
         bar.close()
     return summary
+
+
+@dataclass(frozen=True)
+class _Order:
+    """Everything one game of ``write_games`` depends on (sent to a worker)."""
+
+    out: Path
+    ruleset: str
+    seed: int
+    index: int
+    players: int | list[str]
+    options: dict[str, Any] | None
+    bots: str | list[str]
+    forfeit_rate: float
+    auto_rate: float
+    timestamps: bool
+
+
+def _write_game(order: _Order) -> tuple[Path, int, int, int]:
+    """Simulate and write one game (in a worker): its path, rounds, events and bytes."""
+    name = game_name(order.ruleset, order.seed, order.index)
+    path = order.out / f"{name}.jsonl"
+    part = path.with_name(f".{path.name}.part")   # written through the append API, then renamed
+    game = simulate(order.ruleset, players=order.players, seed=game_seed(order.seed, order.index),
+                    options=order.options, bots=order.bots, game_id=name,
+                    forfeit_rate=order.forfeit_rate, auto_rate=order.auto_rate,
+                    timestamps=order.timestamps, out=part)
+    size = part.stat().st_size
+    os.replace(part, path)
+    return path, game.rounds, len(game.events), size
 
 
 class _Progress:

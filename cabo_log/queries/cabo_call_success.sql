@@ -16,6 +16,9 @@
 -- success_rate = successes / calls. avg_points is what callers scored that round (lower is
 -- better); avg_total_at_end their final hand total; avg_known_total what they knew they held.
 -- A bucket with few calls is noise: look at `calls` before reading a rate.
+-- special_hand_calls counts the calls of rounds a special hand (Kamikaze, shoot the moon)
+-- decided: there the points came from the hand, not from the call, so a Kamikaze caller's
+-- "failure" (12 12 13 13 is no low hand) did not cost them anything.
 --
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @param turn_width int 1..100 default 5  width of the turn buckets
@@ -32,7 +35,8 @@ by_bucket AS (
     SELECT ruleset, 'all' AS dimension, 'all' AS bucket, 0 AS bucket_order,
            count(*) AS calls, count(*) FILTER (WHERE success) AS successes,
            avg(points) AS avg_points, avg(total_at_end) AS avg_total_at_end,
-           avg(known_total) AS avg_known_total
+           avg(known_total) AS avg_known_total,
+           count(*) FILTER (WHERE special_round) AS special_hand_calls
     FROM calls
     GROUP BY ruleset
     UNION ALL
@@ -41,7 +45,8 @@ by_bucket AS (
                   (turn - 1) // $turn_width * $turn_width + $turn_width),
            (turn - 1) // $turn_width,
            count(*), count(*) FILTER (WHERE success),
-           avg(points), avg(total_at_end), avg(known_total)
+           avg(points), avg(total_at_end), avg(known_total),
+           count(*) FILTER (WHERE special_round)
     FROM calls
     GROUP BY ruleset, (turn - 1) // $turn_width
     UNION ALL
@@ -49,13 +54,14 @@ by_bucket AS (
            coalesce(known_cards::VARCHAR, '?') || '/' || hand_cards::VARCHAR,
            hand_cards * 100 + coalesce(known_cards, 99),
            count(*), count(*) FILTER (WHERE success),
-           avg(points), avg(total_at_end), avg(known_total)
+           avg(points), avg(total_at_end), avg(known_total),
+           count(*) FILTER (WHERE special_round)
     FROM calls
     GROUP BY ruleset, known_cards, hand_cards
 )
 SELECT ruleset, dimension, bucket, calls, successes,
        successes / calls AS success_rate,
-       avg_points, avg_total_at_end, avg_known_total
+       avg_points, avg_total_at_end, avg_known_total, special_hand_calls
 FROM by_bucket
 ORDER BY ruleset,
          CASE dimension WHEN 'all' THEN 0 WHEN 'turn' THEN 1 ELSE 2 END,

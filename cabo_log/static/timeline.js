@@ -7,6 +7,7 @@
   var steps = data.steps;
   var FACE_UP = 1, OWNER_BLIND = 2, CHANGED = 4;
   var current = 0;
+  var jumpButtons = [];   // [button, test]: disabled when no later step passes the test
 
   function $(id) { return document.getElementById(id); }
   function el(tag, cls, text) {
@@ -39,6 +40,42 @@
   }
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
+  // One line of what this step changed against the one before: cards, piles, scores.
+  function whatChanged(i) {
+    var s = steps[i], before = i > 0 ? steps[i - 1] : null, parts = [];
+    s.rows.forEach(function (row) {
+      var moved = [];
+      row.cards.forEach(function (c, pos) { if (c[2] & CHANGED) { moved.push(pos); } });
+      if (moved.length) {
+        parts.push(row.p + "'s card" + (moved.length === 1 ? " " : "s ") + moved.join(", "));
+      }
+    });
+    if (before !== null) {
+      before.rows.forEach(function (row) {
+        var now = s.rows.filter(function (r) { return r.p === row.p; })[0];
+        if (now && now.cards.length !== row.cards.length) {
+          parts.push(row.p + ": " + row.cards.length + " \u2192 " + plural(now.cards.length, "card"));
+        }
+      });
+      if (s.top !== before.top) {
+        parts.push("discard top " + (before.top === null ? "none" : before.top) + " \u2192 " +
+                   (s.top === null ? "none" : s.top));
+      }
+      if (s.deck !== before.deck) { parts.push("draw pile " + before.deck + " \u2192 " + s.deck); }
+      Object.keys(s.scores).forEach(function (p) {
+        var d = s.scores[p] - (before.scores[p] || 0);
+        if (d) { parts.push(p + " score " + (d > 0 ? "+" : "") + d + " = " + s.scores[p]); }
+      });
+      s.out.forEach(function (p) {
+        if (before.out.indexOf(p) < 0) { parts.push(p + " forfeited"); }
+      });
+    }
+    if (s.held !== null && (before === null || before.held === null)) {
+      parts.push(s.held.p + " holds a card");
+    }
+    return parts.length ? parts.join(" \u00b7 ") : "nothing on the table";
+  }
+
   // --- the step view ------------------------------------------------------------------------
   var slider = $("step-slider");
   function render(i) {
@@ -52,6 +89,18 @@
     badge.style.background = data.kindColours[s.kind] || "#888";
     story.appendChild(badge);
     story.appendChild(document.createTextNode(s.text));
+    var changes = $("step-changes");
+    if (!changes) {
+      changes = el("p", "changes");
+      changes.id = "step-changes";
+      story.parentNode.insertBefore(changes, story.nextSibling);
+    }
+    changes.textContent = "";
+    changes.appendChild(el("b", null, "changed:"));
+    changes.appendChild(document.createTextNode(whatChanged(i)));
+    if (window.history && window.history.replaceState && location.hash !== "#seq=" + s.n) {
+      window.history.replaceState(null, "", "#seq=" + s.n);
+    }
 
     var status = "Round " + s.round + " \u00b7 turn " + s.turn;
     if (s.toPlay !== null) { status += " \u00b7 " + s.toPlay + " to play"; }
@@ -120,12 +169,21 @@
     deck.appendChild(s.deck > 0 ? cardBox(null, null, 0) : el("div", "card empty"));
     deck.appendChild(el("span", null, "draw pile: " + plural(s.deck, "card")));
     centre.appendChild(deck);
+    jumpButtons.forEach(function (j) { j[0].disabled = nextWhere(j[1]) === null; });
     moveCursor(s.n);
   }
 
   function go(i) {
     if (!steps.length) { return; }
     render(Math.max(0, Math.min(steps.length - 1, i)));
+  }
+  function fromHash() {   // #seq=N: the step of the event with that seq (0 = the header)
+    var m = /seq=(\d+)/.exec(location.hash || "");
+    return m ? stepIndex(Math.max(1, Number(m[1]))) : null;
+  }
+  function nextWhere(test) {
+    for (var i = current + 1; i < steps.length; i++) { if (test(steps[i])) { return i; } }
+    return null;
   }
   function stepIndex(n) {
     for (var i = 0; i < steps.length; i++) { if (steps[i].n >= n) { return i; } }
@@ -197,6 +255,24 @@
     select.addEventListener("change", function () {
       if (select.value !== "") { go(Number(select.value)); }
     });
+    var jumps = el("span", "jumps");
+    [["next Cabo call", function (s) { return s.kind === "cabo"; }],
+     ["next power", function (s) { return s.kind === "power"; }],
+     ["next round", function (s) { return s.type === "deal"; }]].forEach(function (j) {
+      var button = el("button", null, j[0] + " \u203a");
+      button.type = "button";
+      button.addEventListener("click", function () {
+        var at = nextWhere(j[1]);
+        if (at !== null) { go(at); }
+      });
+      jumps.appendChild(button);
+      jumpButtons.push([button, j[1]]);
+    });
+    select.parentNode.insertBefore(jumps, select.nextSibling);
+    window.addEventListener("hashchange", function () {
+      var at = fromHash();
+      if (at !== null && at !== current) { go(at); }
+    });
     document.addEventListener("keydown", function (ev) {
       var tag = (ev.target && ev.target.tagName) || "";
       if (tag === "SELECT" || tag === "INPUT" && ev.target !== slider) { return; }
@@ -211,17 +287,8 @@
         go(stepIndex(Number(node.getAttribute("data-step"))));
       });
     });
-    // #seq=N opens the page at the event with that seq (1 = the first event after the header)
-    var seqOfHash = function () {
-      var m = /(?:^#|&)seq=(\d+)/.exec(window.location.hash);
-      return m ? stepIndex(Number(m[1])) : null;
-    };
-    window.addEventListener("hashchange", function () {
-      var i = seqOfHash();
-      if (i !== null) { go(i); }
-    });
-    var opened = seqOfHash();
-    go(opened === null ? 0 : opened);
+    var start = fromHash();
+    go(start === null ? 0 : start);
   } else {
     $("step-story").textContent = "The log has no events after its header.";
   }

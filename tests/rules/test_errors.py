@@ -205,8 +205,8 @@ CASES: list[Case] = [
     ("bad_reshuffle", lambda: drain(e1()),
      lambda b: {"type": "reshuffle", "deck": pile_under(b)[1:] + ["13"]},
      InconsistentLogError, "bad_reshuffle",
-     "the new draw pile must be exactly the discard pile under its top card: missing 10; "
-     "extra 13"),
+     "the new draw pile must be exactly the discard pile under its top card: missing a 10, "
+     "extra a 13"),
     ("deck_empty", lambda: drain(online()),
      lambda b: {"type": "draw", "player": now(b), "source": "deck"},
      IllegalEventError, "deck_empty", "the draw pile is empty"),
@@ -270,11 +270,11 @@ DEAL_CASES: list[Case] = [
      InconsistentLogError, "bad_deal", "ana must be dealt 4 cards, not 3"),
     ("deal_not_the_deck", lambda: game("edition1"), _swapped_deck,
      InconsistentLogError, "bad_deal",
-     "hands, discard and deck must be exactly the edition1 deck: missing 0; extra 13"),
+     "hands, discard and deck must be exactly the edition1 deck: missing a 0, extra a 13"),
     ("deal_short_deck", lambda: game("edition1"),
      lambda b: {**full_deal(b, E_HANDS, "10"), "deck": full_deal(b, E_HANDS, "10")["deck"][1:]},
      InconsistentLogError, "bad_deal",
-     "hands, discard and deck must be exactly the edition1 deck: missing 0"),
+     "hands, discard and deck must be exactly the edition1 deck: missing a 0"),
     ("deal_unknown_card", lambda: game("edition1"),
      lambda b: {**full_deal(b, E_HANDS, "10"), "discard": "X"},
      InconsistentLogError, "unknown_card", "'X' is not a card of the edition1 deck"),
@@ -386,7 +386,7 @@ RAW_CASES: list[tuple[str, bytes, type[CaboLogError], str, int, str]] = [
      "replace: field 'positions' must be a non-empty list of positions, not list"),
     ("position_not_int", HEADER + b'\n{"type":"snap","player":"ana","position":"1"}\n',
      LogSyntaxError, "bad_field", 2,
-     "snap: field 'position' must be a whole number, not '1'"),
+     "snap: field 'position' must be a whole number, not a string ('1')"),
     ("bad_end", HEADER + b'\n{"type":"replace","player":"ana","positions":[0],"end":"up"}\n',
      LogSyntaxError, "bad_field", 2, "replace: field 'end' must be 'left' or 'right', not 'up'"),
     ("bad_power_name", HEADER + b'\n{"type":"power","player":"ana","power":"look"}\n',
@@ -435,7 +435,8 @@ RAW_CASES: list[tuple[str, bytes, type[CaboLogError], str, int, str]] = [
      + b"\n", RulesetError, "bad_option", 1,
      "option 'jokers' does not exist in edition1 (its options: target, decks)"),
     ("option_wrong_type", HEADER.replace(b'"options":{}', b'"options":{"target":"50"}')
-     + b"\n", RulesetError, "bad_option", 1, "option 'target' must be a whole number, not '50'"),
+     + b"\n", RulesetError, "bad_option", 1,
+     "option 'target' must be a whole number, not a string ('50')"),
     ("too_few_players", HEADER.replace(b'["ana","bruno"]', b'["ana"]') + b"\n",
      RulesetError, "bad_players", 1, "edition1 is for 2 to 5 players with 1 deck, not 1"),
     ("duplicate_player", HEADER.replace(b'["ana","bruno"]', b'["ana","ana"]') + b"\n",
@@ -462,6 +463,25 @@ def test_bad_json_names_the_line() -> None:
     assert (type(err), err.code, err.line) == (LogSyntaxError, "bad_json", 3)  # blank counted
     assert err.message.startswith("the line is not valid JSON (")
     assert str(err).startswith("g.jsonl:3: bad_json: the line is not valid JSON (")
+
+
+def test_bad_json_position_is_a_column_of_the_log_line() -> None:
+    # the decoder's own "line 1 column 2" would contradict the log line 3 in front of it
+    err = raw_error(HEADER + b"\n\n{not json}\n")
+    assert "line 1" not in err.message
+    assert err.message.endswith("at column 2 of the line)")
+
+
+def test_card_differences_name_cards_not_counts() -> None:
+    from collections import Counter
+
+    from engine.cards import describe_difference
+
+    assert describe_difference(Counter(["4", "8"]), Counter(["0", "8"])) \
+        == "missing a 4, extra a 0"
+    assert describe_difference(Counter(["4", "4", "8", "AS"]), Counter()) \
+        == "missing two 4s, an 8 and an AS"
+    assert describe_difference(Counter(["4"]), Counter(["4"])) == "no difference"
 
 
 def test_error_after_a_valid_prefix_keeps_the_valid_part() -> None:
@@ -496,10 +516,10 @@ def test_every_code_in_the_engine_is_documented() -> None:
 
     root = Path(__file__).resolve().parents[2]
     source = "".join(p.read_text() for p in [*root.glob("engine/*.py"),
-                                              root / "cabo_log/log/logfile.py",
-                                              root / "cabo_log/log/replay.py"])
-    codes = set(re.findall(r'(?:SyntaxError|EventError|LogError|RulesetError)\(\s*"([a-z_]+)"',
-                           source))
+                                              *root.glob("cabo_log/log/*.py"),
+                                              root / "cabo_log/play/follow.py"])
+    codes = set(re.findall(r'(?:SyntaxError|EventError|LogError|RulesetError|WriterError)\('
+                           r'\s*"([a-z_]+)"', source))
     codes |= {"bad_field"}  # raised through a helper
     documented = set(re.findall(r"^\| `([a-z_]+)` \|", (root / "docs/errors.md").read_text(),
                                 re.M))

@@ -1,0 +1,87 @@
+"""``cabo-log play``: play a match against bots in the terminal, every move appended live."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cabo_log.log.append import GameLog
+from cabo_log.play.interactive import Match, Quit, new_match
+from engine import CaboLogError, RulesetError
+
+
+def _usage(message: str) -> typer.Exit:
+    typer.echo(f"cabo-log: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _ask(prompt: str) -> str:
+    return input(prompt)
+
+
+def play_command(
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="A built-in ruleset.")]
+    = "edition1",
+    players: Annotated[int, typer.Option("--players", "-n", help="Players, you included.")] = 3,
+    bot: Annotated[str, typer.Option("--bot", help="Bots for the other seats, e.g. "
+                                                   "greedy,random (the list repeats).")]
+    = "greedy",
+    seat: Annotated[str, typer.Option("--seat", help="Your name at the table.")] = "you",
+    seed: Annotated[Optional[int], typer.Option(  # noqa: UP045 - typer needs Optional
+        "--seed", help="Seed of the shuffles and the bots.")] = None,
+    options: Annotated[Optional[str], typer.Option(  # noqa: UP045
+        "--options", help="Ruleset options as JSON, e.g. '{\"target\": 50}'.")] = None,
+    out: Annotated[Optional[Path], typer.Option(  # noqa: UP045
+        "--out", "-o", help="The log to write (default: cabo-RULESET-SEED.jsonl).")] = None,
+    resume: Annotated[Optional[Path], typer.Option(  # noqa: UP045
+        "--resume", help="Continue the match in this log.")] = None,
+) -> None:
+    """Play a match against bots: you see only what you know, pick moves by number; every
+    move is appended to the log as it happens (Ctrl-C or q to stop, --resume to go on)."""
+    try:
+        if resume is not None:
+            if not resume.is_file():
+                raise _usage(f"no such file: {resume}")
+            log = GameLog.open(resume)
+        else:
+            opts = json.loads(options) if options else {}
+            if seed is None:
+                import random
+                seed = random.SystemRandom().randrange(10**6)
+            target = out if out is not None else Path(f"cabo-{ruleset}-{seed}.jsonl")
+            log = new_match(target, ruleset, players, bot, seat=seat, seed=seed, options=opts)
+    except json.JSONDecodeError as exc:
+        raise _usage(f"--options is not valid JSON: {exc.msg}") from None
+    except RulesetError as exc:
+        raise _usage(exc.message) from None
+    except CaboLogError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+    except (ValueError, KeyError) as exc:
+        raise _usage(str(exc)) from None
+    with log:
+        try:
+            typer.echo(f"Playing {log.path} as {_human(log)}; every move is saved as it is made.")
+            Match(log, _ask, typer.echo).play()
+        except Quit:
+            typer.echo(f"\nsaved: {log.path} ({log.lines} lines); continue with "
+                       f"cabo-log play --resume {log.path}")
+            return
+        except KeyboardInterrupt:
+            typer.echo(f"\ninterrupted: {log.path} holds the match so far ({log.lines} lines); "
+                       f"continue with cabo-log play --resume {log.path}", err=True)
+            raise typer.Exit(130) from None
+    typer.echo(f"The log is {log.path}.")
+
+
+def _human(log: GameLog) -> str:
+    import orjson
+
+    return str(orjson.loads(log.sink.committed().split(b"\n", 1)[0]).get("human", "?"))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play_command)

@@ -1,0 +1,359 @@
+"""The write side of a log (FORMAT.md, "Appending"): every event checked by the engine against
+the state the log already holds, before a byte is written; batches all or nothing.
+
+``EventWriter`` is the write path itself, independent of where the bytes go: it keeps the
+engine state of everything accepted so far (appending never replays the log again), numbers the
+lines (``seq`` when the log has it), chains them (``h`` when the log is chained) and hands whole
+batches to a sink. ``GameLog`` is that writer on a file: one writer at a time (an OS lock),
+flush + fsync per batch, torn last lines reported (``torn_line``) instead of appended to.
+``LogBuilder``, the simulator, ``cabo-log append`` and ``cabo-log play`` all write through it.
+
+A rejected event leaves the sink untouched and the state as it was: the engine promises that a
+rejected event changes nothing, so a single event needs no copy; when the second or a later
+event of a batch is rejected, the events before it were already applied, and the state is
+rebuilt from the bytes the sink holds (a replay, paid only on that path).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol
+
+import orjson
+
+from cabo_log.log.chain import CHAIN_FIELD, line_hash
+from cabo_log.log.lock import WriterError, lock_exclusive
+from cabo_log.log.logfile import decode_line
+from cabo_log.log.replay import replay_bytes
+from engine import (
+    CaboLogError,
+    Event,
+    GameStart,
+    GameState,
+    InconsistentLogError,
+    LogSyntaxError,
+    apply,
+    new_game,
+    parse_event,
+)
+from engine.events import to_dict
+
+# A line's JSON object; an engine event; or an engine event with its line's object (``to_dict``
+# of it plus extra fields such as ``t``). Engine events are applied as they are, unparsed.
+EventLike = Mapping[str, Any] | Event | tuple[Event, Mapping[str, Any]]
+
+
+class Sink(Protocol):
+    """Where accepted bytes go. ``write`` stores a whole batch or nothing."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def committed(self) -> bytes: ...
+
+
+class MemorySink:
+    """A log kept in memory (the builder's, the simulator's)."""
+
+    def __init__(self) -> None:
+        self.chunks: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.chunks.append(data)
+
+    def committed(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+def next_seq(state: GameState | None) -> int:
+    """The seq (or, without seq, the 0-based index) the next line gets."""
+    return 0 if state is None else state.events
+
+
+class EventWriter:
+    """Validates, numbers, chains and encodes events, and writes them to a sink in batches."""
+
+    def __init__(self, sink: Sink, *, state: GameState | None = None, lines: int = 0,
+                 last_line: bytes | None = None, chained: bool = False,
+                 file: str | None = None) -> None:
+        self.sink = sink
+        self.state = state
+        self.lines = lines            # lines in the log so far (the next one is lines + 1)
+        self.last_line = last_line    # the last line's bytes, without its newline
+        self.chained = chained
+        self.file = file
+
+    @property
+    def next_seq(self) -> int:
+        return next_seq(self.state)
+
+    @property
+    def head(self) -> str | None:
+        """A chained log's head (the SHA-256 of its last line); None when not chained."""
+        if not self.chained or self.last_line is None:
+            return None
+        return line_hash(self.last_line)
+
+    def append(self, event: EventLike, *, expect_seq: int | None = None) -> int:
+        """Append one event; returns its line number. Raises the engine's typed error (or a
+        ``WriterError``) with nothing written and nothing changed."""
+        return self.extend([event], expect_seq=expect_seq)[0]
+
+    def extend(self, events: Iterable[EventLike], *, expect_seq: int | None = None
+               ) -> list[int]:
+        """Append a batch, all or nothing; returns the line numbers written."""
+        batch = list(events)
+        if expect_seq is not None and expect_seq != self.next_seq:
+            raise WriterError("seq_conflict", f"expected to append at seq {expect_seq}, but "
+                              f"the log is at seq {self.next_seq}: it has moved on").located(
+                                  self.file, self.lines + 1)
+        saved = (self.state, self.lines, self.last_line)
+        chunks: list[bytes] = []
+        try:
+            for obj in batch:
+                chunks.append(self._accept(obj))
+            if chunks:
+                self.sink.write(b"\n".join(chunks) + b"\n")
+        except BaseException as exc:
+            touched = len(chunks) > 0 or self.state is not saved[0]
+            self.lines, self.last_line = saved[1], saved[2]
+            self.state = self._rebuild() if touched else saved[0]
+            if isinstance(exc, CaboLogError):
+                exc.located(self.file, self.lines + len(chunks) + 1)
+            raise
+        return list(range(saved[1] + 1, self.lines + 1))
+
+    def _accept(self, obj: EventLike) -> bytes:
+        """One event: the line's bytes, with the state advanced (or an error, unchanged)."""
+        known: Event | None = None
+        if isinstance(obj, tuple):
+            known, line = obj[0], dict(obj[1])
+        elif isinstance(obj, Event):
+            known, line = obj, to_dict(obj)
+        else:
+            line = dict(obj)
+        state = self.state
+        if state is not None and state.seq_mode and "seq" not in line and "type" in line:
+            line = {"type": line.pop("type", None), "seq": state.events, **line}
+            known = None  # numbered here: read back from its line
+        if self.chained and state is not None:
+            given = line.pop(CHAIN_FIELD, None)
+            line[CHAIN_FIELD] = line_hash(self.last_line or b"")
+            if given is not None and given != line[CHAIN_FIELD]:
+                raise InconsistentLogError("chain_broken", "the event's hash 'h' does not "
+                                           "match the last line of the log")
+        elif state is not None and CHAIN_FIELD in line:
+            raise InconsistentLogError("chain_broken", "the event has a hash 'h' but the log "
+                                       "is not chained")
+        raw = _encode(line)
+        # exactly what a replay will read (an engine event reads back as itself)
+        event = known if known is not None else parse_event(decode_line(raw))
+        if state is None:
+            if not isinstance(event, GameStart):
+                raise LogSyntaxError("no_header", "the first line must be the 'game' header")
+            self.state = new_game(event)
+        else:
+            apply(state, event)
+        self.lines += 1
+        self.last_line = raw
+        return raw
+
+    def _rebuild(self) -> GameState | None:
+        """The state of what the sink holds (after a batch was refused part-way)."""
+        data = self.sink.committed()
+        if not data:
+            return None
+        result = replay_bytes(data, self.file, finish_log=False)
+        if result.error is not None or result.state is None:  # pragma: no cover - a bug
+            raise RuntimeError(f"the log no longer replays: {result.error}")
+        return result.state
+
+
+def _encode(line: dict[str, Any]) -> bytes:
+    try:
+        return orjson.dumps(line)
+    except (orjson.JSONEncodeError, TypeError) as exc:
+        raise LogSyntaxError("bad_json", f"the event cannot be written as JSON ({exc})") from None
+
+
+# --- on a file -------------------------------------------------------------------------------
+
+
+class FileSink:
+    """Appends whole batches to an open, locked file: one ``write`` loop, flush, fsync; a
+    failed write is cut back off, so the file never keeps part of a batch it refused."""
+
+    def __init__(self, fd: int, size: int, file: str, *, fsync: bool) -> None:
+        self.fd = fd
+        self.size = size
+        self.file = file
+        self.fsync = fsync
+
+    def write(self, data: bytes) -> None:
+        size = os.fstat(self.fd).st_size
+        if size != self.size:
+            raise WriterError("file_changed", f"the file changed size ({self.size} -> {size} "
+                              "bytes) without this writer: something wrote to it without "
+                              "the lock").located(self.file, None)
+        view = memoryview(data)
+        done = 0
+        try:
+            while done < len(data):
+                done += os.write(self.fd, view[done:])
+            if self.fsync:
+                os.fsync(self.fd)
+        except BaseException:
+            try:
+                os.ftruncate(self.fd, size)
+            except OSError:  # pragma: no cover - the disk is gone
+                pass
+            raise
+        self.size += len(data)
+
+    def committed(self) -> bytes:
+        return os.pread(self.fd, self.size, 0)
+
+
+class GameLog(EventWriter):
+    """A log file open for appending; use as a context manager (``with GameLog.open(p) as log``).
+
+    ``fsync=False`` relaxes durability for bulk writes (a batch then survives a crash of the
+    process, not of the machine).
+    """
+
+    def __init__(self, fd: int, path: Path, sink: FileSink, **kwargs: Any) -> None:
+        super().__init__(sink, file=str(path), **kwargs)
+        self.fd: int | None = fd
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, chain: bool = False,
+             fsync: bool = True) -> GameLog:
+        """Open an existing log: lock it, replay it once, refuse a torn or invalid one.
+
+        ``chain=True`` starts a chain on a log that holds only its header (a log already
+        chained is always appended to with its chain).
+        """
+        target = Path(path)
+        fd = os.open(target, os.O_RDWR | os.O_APPEND)
+        try:
+            lock_exclusive(fd, str(target))
+            data = _read_all(fd)
+            log = cls._from_bytes(fd, target, data, chain=chain, fsync=fsync)
+        except BaseException:
+            os.close(fd)
+            raise
+        return log
+
+    @classmethod
+    def _from_bytes(cls, fd: int, path: Path, data: bytes, *, chain: bool,
+                    fsync: bool) -> GameLog:
+        name = str(path)
+        lines = data.split(b"\n")
+        if lines[-1]:
+            raise LogSyntaxError("torn_line", "the last line is incomplete (no newline at its "
+                                 "end): a writer stopped in the middle of it; 'cabo-log repair' "
+                                 "cuts it off").located(name, len(lines))
+        whole = [line for line in lines if line.strip()]
+        state, chained = None, False
+        if whole:  # an empty file is a log still to be started with its header
+            result = replay_bytes(data, name, finish_log=False)
+            if result.error is not None:
+                raise result.error
+            state, chained = result.state, result.head is not None
+        if chain and not chained:
+            if len(whole) > 1:
+                raise WriterError("not_chained", "the log is not chained, so it cannot be "
+                                  "continued with a chain; 'cabo-log seal' writes a chained "
+                                  "copy").located(name, None)
+            chained = True
+        sink = FileSink(fd, len(data), name, fsync=fsync)
+        return cls(fd, path, sink, state=state, lines=len(lines) - 1,
+                   last_line=whole[-1] if whole else None, chained=chained)
+
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], header: EventLike,
+               events: Iterable[EventLike] = (), *, chain: bool = False, fsync: bool = True,
+               replace: bool = False) -> GameLog:
+        """Create a new log: the header and ``events`` in one batch (``log_exists`` if the file
+        exists, unless ``replace``). A refused batch leaves no new file behind."""
+        target = Path(path)
+        if replace:
+            EventWriter(MemorySink(), file=str(target)).append(header)  # refuse before cutting
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | (0 if replace else os.O_EXCL)
+        try:
+            fd = os.open(target, flags, 0o644)
+        except FileExistsError:
+            raise WriterError("log_exists", "the file already exists; append to it, or "
+                              "choose another name").located(str(target), None) from None
+        try:
+            lock_exclusive(fd, str(target))
+            os.ftruncate(fd, 0)
+            log = cls(fd, target, FileSink(fd, 0, str(target), fsync=fsync), chained=chain)
+            log.extend([header, *events])
+        except BaseException:
+            os.close(fd)
+            if not replace:
+                target.unlink(missing_ok=True)
+            raise
+        if fsync:
+            _sync_dir(target)
+        return log
+
+    def close(self) -> None:
+        """Release the lock (closing the file); the writer cannot be used afterwards."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def extend(self, events: Iterable[EventLike], *, expect_seq: int | None = None
+               ) -> list[int]:
+        if self.fd is None:
+            raise ValueError(f"{self.file}: the log was closed")
+        return super().extend(events, expect_seq=expect_seq)
+
+    def __enter__(self) -> GameLog:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+def _read_all(fd: int) -> bytes:
+    size = os.fstat(fd).st_size
+    data = os.pread(fd, size, 0)
+    while len(data) < size:  # pragma: no cover - short reads of regular files are rare
+        more = os.pread(fd, size - len(data), len(data))
+        if not more:
+            break
+        data += more
+    return data
+
+
+def _sync_dir(path: Path) -> None:
+    """Make a new file's directory entry durable too (POSIX; a no-op where unsupported)."""
+    try:
+        fd = os.open(path.parent if str(path.parent) else ".", os.O_RDONLY)
+    except OSError:  # pragma: no cover - e.g. Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_log(path: str | os.PathLike[str], events: Iterable[EventLike], *,
+              chain: bool = False, fsync: bool = True, replace: bool = False) -> GameLog:
+    """Create a log from a header and its events in one batch (returned closed)."""
+    items = iter(events)
+    header = next(items, None)
+    if header is None:
+        raise ValueError("a log needs at least its header")
+    log = GameLog.create(path, header, items, chain=chain, fsync=fsync, replace=replace)
+    log.close()
+    return log

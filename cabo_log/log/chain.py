@@ -1,0 +1,56 @@
+"""The optional hash chain of a log (FORMAT.md, "Tamper evidence"): ``h`` on every line after the
+header is the SHA-256 of the previous line's bytes exactly as stored, without its ``\\n``.
+
+Line 2 decides whether a log is chained: with ``h`` there, every later line must carry the right
+``h``; without it, no later line may carry one. Readers check a line's link before anything else
+on it (even ``seq``), so an edited, removed, inserted or reordered line is reported where the
+chain first breaks. The head of a chained log is the SHA-256 of its last line: whoever keeps a
+copy of it can later prove the log up to there unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from engine import InconsistentLogError
+
+CHAIN_FIELD = "h"
+
+
+def line_hash(raw: bytes) -> str:
+    """The lowercase hex SHA-256 of one stored line (without its newline)."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+def check_link(previous: bytes, obj: dict[str, Any], chained: bool | None) -> bool:
+    """Check the ``h`` of one line after the header; returns whether the log is chained.
+
+    ``chained`` is None on line 2 (which decides), then what line 2 decided. Raises
+    ``chain_broken`` (an ``InconsistentLogError``) when the line breaks the chain.
+    """
+    h = obj.get(CHAIN_FIELD)
+    if chained is None:
+        chained = h is not None
+    if not chained:
+        if h is not None:
+            raise InconsistentLogError(
+                "chain_broken", "this line has a hash 'h' but the log is not chained (line 2 "
+                "has none): a line was inserted, or the chain was removed above")
+        return False
+    if h is None:
+        raise InconsistentLogError(
+            "chain_broken", "this line has no hash 'h', but the log is chained: every line "
+            "after the header must carry one")
+    if h != line_hash(previous):
+        raise InconsistentLogError(
+            "chain_broken", "the hash 'h' does not match the line before: that line was "
+            "edited or removed, or this line was inserted or moved")
+    return True
+
+
+def link(obj: dict[str, Any], previous: bytes) -> dict[str, Any]:
+    """``obj`` with the ``h`` that chains it to ``previous`` (a new dict; ``h`` last)."""
+    out = {k: v for k, v in obj.items() if k != CHAIN_FIELD}
+    out[CHAIN_FIELD] = line_hash(previous)
+    return out

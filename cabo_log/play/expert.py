@@ -1,0 +1,316 @@
+"""``expert``: a bot that counts cards and chooses every move by its expected value.
+
+It sees what every bot sees (an ``Observation`` and the legal moves) and reads the rules from
+the ruleset's data. What makes it stronger than ``greedy``:
+
+- **Counting.** An unknown card is valued at the mean of the cards this player has not seen
+  (``counting.unseen``): the discard pile, every card it peeked, spied or saw revealed and the
+  card it holds are out of the pool. Opponents' unknown cards are valued lower, the more turns
+  they have played this round, since players keep their low cards (``Style.bias_cap``).
+- **Placing by expected value.** Every legal placement is scored as the expected drop of its
+  own hand total: a known card's value or the pool mean for an unknown one, a multi-replacement
+  only of cards it knows to be equal (it never lists a card it does not know), plus the worth
+  of the power a discard (or, where the ruleset says so, the replaced card) earns.
+- **Drawing by expected value.** Taking the discard is compared with the expected worth of a
+  deck draw over the pool: the best use of each card it could draw, weighted by its count.
+- **Powers where they pay.** Peek at its own unknown cards, spy on the opponent who looks
+  closest to winning, and swap only when the expected values say so: its worst card for an
+  opponent's low one, hurting the leader or, in the final turns, the caller.
+- **Calling Cabo by its standing.** It deals the unseen cards at random into every unknown
+  slot (``Style.samples`` times), applies the ruleset's ``caller_succeeds`` and caller penalty,
+  and calls when the call's chance and expected points beat playing on.
+
+Deterministic for a given ``random.Random`` (the sampling draws from it).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cabo_log.play.counting import Unseen, known_to_fail, unseen
+from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
+from engine.knowledge import Observation
+from engine.rulesets import Ruleset
+
+
+@dataclass(frozen=True)
+class Style:
+    """The expert's tunable judgement (the defaults are what ``benchmarks/expert.py`` tuned)."""
+
+    bias_cap: float = 4.5          # an opponent's unknown card: up to this much below the pool
+    bias_turns: float = 4.0        # mean, approached over this many of their turns (they keep
+                                   # their low cards and replace their high ones)
+    peek_value: float = 1.5        # worth of looking at one of one's own unknown cards
+    spy_value: float = 0.5         # worth of looking at an opponent's unknown card
+    unknown_risk: float = 0.5      # cost of holding an unknown card rather than a known one
+    swap_margin: float = 1.0       # a swap must gain at least this much
+    hurt_weight: float = 0.3       # how much a non-leading opponent's loss counts
+    call_chance: float = 0.65      # call Cabo when it succeeds this often ...
+    final_gain: float = 1.5        # ... counting what each opponent gains on their final turn
+    samples: int = 96              # deals of the unseen cards per Cabo decision
+
+
+class Table:
+    """One decision's view: values of the rows as the player knows them, and the pool."""
+
+    def __init__(self, obs: Observation, rules: Ruleset, values: dict[str, int],
+                 style: Style) -> None:
+        self.obs = obs
+        self.me = obs.me
+        self.pool: Unseen = unseen(obs, rules)
+        self.mean = self.pool.mean
+        self.rows: dict[str, list[int | None]] = {
+            p: [None if c is None else values[c] for c in row] for p, row in obs.rows.items()}
+        self.mine = self.rows[obs.me]
+        self.others = {p: r for p, r in self.rows.items() if p != obs.me}
+        turns = obs.turn / max(len(obs.rows), 1)
+        self.bias = style.bias_cap * (1.0 - math.exp(-turns / style.bias_turns))
+        self.opp_mean = self.mean - self.bias
+
+    def value(self, player: str, pos: int) -> float:
+        v = self.rows[player][pos]
+        if v is not None:
+            return float(v)
+        return self.mean if player == self.me else self.opp_mean
+
+    def estimate(self, player: str) -> float:
+        return sum(self.value(player, i) for i in range(len(self.rows[player])))
+
+    def unknown(self, player: str) -> list[int]:
+        return [i for i, v in enumerate(self.rows[player]) if v is None]
+
+    def leader(self) -> str | None:
+        """The opponent who looks closest to winning: the caller in the final turns, else the
+        lowest estimated hand (ties: the lower match score)."""
+        if not self.others:
+            return None
+        if self.obs.caller is not None and self.obs.caller in self.others:
+            return self.obs.caller
+        return min(self.others, key=lambda p: (self.estimate(p), self.obs.scores[p], p))
+
+
+class ExpertBot:
+    """Counts cards, values moves by expectation; see the module docstring."""
+
+    name = "expert"
+
+    def __init__(self, rules: Ruleset, style: Style | None = None) -> None:
+        self.rules = rules
+        self.style = style or Style()
+        self.of = rules.values()
+        self.powers = rules.power_table()
+
+    # --- the protocol --------------------------------------------------------------------
+    def choose(self, observation: Observation, legal_moves: Sequence[Event],
+               rng: random.Random) -> Event:
+        table = Table(observation, self.rules, self.of, self.style)
+        first = legal_moves[0]
+        if isinstance(first, (Draw, Cabo)):
+            return self._start(table, legal_moves, rng)
+        if isinstance(first, (Discard, Replace)):
+            return self._place(table, legal_moves)
+        return self._power(table, legal_moves)
+
+    def peek(self, observation: Observation, options: Sequence[Event],
+             rng: random.Random) -> Event | None:
+        """Always look: knowing a card is never worse. Every choice is alike before play."""
+        return options[0] if options else None
+
+    def snap(self, observation: Observation, options: Sequence[Event],
+             rng: random.Random) -> Event | None:
+        """Snap a card it knows matches the top of the pile, when losing it lowers the hand."""
+        if not options or not observation.discard:
+            return None
+        top = self.of[observation.discard[-1]]
+        row = observation.rows.get(observation.me, ())
+        for move in options:
+            if isinstance(move, Snap) and move.position < len(row):
+                code = row[move.position]
+                if code is not None and self.of[code] == top and top > 0:
+                    return move
+        return None
+
+    # --- start of a turn -----------------------------------------------------------------
+    def _start(self, table: Table, moves: Sequence[Event], rng: random.Random) -> Event:
+        cabo = [m for m in moves if isinstance(m, Cabo)]
+        draws = {m.source: m for m in moves if isinstance(m, Draw)}
+        if not draws or (cabo and self._should_call(table, rng)):
+            return cabo[0] if cabo else moves[0]
+        deck = draws.get("deck")
+        take = draws.get("discard")
+        if take is None or not table.obs.discard:
+            return deck or moves[0]
+        if deck is None:
+            return take
+        top = self.of[table.obs.discard[-1]]
+        taken = self._best_place(table, top, from_deck=False)[0]
+        return take if taken > self._deck_worth(table) else deck
+
+    def _deck_worth(self, table: Table) -> float:
+        """The expected gain of a deck draw: each card's best use, weighted by its count."""
+        counts = table.pool.by_value()
+        total = sum(counts.values())
+        return sum(n * self._best_place(table, v, from_deck=True)[0]
+                   for v, n in counts.items()) / total
+
+    # --- Cabo ----------------------------------------------------------------------------
+    def _should_call(self, table: Table, rng: random.Random) -> bool:
+        """Deal the unseen cards into the unknown slots many times and call when the call
+        succeeds often enough and scores better on average than the hand would uncalled."""
+        style = self.style
+        mine = table.estimate(table.me)
+        best_other = min((table.estimate(p) for p in table.others), default=99.0)
+        if mine > best_other + 6 or mine > 20:
+            return False   # no deal of the unseen cards would make this call work
+        slots = {p: table.unknown(p) for p in table.rows}
+        need = sum(len(s) for s in slots.values())
+        known = {p: sum(v for v in r if v is not None) for p, r in table.rows.items()}
+        wins = 0
+        call_points = 0.0
+        own = 0.0
+        for _ in range(style.samples):
+            dealt = table.pool.sample(need, rng)
+            k = 0
+            totals: dict[str, float] = {}
+            for p, s in slots.items():
+                totals[p] = known[p] + sum(dealt[k:k + len(s)])
+                if p != table.me:
+                    totals[p] -= table.bias * len(s)
+                k += len(s)
+            me = totals.pop(table.me)
+            others = [t - style.final_gain for t in totals.values()]
+            ok = self.rules.caller_succeeds(int(round(me)), [int(round(t)) for t in others])
+            wins += ok
+            call_points += 0 if ok else me + self.rules.caller_penalty
+            own += me
+        chance = wins / style.samples
+        return chance >= style.call_chance and call_points < own
+
+    # --- placing a drawn card ------------------------------------------------------------
+    def _place(self, table: Table, moves: Sequence[Event]) -> Event:
+        obs = table.obs
+        assert obs.drawn is not None
+        value = self.of[obs.drawn]
+        best: tuple[float, Event] | None = None
+        for move in moves:
+            score = self._place_score(table, move, value, obs.drawn_source == "deck")
+            if score is not None and (best is None or score > best[0]):
+                best = (score, move)
+        assert best is not None
+        return best[1]
+
+    def _best_place(self, table: Table, value: int, *, from_deck: bool) -> tuple[float, int]:
+        """The best gain of holding a card of ``value`` (and how many cards it replaces)."""
+        best = (self._power_worth(table, value) if from_deck else -99.0, 0)
+        row = table.mine
+        for i in range(len(row)):
+            gain = self._replace_gain(table, (i,), value)
+            if gain is not None and gain > best[0]:
+                best = (gain, 1)
+        if self.rules.max_replace != 1:
+            groups: dict[int, list[int]] = {}
+            for i, v in enumerate(row):
+                if v is not None:
+                    groups.setdefault(v, []).append(i)
+            limit = self.rules.max_replace or len(row)
+            for group in groups.values():
+                if len(group) > 1:
+                    gain = self._replace_gain(table, tuple(group[:limit]), value)
+                    if gain is not None and gain > best[0]:
+                        best = (gain, len(group[:limit]))
+        return best
+
+    def _place_score(self, table: Table, move: Event, value: int,
+                     from_deck: bool) -> float | None:
+        if isinstance(move, Discard):
+            return self._power_worth(table, value) if from_deck else None
+        if isinstance(move, Replace):
+            return self._replace_gain(table, move.positions, value)
+        return None
+
+    def _replace_gain(self, table: Table, positions: Sequence[int], value: int) -> float | None:
+        """The expected drop of the hand total when ``value`` replaces ``positions``; None for
+        a multi-replacement of cards it does not all know to be equal (it could fail)."""
+        row = table.mine
+        if len(positions) > 1:
+            if any(row[p] is None for p in positions) or known_to_fail(
+                    table.obs.rows[table.me], positions, self.of):
+                return None
+        gain = sum(table.value(table.me, p) for p in positions) - value
+        if any(row[p] is None for p in positions):
+            gain += self.style.unknown_risk   # an unknown card leaves, a known one comes
+        if self.rules.power_from_replaced:
+            last = row[positions[-1]]
+            if last is not None:
+                gain += self._power_worth(table, last)
+        return gain
+
+    # --- powers --------------------------------------------------------------------------
+    def _power_worth(self, table: Table, value: int) -> float:
+        """What the power a discarded card of ``value`` earns is worth now."""
+        power = self.powers.get(value)
+        if power == "peek":
+            return self.style.peek_value if table.unknown(table.me) else 0.0
+        if power == "spy":
+            return self.style.spy_value if any(table.unknown(p) for p in table.others) else 0.0
+        if power == "swap":
+            return max(0.0, self._best_swap(table)[0])
+        return 0.0
+
+    def _best_swap(self, table: Table, moves: Sequence[Event] | None = None
+                   ) -> tuple[float, Event | None]:
+        """The swap of one own card with an opponent's that gains most, and its gain."""
+        me = table.me
+        leader = table.leader()
+        best: tuple[float, Event | None] = (0.0, None)
+        candidates = moves if moves is not None else [
+            Power(None, False, me, "swap", None, ((me, i), (p, j)))
+            for i in range(len(table.mine)) for p, r in table.others.items()
+            for j in range(len(r))]
+        for move in candidates:
+            if not isinstance(move, Power) or move.cards is None:
+                continue
+            (a, i), (b, j) = move.cards
+            if b == me:
+                (a, i), (b, j) = (b, j), (a, i)
+            if a != me:
+                continue   # edition1 allows swapping two others' cards: not worth modelling
+            mine, theirs = table.value(me, i), table.value(b, j)
+            if table.mine[i] is None and table.rows[b][j] is None:
+                continue   # blind for blind: nothing known to gain
+            hurt = 1.0 if b == leader else self.style.hurt_weight
+            gain = (1.0 + hurt) * (mine - theirs)   # my hand drops, theirs grows as much
+            if table.rows[b][j] is None:
+                gain -= self.style.unknown_risk
+            if gain > best[0]:
+                best = (gain, move)
+        return best
+
+    def _power(self, table: Table, moves: Sequence[Event]) -> Event:
+        skip = next(m for m in moves if isinstance(m, Skip))
+        power = table.obs.pending_power
+        if power == "peek":
+            for move in moves:
+                if isinstance(move, Power) and move.target is not None \
+                        and table.mine[move.target[1]] is None:
+                    return move
+            return skip
+        if power == "spy":
+            ranked = sorted(table.others, key=lambda p: p != table.leader())
+            for p in ranked:
+                for move in moves:
+                    if isinstance(move, Power) and move.target is not None \
+                            and move.target[0] == p and table.rows[p][move.target[1]] is None:
+                        return move
+            return skip
+        if power == "swap":
+            gain, swap = self._best_swap(table, moves)
+            if swap is not None and gain >= self.style.swap_margin:
+                return swap
+        return skip
+
+
+__all__ = ["ExpertBot", "Style", "Table"]

@@ -1,0 +1,125 @@
+"""``cabo-log replay --follow``: replay a log while it is being written, like ``tail -f``.
+
+The follower reads whatever whole lines have been added since it last looked (a line without its
+newline yet is left for later: the writer may be in the middle of it), checks each exactly as a
+replay does (chain first, then the rules) and tells it in words with the state after it. The
+state is kept between polls, so following costs one ``apply`` per new line.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from cabo_log.log.chain import check_link
+from cabo_log.log.lock import WriterError
+from cabo_log.log.logfile import decode_line
+from cabo_log.pages.timeline import TimelineBuilder
+from engine import (
+    CaboLogError,
+    Event,
+    GameStart,
+    GameState,
+    LogSyntaxError,
+    apply,
+    new_game,
+    parse_event,
+)
+
+
+@dataclass(frozen=True)
+class Followed:
+    """One new line: its number, the event, what it did in words and the state after it."""
+
+    line: int
+    event: Event
+    text: str
+    status: str
+
+
+def status(g: GameState) -> str:
+    """The state in one line: where the match stands after an event."""
+    scores = ", ".join(f"{p} {s}" for p, s in g.cumulative_by_name().items())
+    if g.complete:
+        return f"match over, winners {', '.join(g.winners)}; scores {scores}"
+    to_play = g.current_player()
+    if to_play is None:
+        return f"round {g.round_no} over; scores {scores}" if g.round_no else "no round yet"
+    return (f"round {g.round_no}, turn {g.turn}: {to_play} to play ({g.phase.replace('_', ' ')})"
+            f", draw pile {len(g.deck)}, discard {g.discard_top() or '-'}; scores {scores}")
+
+
+class Follower:
+    """Reads a growing log file incrementally; ``poll()`` returns the lines added since."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.file = str(path)
+        self.offset = 0
+        self.line = 0
+        self.state: GameState | None = None
+        self.words = TimelineBuilder()
+        self._previous = b""
+        self._chained: bool | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.state is not None and self.state.complete
+
+    def poll(self) -> list[Followed]:
+        with self.path.open("rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size < self.offset:
+                raise WriterError("file_changed", "the file got shorter while being "
+                                  "followed").located(self.file, self.line)
+            f.seek(self.offset)
+            data = f.read(size - self.offset)
+        end = data.rfind(b"\n") + 1
+        self.offset += end
+        out: list[Followed] = []
+        for raw in data[:end].split(b"\n")[:-1]:
+            self.line += 1
+            try:
+                step = self._one(raw)
+            except CaboLogError as exc:
+                raise exc.located(self.file, self.line) from None
+            if step is not None:
+                out.append(step)
+        return out
+
+    def _one(self, raw: bytes) -> Followed | None:
+        if not raw.strip():
+            return None
+        obj = decode_line(raw)
+        if self.state is not None and type(obj) is dict:
+            self._chained = check_link(self._previous, obj, self._chained)
+        self._previous = raw
+        event = parse_event(obj)
+        if self.state is None:
+            if not isinstance(event, GameStart):
+                raise LogSyntaxError("no_header", "the first line must be the 'game' header")
+            self.state = new_game(event)
+            self.words.begin(self.state, event)
+            g = self.state
+            return Followed(self.line, event, f"Game {g.game_id}: {g.rules.name}, players "
+                            f"{', '.join(g.players)}", status(g))
+        apply(self.state, event)
+        self.words.event(self.line, event, self.state)
+        return Followed(self.line, event, self.words.timeline.steps[-1].text,
+                        status(self.state))
+
+
+def follow(path: str | os.PathLike[str], *, interval: float = 0.2,
+           stop: Callable[[], bool] | None = None) -> Iterator[Followed]:
+    """Every line of the log as it arrives, until the match ends (then the lines already
+    written after it, such as claims) or ``stop()`` says so."""
+    follower = Follower(path)
+    while True:
+        yield from follower.poll()
+        if follower.done or (stop is not None and stop()):
+            yield from follower.poll()
+            return
+        time.sleep(interval)

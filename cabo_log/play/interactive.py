@@ -1,0 +1,216 @@
+"""``cabo-log play``: a person plays a match against bots in the terminal.
+
+The table works like the simulator's: it shuffles and deals, asks the bots for their moves from
+their observations, and asks the person for theirs from the list of legal moves. Every event is
+appended to the log as it happens, through the append API (checked, flushed and fsync'd), so
+stopping at any moment — Ctrl-C, ``q``, a closed terminal — leaves a valid log of the match so
+far, and ``--resume`` carries on from it. The header records who is who (``human``, ``bots``)
+and the seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from cabo_log.log.append import GameLog
+from cabo_log.pages.timeline import TimelineBuilder
+from cabo_log.play.bots import Bot, make_bot
+from cabo_log.play.prompt import menu_text, table_text
+from cabo_log.play.simulate import MAX_SNAPS, PLAYER_IDS, table
+from engine import CaboLogError, Event, GameStart, GameState, parse_event
+from engine.events import FORMAT, Deal, Draw, GameEnd, Reshuffle, RoundEnd, Snap
+from engine.knowledge import observe
+from engine.moves import legal_moves, needs_deal, needs_reshuffle, peek_moves, snap_moves
+from engine.scoring import expected_first
+from engine.state import TURN_START
+
+Ask = Callable[[str], str]      # shows a prompt, returns the line typed (EOFError at the end)
+Say = Callable[[str], None]
+
+
+_YOU = [("you's ", "your "), ("you takes ", "you take ")] + [
+    (f"you {verb} their ", f"you {verb} your ")
+    for verb in ("looked at", "replaced", "snapped", "peeked at", "swapped", "tried to replace")]
+
+
+def second_person(text: str, me: str) -> str:
+    """The table's words about a player named ``you``, in plain English ("your card 2")."""
+    if me != "you":
+        return text
+    for third, second in _YOU:
+        text = text.replace(third, second).replace(third.capitalize(), second.capitalize())
+    return text
+
+
+class Quit(Exception):
+    """The player asked to stop (``q`` or the end of the input); the log is saved."""
+
+
+def new_match(out: str | Path, ruleset: str, players: int, bots: str, *, seat: str = "you",
+              seed: int | None = None, options: dict[str, Any] | None = None) -> GameLog:
+    """Create the log of a new match: the person at seat 0 under the name ``seat``."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    if not 2 <= players <= len(PLAYER_IDS):
+        raise ValueError(f"a match here has 2 to {len(PLAYER_IDS)} players, not {players}")
+    others = [p for p in PLAYER_IDS if p != seat][:players - 1]
+    kinds = [b.strip() for b in bots.split(",")]
+    table(ruleset, players=[seat, *others], options=options, bots=kinds[:players])  # checks
+    header = {"type": "game", "format": FORMAT, "seq": 0, "game_id": Path(out).stem,
+              "ruleset": ruleset, "options": dict(options or {}), "players": [seat, *others],
+              "human": seat, "seed": seed,
+              "bots": {p: kinds[i % len(kinds)] for i, p in enumerate(others)}}
+    return GameLog.create(out, header)
+
+
+class Match:
+    """One person's match against bots, written live into ``log``."""
+
+    def __init__(self, log: GameLog, ask: Ask, say: Say) -> None:
+        header = orjson.loads(log.sink.committed().split(b"\n", 1)[0])
+        assert log.state is not None
+        self.log, self.ask, self.say = log, ask, say
+        self.me: str = header["human"]
+        g = self.state
+        self.bots: dict[str, Bot] = {p: make_bot(b, g.rules) for p, b in header["bots"].items()}
+        salt = f"{header.get('seed', 0)}/{g.events}"  # a resumed match reshuffles afresh
+        self.cards = random.Random(f"cards/{salt}")
+        self.rngs = {p: random.Random(f"{p}/{salt}") for p in g.players}
+        self.words = TimelineBuilder(self.me)
+        self.window = 0  # snaps since the last turn began (bots stop after MAX_SNAPS)
+        start = parse_event(header)
+        assert isinstance(start, GameStart)
+        self.words.begin(g, start)
+
+    @property
+    def state(self) -> GameState:
+        assert self.log.state is not None
+        return self.log.state
+
+    # --- the loop -------------------------------------------------------------------------
+    def play(self) -> GameState:
+        """Play until the match ends; raises ``Quit`` when the person stops."""
+        g = self.state
+        self._peeks()  # a resumed round may still be at its peeks
+        while not g.complete:
+            if needs_deal(g):
+                self._deal()
+                self._peeks()
+            elif g.phase == TURN_START and self._snaps():
+                continue
+            else:
+                player = g.players[g.current]
+                moves = legal_moves(g)
+                if player == self.me:
+                    if g.phase == TURN_START:
+                        moves += [m for m in snap_moves(g) if getattr(m, "player", "") == player]
+                    move = self._choose(moves, "Your move")
+                else:
+                    move = self.bots[player].choose(observe(g, player), moves, self.rngs[player])
+                self._append(move)
+        self.say("")
+        self.say("The match is over: " + ", ".join(g.winners) + (" wins" if len(g.winners) == 1
+                                                                  else " win"))
+        return g
+
+    def _choose(self, options: Sequence[Event], title: str) -> Event:
+        obs = observe(self.state, self.me)
+        self.say("")
+        for line in table_text(obs):
+            self.say(line)
+        self.say(f"{title}:")
+        for line in menu_text(options, obs):
+            self.say(line)
+        while True:
+            try:
+                answer = self.ask("> ").strip().lower()
+            except EOFError:
+                raise Quit() from None
+            if answer in ("q", "quit"):
+                raise Quit()
+            if answer.isdigit() and 1 <= int(answer) <= len(options):
+                return options[int(answer) - 1]
+            self.say(f"  type a number from 1 to {len(options)}, or q")
+
+    # --- the table ------------------------------------------------------------------------
+    def _append(self, event: Event) -> None:
+        """Append one event (the drawn card named, a due reshuffle made first), tell it, and
+        add the claims a round's or the match's end calls for."""
+        g = self.state
+        if isinstance(event, Draw):
+            self.window = 0
+            if event.source == "deck":
+                if needs_reshuffle(g):
+                    self._reshuffle()
+                event = Draw(None, event.auto, event.player, "deck", g.codes[g.deck[-1]])
+        rounds = len(g.rounds)
+        try:
+            self.log.append(event)
+        except CaboLogError as exc:
+            if exc.code != "reshuffle_missing":
+                raise
+            self._reshuffle()  # a penalty card is owed from an empty draw pile
+            self.log.append(event)
+        self.words.event(self.log.lines, event, g)
+        self.say(f"  {second_person(self.words.timeline.steps[-1].text, self.me)}")
+        if len(g.rounds) > rounds:
+            result = g.rounds[-1]
+            self._append(RoundEnd(None, False, result.round, dict(result.points)))
+        elif g.complete and not isinstance(event, (GameEnd, RoundEnd)):
+            self._append(GameEnd(None, False, g.winners, g.cumulative_by_name()))
+
+    def _reshuffle(self) -> None:
+        g = self.state
+        codes = [g.codes[c] for c in g.pile[:-1]]
+        self.cards.shuffle(codes)
+        self._append(Reshuffle(None, False, tuple(codes)))
+
+    def _deal(self) -> None:
+        g = self.state
+        seats = g.tiebreak if g.tiebreak is not None else tuple(g.active_players())
+        codes = g.rules.deck_codes()
+        self.cards.shuffle(codes)
+        hands = {g.players[p]: tuple(codes[4 * k:4 * k + 4]) for k, p in enumerate(seats)}
+        top = 4 * len(seats)
+        must = expected_first(g, seats) if g.rounds else None
+        first = must if must is not None else seats[self.cards.randrange(len(seats))]
+        self.say("")
+        self._append(Deal(None, False, len(g.rounds) + 1, g.players[first], hands, codes[top],
+                          tuple(codes[top + 1:])))
+
+    def _peeks(self) -> None:
+        g = self.state
+        for seat in g.participants:
+            player = g.players[seat]
+            options = peek_moves(g, player)
+            if not options:
+                continue
+            if player != self.me:
+                choice = self.bots[player].peek(observe(g, player), options, self.rngs[player])
+            elif len(options) == 1:
+                choice = options[0]
+            else:
+                choice = self._choose(options, "Which two of your cards do you look at")
+            if choice is not None:
+                self._append(choice)
+
+    def _snaps(self) -> bool:
+        """Golf: a bot may snap between turns (the person snaps from their own menu)."""
+        g = self.state
+        options = snap_moves(g) if self.window < MAX_SNAPS else []
+        for player, bot in self.bots.items():
+            seat = g.seat[player]
+            if not options or not g.in_round(seat) or len(g.rows[seat]) < 2:
+                continue
+            mine = [m for m in options if isinstance(m, Snap) and m.player == player]
+            choice = bot.snap(observe(g, player), mine, self.rngs[player])
+            if choice is not None:
+                self.window += 1
+                self._append(choice)
+                return True
+        return False

@@ -1,0 +1,87 @@
+"""What ``cabo-log play`` shows a person: the table as they know it, and their moves in words.
+
+Everything here reads an ``Observation`` (engine.knowledge), never the state, so the screen
+cannot show a card the player has not seen. Plain text, so it works in any terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cabo_log.pages.timeline import card_label
+from engine import Event
+from engine.events import Cabo, Discard, Draw, Peek, Power, Replace, Skip, Snap
+from engine.knowledge import Observation
+
+
+def _card(code: str | None) -> str:
+    return card_label(code) if code is not None else "??"
+
+
+def _list(items: Sequence[object]) -> str:
+    words = [str(i) for i in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def table_text(obs: Observation) -> list[str]:
+    """The table as ``obs.me`` knows it: rows (?? for an unseen card), piles, scores."""
+    width = max(len(p) for p in obs.players) + 6
+    turn = f", turn {obs.turn}" if obs.turn else ""
+    lines = [f"--- Round {obs.round}{turn} " + "-" * 30]
+    for player, row in obs.rows.items():
+        label = player + (" (you)" if player == obs.me and player != "you" else "")
+        mark = "*" if player == obs.to_play else " "
+        cards = " ".join(f"{_card(c):>3}" for c in row) or "(no cards)"
+        positions = "   " + " ".join(f"{i:>3}" for i in range(len(row))) \
+            if player == obs.me else ""
+        lines.append(f" {mark}{label:<{width}} {cards}{positions}")
+    top = obs.discard[-1] if obs.discard else None
+    lines.append(f"  discard pile: {_card(top) if top else '(empty)'}   draw pile: "
+                 f"{obs.deck_size} cards" + (f"   {obs.caller} called Cabo" if obs.caller else ""))
+    lines.append("  scores: " + ", ".join(f"{p} {s}" for p, s in obs.scores.items()))
+    if obs.drawn is not None and obs.to_play == obs.me:
+        lines.append(f"  you hold: {_card(obs.drawn)}")
+    return lines
+
+
+def move_text(move: Event, obs: Observation) -> str:  # noqa: C901 - one branch per event type
+    """One of the player's legal moves in words (positions count from 0, as in the log)."""
+    mine = obs.rows.get(obs.me, ())
+    top = _card(obs.discard[-1]) if obs.discard else "?"
+    held = _card(obs.drawn)
+    if isinstance(move, Draw):
+        return "draw from the deck" if move.source == "deck" else f"take the {top} from the " \
+            "discard pile"
+    if isinstance(move, Cabo):
+        return "call Cabo"
+    if isinstance(move, Discard):
+        return f"discard the {held}"
+    if isinstance(move, Replace):
+        old = [_card(mine[p]) if p < len(mine) else "??" for p in move.positions]
+        if len(move.positions) == 1:
+            return f"put the {held} in place of your card {move.positions[0]} ({old[0]})"
+        return (f"replace your cards {_list(move.positions)} ({_list(old)}) with the {held}: "
+                "only if they are all the same value")
+    if isinstance(move, Skip):
+        return f"skip the {obs.pending_power} power"
+    if isinstance(move, Power):
+        if move.power == "swap" and move.cards is not None:
+            (pa, ia), (pb, ib) = move.cards
+            first = "your" if pa == obs.me else f"{pa}'s"
+            return f"swap {first} card {ia} with {pb}'s card {ib}"
+        assert move.target is not None
+        who, pos = move.target
+        return f"peek at your card {pos}" if move.power == "peek" else \
+            f"spy on {who}'s card {pos}"
+    if isinstance(move, Peek):
+        return f"look at your cards {_list(move.positions)}"
+    if isinstance(move, Snap):
+        return f"snap your card {move.position} ({_card(mine[move.position])}) onto the {top}"
+    return str(move)  # pragma: no cover - every move type is handled above
+
+
+def menu_text(moves: Sequence[Event], obs: Observation) -> list[str]:
+    """The moves with their keys: 1, 2, ... in the order given; q saves and quits."""
+    lines = [f"  {key:>2}  {move_text(move, obs)}" for key, move in enumerate(moves, start=1)]
+    lines.append("   q  save and quit (continue later with --resume)")
+    return lines

@@ -1,0 +1,401 @@
+"""Worker processes that always stop: a small process pool owned end to end by cabo-log.
+
+``load``, ``simulate --jobs`` and ``timeline DIR --jobs`` spread work over processes with
+``Pool``. It exists because ``concurrent.futures.ProcessPoolExecutor`` could not be stopped
+reliably: a worker terminated while sending its result left the executor's manager thread
+blocked forever, and its queues' semaphores made the resource tracker warn when the parent was
+killed. Here every moving part is visible:
+
+- Each worker is a ``multiprocessing`` process started by the forkserver (a clean process with
+  no threads, unlike the parent, which runs DuckDB) with one pipe of its own. It takes one task
+  at a time, sends back the result and waits for the next. No queues, no locks, no semaphores,
+  no helper threads in the parent.
+- Workers never react to SIGINT or SIGTERM (they block both, and the forkserver is started
+  with both blocked): Ctrl-C or ``kill`` sent to the whole process group reaches the parent
+  alone, which decides. A worker leaves when its pipe closes, when told to, when killed, or
+  when the parent dies (a ``lifeline`` pipe whose only writer is the parent reads end-of-file).
+- The parent waits with short timeouts, so a signal is handled within a fraction of a second
+  whatever thread the operating system delivered it to; ``stop_signals`` turns the first
+  SIGINT or SIGTERM into ``Interrupted`` in the main thread; leaving the ``Pool`` block with an
+  exception kills the workers (SIGKILL: nothing in them needs cleaning up) and reaps them
+  with bounded waits.
+
+Use it like this (``fn`` must be a module-level function, its argument and result picklable)::
+
+    with Pool(worker_count(jobs, len(items))) as pool:
+        for result in pool.imap(fn, items):    # results in the order of ``items``
+            ...
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import pickle
+import signal
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing import connection
+from multiprocessing.connection import Connection
+from types import FrameType, TracebackType
+from typing import Any, Generic, TypeVar
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+POLL_SECONDS = 0.1      # the longest the parent waits without looking at its signals
+REAP_SECONDS = 2.0      # how long a killed worker may take to be gone
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+# --- how many workers ---------------------------------------------------------------------------
+
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity, not the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(requested: int | None, tasks: int) -> int:
+    """Workers worth starting: as many as asked (default one per core), but never more than
+    the cores (extra processes only compete for them and cost memory) nor than the tasks."""
+    wanted = cores() if requested is None else requested
+    return max(1, min(wanted, cores(), tasks))
+
+
+# --- signals --------------------------------------------------------------------------------
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived: the command stops. ``exit_code`` is the shell's 128 + signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+    @property
+    def verb(self) -> str:
+        return "terminated" if self.signum == signal.SIGTERM else "interrupted"
+
+
+_received: int | None = None
+
+
+def received() -> int | None:
+    """The stop signal received inside ``stop_signals``, if any."""
+    return _received
+
+
+@contextmanager
+def stop_signals() -> Iterator[None]:
+    """Within the block, the first SIGINT or SIGTERM raises ``Interrupted`` in the main thread;
+    later ones are ignored (also after the block: the process is on its way out), so the stop
+    path that the first one started is not cut short. Outside the main thread (where Python
+    cannot catch signals) it does nothing."""
+    global _received
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        global _received
+        if _received is None:
+            _received = signum
+            raise Interrupted(signum)
+
+    _received = None
+    before = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, old in before.items():
+            # once stopping, stay deaf: a second Ctrl-C must not cut the exit short
+            signal.signal(sig, old if _received is None else signal.SIG_IGN)
+
+
+def interruption(exc: BaseException) -> Interrupted | None:
+    """``exc`` as the stop it stands for: an ``Interrupted`` as is, any other exception raised
+    while a stop signal was being handled (a library may wrap the interruption in its own
+    error) as ``Interrupted`` of that signal, a bare KeyboardInterrupt as SIGINT."""
+    if isinstance(exc, Interrupted):
+        return exc
+    if _received is not None:
+        return Interrupted(_received)
+    if isinstance(exc, KeyboardInterrupt):
+        return Interrupted(signal.SIGINT)
+    return None
+
+
+@contextmanager
+def _blocked(signals: Sequence[int]) -> Iterator[None]:
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+# --- the worker side --------------------------------------------------------------------------
+
+class WorkerDied(Exception):
+    """A worker process ended without being asked to (killed, out of memory)."""
+
+
+def _serve(conn: Connection, lifeline: Connection,
+           initializer: Callable[[], None] | None) -> None:
+    """A worker's life: tasks in, results out, until the pipe closes or the parent dies."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)   # the parent decides
+    threading.Thread(target=_leave_with, args=(lifeline,), daemon=True).start()
+    if initializer is not None:
+        initializer()
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        fn, arg = task
+        try:
+            reply: tuple[bool, Any] = (True, fn(arg))
+        except Exception as exc:  # noqa: BLE001 - handed to the parent, which raises it
+            reply = (False, _portable(exc))
+        try:
+            conn.send(reply)
+        except (OSError, ValueError):
+            return
+
+
+def _leave_with(lifeline: Connection) -> None:
+    """Only the parent holds the other end: end-of-file means it is gone, and so is the work."""
+    try:
+        lifeline.recv_bytes()
+    except (EOFError, OSError):
+        pass
+    os._exit(1)
+
+
+def _portable(exc: Exception) -> Exception:
+    try:
+        pickle.dumps(exc)
+    except Exception:  # noqa: BLE001 - any exception that cannot cross the pipe
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+# --- the parent side --------------------------------------------------------------------------
+
+@dataclass
+class _Worker:
+    process: Any            # multiprocessing's ForkServerProcess
+    conn: Connection
+
+
+def _start_forkserver(preload: Sequence[str]) -> Any:
+    """The forkserver (and the resource tracker it needs) start with SIGINT and SIGTERM
+    blocked, so that neither they nor the workers forked from them see a signal sent to the
+    process group. The tracker goes first: it unblocks the signals when it has started."""
+    from multiprocessing import forkserver, resource_tracker
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["__main__", __name__, *preload])
+    resource_tracker.ensure_running()
+    with _blocked(STOP_SIGNALS):
+        forkserver.ensure_running()
+    return context
+
+
+class Pool:
+    """``jobs`` worker processes, started on first use. ``jobs <= 1`` runs the work in this
+    process instead (no processes at all).
+
+    Leave the ``with`` block normally and the workers are told to finish and are joined; leave
+    it with an exception (Ctrl-C included) and they are killed and reaped, within about
+    ``REAP_SECONDS`` whatever they were doing.
+    """
+
+    def __init__(self, jobs: int, *, preload: Sequence[str] = (),
+                 initializer: Callable[[], None] | None = None) -> None:
+        self.jobs = jobs
+        self.preload = tuple(preload)
+        self.initializer = initializer
+        self.workers: list[_Worker] = []
+        self._lifeline: Connection | None = None
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.kill()
+
+    def start(self) -> None:
+        """Start the workers now (``imap`` does it when needed)."""
+        if self.workers or self.jobs <= 1:
+            return
+        context = _start_forkserver(self.preload)
+        _live.add(self)
+        lifeline, self._lifeline = context.Pipe(duplex=False)
+        try:
+            for i in range(self.jobs):
+                mine, theirs = context.Pipe()
+                process = context.Process(target=_serve, name=f"cabo-log-worker-{i}",
+                                          args=(theirs, lifeline, self.initializer),
+                                          daemon=True)
+                self.workers.append(_Worker(process, mine))
+                process.start()
+                theirs.close()
+        finally:
+            lifeline.close()
+
+    def imap(self, fn: Callable[[T], R], items: Iterable[T], *,
+             window: int | None = None) -> Iterator[R]:
+        """``fn(item)`` for every item, in order, computed by the workers. At most ``window``
+        items (default twice the workers) are handed out beyond the oldest result not yet
+        consumed, so memory stays flat however many items there are. An exception raised by
+        ``fn`` is raised here in its item's turn (after the results of the items before it);
+        a worker that dies raises ``WorkerDied`` at once."""
+        if self.jobs <= 1:
+            yield from map(fn, items)
+            return
+        self.start()
+        yield from _Dispatch(self.workers, fn, iter(items), window or 2 * self.jobs).run()
+
+    def close(self) -> None:
+        """The work is done: tell the workers to leave and reap them (killing stragglers)."""
+        for worker in self.workers:
+            try:
+                worker.conn.send(None)
+            except (OSError, ValueError):
+                pass
+        self._reap(kill=False)
+
+    def kill(self) -> None:
+        """Stop now: SIGKILL every worker and reap it, however far its task got."""
+        self._reap(kill=True)
+
+    def _reap(self, kill: bool) -> None:
+        try:
+            self._reap_once(kill)
+        except KeyboardInterrupt:    # a stop signal came meanwhile: finish the job, quickly
+            self._reap_once(kill=True)
+            raise
+
+    def _reap_once(self, kill: bool) -> None:
+        deadline = time.monotonic() + REAP_SECONDS
+        for worker in self.workers:
+            if kill and worker.process.pid is not None:
+                _kill(worker.process)
+        for worker in self.workers:
+            if worker.process.pid is None:
+                continue
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+            if worker.process.exitcode is None:
+                _kill(worker.process)
+                worker.process.join(REAP_SECONDS)
+        for worker in self.workers:
+            worker.conn.close()
+        self.workers = []
+        if self._lifeline is not None:
+            self._lifeline.close()
+            self._lifeline = None
+
+
+def _kill(process: Any) -> None:
+    try:
+        process.kill()
+    except (OSError, ValueError):  # already gone
+        pass
+
+
+class _Dispatch(Generic[T, R]):
+    """One ``imap``: hands items to idle workers, gathers results, yields them in order."""
+
+    def __init__(self, workers: list[_Worker], fn: Callable[[T], R], items: Iterator[T],
+                 window: int) -> None:
+        self.workers, self.fn, self.items, self.window = workers, fn, items, window
+        self.idle = list(reversed(workers))
+        self.busy: dict[int, int] = {}          # id(worker) -> index of its item
+        self.results: dict[int, tuple[bool, Any]] = {}   # index -> (ok, result or error)
+        self.sent = 0
+        self.done = 0
+        self.exhausted = False
+
+    def run(self) -> Iterator[R]:
+        while True:
+            self._hand_out()
+            while self.done in self.results:
+                ok, value = self.results.pop(self.done)
+                if not ok:
+                    raise value           # in its turn: the results before it came first
+                yield value
+                self.done += 1
+                self._hand_out()
+            if self.exhausted and self.done == self.sent:
+                return
+            self._gather()
+
+    def _hand_out(self) -> None:
+        while self.idle and not self.exhausted and self.sent - self.done < self.window:
+            try:
+                item = next(self.items)
+            except StopIteration:
+                self.exhausted = True
+                return
+            worker = self.idle.pop()
+            try:
+                worker.conn.send((self.fn, item))
+            except OSError:
+                raise _died(worker) from None
+            self.busy[id(worker)] = self.sent
+            self.sent += 1
+
+    def _gather(self) -> None:
+        """Wait (a short while at a time, for signals) for results or dead workers."""
+        waiting: list[Any] = [w.conn for w in self.workers if id(w) in self.busy]
+        waiting += [w.process.sentinel for w in self.workers]
+        ready = set(connection.wait(waiting, timeout=POLL_SECONDS))
+        for worker in self.workers:
+            if worker.conn in ready:
+                index = self.busy.pop(id(worker))
+                try:
+                    ok, value = worker.conn.recv()
+                except (EOFError, OSError):
+                    raise _died(worker) from None
+                self.results[index] = (ok, value)
+                self.idle.append(worker)
+        for worker in self.workers:
+            if worker.process.sentinel in ready and not worker.process.is_alive():
+                raise _died(worker)
+
+
+def _died(worker: _Worker) -> WorkerDied:
+    worker.process.join(REAP_SECONDS)
+    code = worker.process.exitcode
+    how = f"killed by {signal.Signals(-code).name}" if code is not None and code < 0 \
+        else f"exit status {code}"
+    return WorkerDied(f"a worker process died ({how}: out of memory, or killed)")
+
+
+_live: weakref.WeakSet[Pool] = weakref.WeakSet()
+
+
+@atexit.register
+def _kill_forgotten() -> None:
+    """A pool never closed (its ``with`` skipped) must not keep the interpreter from exiting:
+    multiprocessing joins its children at exit, and these ignore SIGTERM."""
+    for pool in list(_live):
+        pool.kill()
