@@ -45,7 +45,12 @@ def _series_name(spec: ChartSpec, row: Row) -> str:
     parts = []
     for col in spec.series:
         value = row.get(col)
-        parts.append(str(value) if isinstance(value, str) else f"{label(col)} {_value(value)}")
+        if isinstance(value, str):
+            parts.append(value)
+        elif isinstance(value, bool) or value is None:
+            parts.append(f"{label(col)}: {_value(value)}")     # "knew all: yes"
+        else:
+            parts.append(f"{_value(value)} {label(col)}")      # "3 players"
     return " \u00b7 ".join(parts)
 
 
@@ -221,7 +226,7 @@ def _layout(spec: ChartSpec, traces: int) -> dict[str, Any]:
         "margin": {"l": 64, "r": 16, "t": 16 if traces < 2 else 48, "b": 16},
         "showlegend": traces > 1, "hoverlabel": {"font": {"family": FONT}},
         "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02,
-                   "yanchor": "bottom"},
+                   "yanchor": "bottom", "traceorder": "normal"},
         "barmode": barmode, "boxmode": "group",
         "xaxis": _axis(x_title), "yaxis": _axis(y_title, **yaxis),
     }
