@@ -22,11 +22,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy engine
+	$(BIN)/mypy
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy engine
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 # A short first run: the sample games loaded into DuckDB, one line per game, three reports, and

@@ -12,11 +12,13 @@ from .errors import (
 )
 from .events import Event, GameStart, parse_event, type_name
 from .game import apply, finish, new_game
+from .outcome import EVERYBODY, Outcome
 from .rulesets import BUILTINS, Ruleset, resolve
-from .state import GameState, RoundResult
+from .state import EndReason, GameState, Phase, RoundResult
 
 __all__ = [
-    "BUILTINS", "CaboLogError", "Event", "GameStart", "GameState", "IllegalEventError",
-    "InconsistentLogError", "LogSyntaxError", "RoundResult", "Ruleset", "RulesetError",
+    "BUILTINS", "EVERYBODY", "CaboLogError", "EndReason", "Event", "GameStart", "GameState",
+    "IllegalEventError", "InconsistentLogError", "LogSyntaxError", "Outcome", "Phase",
+    "RoundResult", "Ruleset", "RulesetError",
     "apply", "finish", "new_game", "parse_event", "resolve", "type_name",
 ]

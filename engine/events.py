@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from .errors import LogSyntaxError
 
@@ -19,12 +19,16 @@ Slot = tuple[str, int]
 
 @dataclass(frozen=True, slots=True)
 class Event:
+    """One line of a log. ``TYPE`` is the line's ``type``: the one name of each event class."""
+
+    TYPE: ClassVar[str] = ""
     seq: int | None
     auto: bool
 
 
 @dataclass(frozen=True, slots=True)
 class GameStart(Event):
+    TYPE: ClassVar[str] = "game"
     game_id: str
     ruleset: str | dict[str, Any]
     options: dict[str, Any]
@@ -35,6 +39,7 @@ class GameStart(Event):
 
 @dataclass(frozen=True, slots=True)
 class Deal(Event):
+    TYPE: ClassVar[str] = "deal"
     round: int
     first: str
     hands: dict[str, tuple[str, ...]]
@@ -44,12 +49,14 @@ class Deal(Event):
 
 @dataclass(frozen=True, slots=True)
 class Peek(Event):
+    TYPE: ClassVar[str] = "peek"
     player: str
     positions: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Draw(Event):
+    TYPE: ClassVar[str] = "draw"
     player: str
     source: str
     card: str | None
@@ -57,11 +64,13 @@ class Draw(Event):
 
 @dataclass(frozen=True, slots=True)
 class Discard(Event):
+    TYPE: ClassVar[str] = "discard"
     player: str
 
 
 @dataclass(frozen=True, slots=True)
 class Replace(Event):
+    TYPE: ClassVar[str] = "replace"
     player: str
     positions: tuple[int, ...]
     into: int | None
@@ -70,6 +79,7 @@ class Replace(Event):
 
 @dataclass(frozen=True, slots=True)
 class Power(Event):
+    TYPE: ClassVar[str] = "power"
     player: str
     power: str
     target: Slot | None
@@ -78,39 +88,46 @@ class Power(Event):
 
 @dataclass(frozen=True, slots=True)
 class Skip(Event):
+    TYPE: ClassVar[str] = "skip"
     player: str
 
 
 @dataclass(frozen=True, slots=True)
 class Cabo(Event):
+    TYPE: ClassVar[str] = "cabo"
     player: str
 
 
 @dataclass(frozen=True, slots=True)
 class Snap(Event):
+    TYPE: ClassVar[str] = "snap"
     player: str
     position: int
 
 
 @dataclass(frozen=True, slots=True)
 class Reshuffle(Event):
+    TYPE: ClassVar[str] = "reshuffle"
     deck: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Forfeit(Event):
+    TYPE: ClassVar[str] = "forfeit"
     player: str
     reason: str | None
 
 
 @dataclass(frozen=True, slots=True)
 class RoundEnd(Event):
+    TYPE: ClassVar[str] = "round_end"
     round: int
     points: dict[str, int]
 
 
 @dataclass(frozen=True, slots=True)
 class GameEnd(Event):
+    TYPE: ClassVar[str] = "game_end"
     winners: tuple[str, ...]
     scores: dict[str, int]
 
@@ -361,19 +378,15 @@ def _game_end(o: Mapping[str, Any], seq: int | None, auto: bool) -> GameEnd:
     return GameEnd(seq, auto, tuple(winners), _int_map(o, "game_end", "scores"))
 
 
-PARSERS: dict[str, Callable[[Mapping[str, Any], int | None, bool], Event]] = {
-    "game": _game, "deal": _deal, "peek": _peek, "draw": _draw, "discard": _discard,
-    "replace": _replace, "power": _power, "skip": _skip, "cabo": _cabo, "snap": _snap,
-    "reshuffle": _reshuffle, "forfeit": _forfeit, "round_end": _round_end,
-    "game_end": _game_end,
-}
+Parser = Callable[[Mapping[str, Any], int | None, bool], Event]
+PARSERS: dict[str, Parser] = {cls.TYPE: parser for cls, parser in (
+    (GameStart, _game), (Deal, _deal), (Peek, _peek), (Draw, _draw), (Discard, _discard),
+    (Replace, _replace), (Power, _power), (Skip, _skip), (Cabo, _cabo), (Snap, _snap),
+    (Reshuffle, _reshuffle), (Forfeit, _forfeit), (RoundEnd, _round_end),
+    (GameEnd, _game_end))}
+"""The one registry of event types: each class's ``TYPE`` -> the parser that builds it."""
 
 EVENT_TYPES: tuple[str, ...] = tuple(PARSERS)
-TYPE_NAMES: dict[type, str] = {
-    GameStart: "game", Deal: "deal", Peek: "peek", Draw: "draw", Discard: "discard",
-    Replace: "replace", Power: "power", Skip: "skip", Cabo: "cabo", Snap: "snap",
-    Reshuffle: "reshuffle", Forfeit: "forfeit", RoundEnd: "round_end", GameEnd: "game_end",
-}
 
 
 def parse_event(obj: Any) -> Event:
@@ -397,12 +410,12 @@ def parse_event(obj: Any) -> Event:
 
 
 def type_name(event: Event) -> str:
-    return TYPE_NAMES[type(event)]
+    return event.TYPE
 
 
 def to_dict(event: Event) -> dict[str, Any]:
     """An event as the JSON object of its log line (``type`` first, absent fields omitted)."""
-    out: dict[str, Any] = {"type": TYPE_NAMES[type(event)]}
+    out: dict[str, Any] = {"type": event.TYPE}
     if isinstance(event, GameStart):
         out["format"] = FORMAT
     if event.seq is not None:

@@ -8,11 +8,12 @@ own result.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from . import play
+from .deal import deal, peek
 from .errors import CaboLogError, IllegalEventError, InconsistentLogError, RulesetError
 from .events import (
     Cabo,
@@ -31,8 +32,13 @@ from .events import (
     Skip,
     Snap,
 )
+from .interrupts import forfeit, reshuffle, snap
+from .outcome import NOTHING, Outcome, outcome
+from .play import cabo, discard, draw, replace, skip
+from .powers import power
 from .rulesets import Ruleset, resolve
 from .state import POWER, GameState
+from .table import end_turn
 
 
 def new_game(header: GameStart, rules: Ruleset | None = None) -> GameState:
@@ -64,7 +70,7 @@ def new_game(header: GameStart, rules: Ruleset | None = None) -> GameState:
     )
 
 
-def round_end(g: GameState, e: RoundEnd) -> None:
+def round_end(g: GameState, e: RoundEnd) -> Outcome:
     if not 1 <= e.round <= len(g.rounds):
         raise InconsistentLogError("claim_premature",
                                    f"round {e.round} has not ended at this point")
@@ -73,9 +79,10 @@ def round_end(g: GameState, e: RoundEnd) -> None:
         raise InconsistentLogError("claim_mismatch",
                                    f"round {e.round}: the log claims points "
                                    f"{_fmt(e.points)}, but the rules give {_fmt(result.points)}")
+    return NOTHING
 
 
-def game_end(g: GameState, e: GameEnd) -> None:
+def game_end(g: GameState, e: GameEnd) -> Outcome:
     if not g.complete:
         raise InconsistentLogError("claim_premature", "the match has not ended at this point")
     scores = g.cumulative_by_name()
@@ -87,26 +94,28 @@ def game_end(g: GameState, e: GameEnd) -> None:
         raise InconsistentLogError("claim_mismatch",
                                    f"the log claims scores {_fmt(e.scores)}, but the rules "
                                    f"give {_fmt(scores)}")
+    return NOTHING
 
 
 def _fmt(points: dict[str, int]) -> str:
     return ", ".join(f"{p} {v}" for p, v in points.items()) or "none"
 
 
-def _header_again(g: GameState, e: GameStart) -> None:
+def _header_again(g: GameState, e: GameStart) -> Outcome:
     raise IllegalEventError("duplicate_header", "a log has exactly one 'game' line, the first")
 
 
-HANDLERS: dict[type, Callable[[GameState, Any], None]] = {
-    Deal: play.deal, Peek: play.peek, Draw: play.draw, Discard: play.discard,
-    Replace: play.replace, Power: play.power, Skip: play.skip, Cabo: play.cabo,
-    Snap: play.snap, Reshuffle: play.reshuffle, Forfeit: play.forfeit,
+Handler = Callable[[GameState, Any], Outcome]
+HANDLERS: dict[type, Handler] = {
+    Deal: deal, Peek: peek, Draw: draw, Discard: discard, Replace: replace, Power: power,
+    Skip: skip, Cabo: cabo, Snap: snap, Reshuffle: reshuffle, Forfeit: forfeit,
     RoundEnd: round_end, GameEnd: game_end, GameStart: _header_again,
 }
 
 
-def apply(g: GameState, e: Event) -> None:
-    """Advance the match by one event, or raise the error that says why it cannot happen.
+def apply(g: GameState, e: Event) -> Outcome:
+    """Advance the match by one event and say what it did, or raise the error that says why
+    it cannot happen (and change nothing).
 
     ``g.events`` counts the accepted lines, header included, so with ``seq`` on every line it
     is also the seq the next line must carry; a rejected line changes neither.
@@ -116,32 +125,33 @@ def apply(g: GameState, e: Event) -> None:
             _seq_error(g, e.seq)
     elif e.seq is not None:
         _seq_error(g, e.seq)
-    effect = g.effect.__dict__
-    if effect:
-        effect.clear()
     kind = type(e)
     handler = HANDLERS[kind]
     if g.phase == POWER and not _keeps_power(g, e, kind):
-        _after_lapse(g, e, handler)
+        done = _after_lapse(g, e, handler)
     else:
-        handler(g, e)
+        done = handler(g, e)
     g.events += 1
+    return done
 
 
-def _after_lapse(g: GameState, e: Event, handler: Callable[[GameState, Any], None]) -> None:
+def _after_lapse(g: GameState, e: Event, handler: Handler) -> Outcome:
     """Something other than the user's power or skip comes while a power is pending: the power
     lapses, the turn ends (which may score the round), and the event is judged against the
     state after that. Should the event be rejected, the lapse is undone as well, so that a
     rejected line changes nothing; the few fields a turn end can touch are saved first (the
     lapse is rare enough for that, and far cheaper than copying the state)."""
     saved = _Lapse(g)
-    play.end_turn(g)
-    g.effect.implicit_skip = True
+    lapsed = g.pending_power
+    result = end_turn(g)
     try:
-        handler(g, e)
+        done = handler(g, e)
     except CaboLogError:
         saved.restore(g)
         raise
+    return dataclasses.replace(done, lapsed=lapsed, turn_ended=True,
+                   round_ended=result if result is not None else done.round_ended,
+                   match_ended=done.match_ended or (result is not None and g.complete))
 
 
 class _Lapse:
@@ -178,7 +188,6 @@ class _Lapse:
         g.winners = self.winners
         g.complete = self.complete
         g.tiebreak = self.tiebreak
-        g.effect.__dict__.clear()
 
 
 def _keeps_power(g: GameState, e: Event, kind: type) -> bool:
@@ -201,7 +210,12 @@ def _seq_error(g: GameState, seq: int | None) -> None:
     raise InconsistentLogError("seq_gap", f"seq jumps from {g.events - 1} to {seq}")
 
 
-def finish(g: GameState) -> None:
-    """The log ends here: a power still pending is read as skipped (FORMAT.md)."""
-    if g.phase == POWER:
-        play.end_turn(g)
+def finish(g: GameState) -> Outcome:
+    """The log ends here: a power still pending is read as skipped (FORMAT.md). The outcome
+    says what that lapse did (``NOTHING`` when no power was pending)."""
+    if g.phase != POWER:
+        return NOTHING
+    lapsed = g.pending_power
+    result = end_turn(g)
+    return outcome(lapsed=lapsed, turn_ended=True, round_ended=result,
+                   match_ended=result is not None and g.complete)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .state import GameState
+from .state import GameState, Phase
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Observation:
     players: tuple[str, ...]
     active: tuple[str, ...]
     round: int
-    phase: str
+    phase: Phase
     to_play: str | None
     rows: dict[str, tuple[str | None, ...]]   # None: a card this player does not know
     discard: tuple[str, ...]                  # the whole discard pile, top last (it is public)

@@ -6,6 +6,8 @@ onto ``Ruleset`` fields (see docs/rules.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .rulesets import (
     FIRST_FEWEST_POINTS,
     FIRST_ROTATE,
@@ -15,7 +17,7 @@ from .rulesets import (
     TIE_LAST_ROUND,
     Ruleset,
 )
-from .state import END_FORFEIT, MATCH_OVER, ROUND_OVER, GameState, RoundResult
+from .state import END_FORFEIT, MATCH_OVER, ROUND_OVER, EndReason, GameState, RoundResult
 
 
 def round_points(rules: Ruleset, scored: list[int], totals: dict[int, int],
@@ -58,7 +60,7 @@ def special_holders(rules: Ruleset, scored: list[int], totals: dict[int, int],
     return tuple(sorted(holders))
 
 
-def finish_round(g: GameState, end: str) -> RoundResult:
+def finish_round(g: GameState, end: EndReason) -> RoundResult:
     """Score the round that just ended, apply resets, and decide whether the match is over."""
     rules = g.rules
     scored = g.active_participants()
@@ -167,7 +169,7 @@ def expected_first(g: GameState, participants: tuple[int, ...]) -> int | None:
     prev_first = g.seat[g.rounds[-1].first]
     order = _seats_after(len(g.players), prev_first)
     if rule == FIRST_ROTATE:
-        return next((p for p in order if p in participants), None)
+        return rotate_first(g, participants)
     if rule == FIRST_FEWEST_POINTS:
         points = g.rounds[-1].points
         candidates = [p for p in participants if g.players[p] in points]
@@ -176,6 +178,14 @@ def expected_first(g: GameState, participants: tuple[int, ...]) -> int | None:
         best = min(points[g.players[p]] for p in candidates)
         return next(p for p in order if p in candidates and points[g.players[p]] == best)
     return None
+
+
+def rotate_first(g: GameState, participants: Sequence[int]) -> int:
+    """The next seat after the previous round's first player, among ``participants`` (a
+    rotating deal; also the simulator's choice where the ruleset lets the log decide)."""
+    prev_first = g.seat[g.rounds[-1].first]
+    return next((p for p in _seats_after(len(g.players), prev_first) if p in participants),
+                participants[0])
 
 
 def _seats_after(count: int, seat: int) -> list[int]:

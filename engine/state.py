@@ -10,20 +10,40 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from .rulesets import Ruleset
 
-# phases
-BEFORE_DEAL = "before_deal"     # the header is read, no round dealt yet
-TURN_START = "turn_start"       # the current player must draw or call Cabo; snaps allowed
-DRAWN = "drawn"                 # the current player holds a drawn card
-POWER = "power"                 # the current player may use the power just earned
-ROUND_OVER = "round_over"       # the round was scored; a deal (or claims) comes next
-MATCH_OVER = "match_over"       # winners known; only claims may follow
 
-END_CABO = "cabo"
-END_DECK_EMPTY = "deck_empty"
-END_FORFEIT = "forfeit"
+class Phase(StrEnum):
+    """Where the match stands between two events (str-valued: reports print the value)."""
+
+    BEFORE_DEAL = "before_deal"     # the header is read, no round dealt yet
+    TURN_START = "turn_start"       # the current player must draw or call Cabo; snaps allowed
+    DRAWN = "drawn"                 # the current player holds a drawn card
+    POWER = "power"                 # the current player may use the power just earned
+    ROUND_OVER = "round_over"       # the round was scored; a deal (or claims) comes next
+    MATCH_OVER = "match_over"       # winners known; only claims may follow
+
+
+class EndReason(StrEnum):
+    """Why a round ended (the ``end`` of a round result)."""
+
+    CABO = "cabo"                   # the final turns after a Cabo call were played
+    DECK_EMPTY = "deck_empty"       # the draw pile ran out (where the ruleset says so)
+    FORFEIT = "forfeit"             # fewer than two players were left
+
+
+BEFORE_DEAL = Phase.BEFORE_DEAL
+TURN_START = Phase.TURN_START
+DRAWN = Phase.DRAWN
+POWER = Phase.POWER
+ROUND_OVER = Phase.ROUND_OVER
+MATCH_OVER = Phase.MATCH_OVER
+
+END_CABO = EndReason.CABO
+END_DECK_EMPTY = EndReason.DECK_EMPTY
+END_FORFEIT = EndReason.FORFEIT
 
 
 @dataclass
@@ -35,7 +55,7 @@ class RoundResult:
     players: tuple[str, ...]
     caller: str | None
     cabo_success: bool | None
-    end: str
+    end: EndReason
     hands: dict[str, list[str]]
     totals: dict[str, int]
     points: dict[str, int]
@@ -57,26 +77,6 @@ class RoundResult:
         }
 
 
-class Effect:
-    """What the last event did, for readers that need more than the state (loader, timeline).
-
-    One object per game, cleared before every event: the defaults live on the class, so
-    clearing the instance's ``__dict__`` resets every field at almost no cost. Read it right
-    after the event (a visitor's ``event`` hook); the next event overwrites it.
-    """
-
-    card: str | None = None          # the card involved (drawn, discarded, snapped, seen)
-    value: int | None = None
-    seen: str | None = None          # peek/spy: the card looked at
-    given: str | None = None         # swap: the user's own card that left (or first card)
-    received: str | None = None      # swap: the card that came in (or second card)
-    success: bool | None = None      # replace: multi-replacement success; snap: match
-    penalty: str | None = None       # penalty card taken (failed replacement / wrong snap)
-    discarded: tuple[str, ...] = ()  # cards that went to the discard pile
-    round_ended: RoundResult | None = None
-    implicit_skip: bool = False      # a pending power was skipped by this event
-
-
 @dataclass
 class GameState:
     """One match in progress. Mutated by ``engine.apply``; copy with ``snapshot()``."""
@@ -95,7 +95,7 @@ class GameState:
     cumulative: list[int] = field(default_factory=list)
     reset_used: list[bool] = field(default_factory=list)
     rounds: list[RoundResult] = field(default_factory=list)
-    phase: str = BEFORE_DEAL
+    phase: Phase = Phase.BEFORE_DEAL
     complete: bool = False
     winners: tuple[str, ...] = ()
     ending: bool = False                     # the end condition was met; a tie is being broken
@@ -127,7 +127,6 @@ class GameState:
     drawn_source: str = ""
     pending_power: str | None = None
     reshuffles: int = 0
-    effect: Effect = field(default_factory=Effect)
 
     # --- small questions -----------------------------------------------------------------
     def name(self, seat: int) -> str:

@@ -512,11 +512,11 @@ def edition1_multi_replace() -> tuple[LogBuilder, str]:
            ["2", "1", "0", "12", "7", "5", "3", "13", "9"], first="ana", rest=701)
     b.peek("ana", [0, 1]).peek("bruno", [0, 3]).peek("carla", [0, 1])
     b.draw("ana", card="2").replace("ana", [0, 1], into=1)     # 9 + 9 out: row of 3
-    assert b.state is not None and b.state.effect.success is True
+    assert b.outcome is not None and b.outcome.success is True
     b.draw("bruno", card="1").replace("bruno", [0, 2])         # 11 and 4: fails, row of 5
-    assert b.state.effect.success is False and b.state.effect.penalty is None
+    assert b.outcome.success is False and b.outcome.penalty is None
     b.draw("carla", card="0").replace("carla", [0, 1, 2])      # 6 6 5: fails, + penalty card
-    assert b.state.effect.success is False and b.state.effect.penalty == "12"
+    assert b.outcome.success is False and b.outcome.penalty == "12"
     b.draw("ana", card="7").discard("ana").peek_power("ana", 1)
     b.draw("bruno", card="5").replace("bruno", [0])
     b.draw("carla", card="3").replace("carla", [0, 1])         # the two face-up 6s: success

@@ -97,7 +97,7 @@ def test_observations_hold_no_state_and_mask_unseen_cards(ruleset: str) -> None:
             name = g.players[player]
             obs = observe(g, name)
             for leaf in leaves(obs):
-                assert leaf is None or type(leaf) in (str, int, bool), type(leaf)
+                assert leaf is None or isinstance(leaf, (str, int, bool)), type(leaf)
             for owner in g.participants:
                 if not g.active[owner]:
                     continue

@@ -126,3 +126,18 @@ def test_a_writer_continues_the_chain(tmp_path: Path) -> None:
     whole = tmp_path / "whole.jsonl"
     assert seal(source, whole).head == head == replay_file(out).head
     assert out.read_bytes() == whole.read_bytes()
+
+
+def test_chain_cannot_be_started_in_the_middle_of_a_log(tmp_path: Path) -> None:
+    from cabo_log.log.append import write_log
+    from cabo_log.log.lock import WriterError
+
+    lines = [orjson.loads(line) for line in SAMPLES[0].read_bytes().splitlines()]
+    out = write_log(tmp_path / "g.jsonl", lines[:5]).path
+    with pytest.raises(WriterError) as caught:
+        GameLog.open(out, chain=True)
+    assert caught.value.code == "not_chained"
+    header_only = write_log(tmp_path / "h.jsonl", lines[:1]).path
+    with GameLog.open(header_only, chain=True) as log:  # nothing to contradict yet
+        log.extend(lines[1:5])
+    assert replay_file(header_only).head is not None

@@ -13,10 +13,15 @@ import time
 from pathlib import Path
 
 import orjson
+from typer.testing import CliRunner
 
+from cabo_log.cli import _register_all, app
 from cabo_log.log.replay import replay_file
+from cabo_log.play.bots import BOTS
 
 CLI = str(Path(sys.executable).with_name("cabo-log"))
+runner = CliRunner()
+_register_all()
 
 
 def play(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
@@ -83,8 +88,9 @@ def test_ctrl_c_leaves_a_valid_log_and_resume_finishes_it(tmp_path: Path) -> Non
 
 def test_q_saves_and_quits(tmp_path: Path) -> None:
     log = tmp_path / "m.jsonl"
-    done = play("--ruleset", "edition1", "--seed", "2", "--out", str(log), stdin="1\n1\nq\n")
-    assert done.returncode == 0
+    done = runner.invoke(app, ["play", "--ruleset", "edition1", "--seed", "2", "--out",
+                               str(log)], input="1\n1\nq\n")
+    assert done.exit_code == 0
     lines = _lines(log)
     last = done.stdout.splitlines()[-1].removeprefix("> ")
     assert last == f"saved: {log} ({lines} lines); continue with cabo-log play --resume {log}"
@@ -92,8 +98,24 @@ def test_q_saves_and_quits(tmp_path: Path) -> None:
 
 
 def test_bad_arguments_are_usage_errors(tmp_path: Path) -> None:
-    done = play("--ruleset", "poker", "--out", str(tmp_path / "x.jsonl"), stdin="")
-    assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "poker" in done.stderr and not (tmp_path / "x.jsonl").exists()
-    done = play("--players", "9", "--out", str(tmp_path / "x.jsonl"), stdin="")
-    assert done.returncode == 2 and "9" in done.stderr
+    out = str(tmp_path / "x.jsonl")
+    for args, message in (
+            (["--ruleset", "poker"], "cabo-log: unknown ruleset 'poker' (built-in: edition1, "
+                                     "edition2, golf, online)"),
+            (["--players", "9"], "cabo-log: a match here has 2 to 6 players, not 9"),
+            (["--bot", "smart"], f"cabo-log: unknown bot 'smart' (known: "
+                                 f"{', '.join(sorted(BOTS))})")):
+        done = runner.invoke(app, ["play", *args, "--out", out], input="")
+        assert (done.exit_code, done.stderr.strip()) == (2, message)
+        assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_resume_refuses_a_log_not_started_by_play(tmp_path: Path) -> None:
+    log = tmp_path / "s.jsonl"
+    log.write_bytes((Path(__file__).resolve().parents[1] / "sample_games" /
+                     "online-in-progress.jsonl").read_bytes())
+    done = runner.invoke(app, ["play", "--resume", str(log)], input="1\n")
+    assert done.exit_code == 2
+    assert done.stderr.strip() == (f"cabo-log: {log} was not started by cabo-log play (its "
+                                   "header does not say which player is the person and which "
+                                   "are bots)")

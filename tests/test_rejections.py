@@ -46,8 +46,6 @@ def differences(a: Any, b: Any, path: str = "state") -> list[str]:
     if dataclasses.is_dataclass(a) and not isinstance(a, type) and type(a) is type(b):
         found: list[str] = []
         for f in dataclasses.fields(a):
-            if f.name == "effect":
-                continue
             found += differences(getattr(a, f.name), getattr(b, f.name), f"{path}.{f.name}")
         return found
     return [] if a == b else [f"{path}: {a!r} != {b!r}"[:300]]

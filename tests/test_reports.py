@@ -111,21 +111,21 @@ class Walk:
                                    received=g.values[got],
                                    knew_given=visible(g, user, given),
                                    knew_received=visible(g, user, got))
-            apply(g, event)
+            done = apply(g, event)
             if isinstance(event, Replace):
                 self.replaces.append({"cards": len(event.positions), "knew": knew,
-                                      "success": g.effect.success,
+                                      "success": done.success,
                                       "delta": g.row_total(seat) - before_total,
-                                      "penalty": g.effect.penalty is not None})
+                                      "penalty": done.penalty is not None})
             # the fate of a power earned before this event
             if pending is not None and before_phase == POWER:
                 if isinstance(event, Power) and g.seat[event.player] == pending["seat"]:
                     pending["outcome"] = "used"
                     if event.target is not None:
-                        pending["seen"] = g.effect.value
+                        pending["seen"] = g.values_of[done.card] if done.card else None
                 elif isinstance(event, Skip):
                     pending["outcome"] = "skipped"
-                elif g.effect.implicit_skip:
+                elif done.lapsed is not None:
                     pending["outcome"] = "passed"
                 if "outcome" in pending:
                     self.powers.append(pending)

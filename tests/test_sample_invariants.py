@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cabo_log.log.replay import ReplayVisitor, replay_file
-from engine import Event, GameStart, GameState
+from engine import Event, GameStart, GameState, Outcome
 from engine.state import BEFORE_DEAL, DRAWN, POWER, TURN_START
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,7 +54,7 @@ class Invariants(ReplayVisitor):
         self.deck = Counter(state.rules.deck_codes())
         check_state(state, self.deck, "header")
 
-    def event(self, line: int, event: Event, state: GameState) -> None:
+    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
         check_state(state, self.deck, f"line {line}")
         self.checked += 1
 

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import shutil
@@ -19,7 +18,7 @@ from typer.testing import CliRunner
 
 from cabo_log import cli
 from cabo_log.log.replay import ReplayResult, ReplayVisitor, replay_file
-from engine import CaboLogError, Event, GameState
+from engine import CaboLogError, Event, GameState, Outcome
 from engine.events import Replace, Snap
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,8 +57,8 @@ class Recorder(ReplayVisitor):
     def __init__(self) -> None:
         self.events: list[tuple[Event, Any]] = []
 
-    def event(self, line: int, event: Event, state: GameState) -> None:
-        self.events.append((event, copy.copy(state.effect)))  # reused per event
+    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
+        self.events.append((event, outcome))
 
 
 def replay(path: Path) -> tuple[ReplayResult, Recorder]:

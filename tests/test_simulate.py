@@ -30,7 +30,7 @@ from cabo_log.play.simulate import (
     simulate_game,
     write_games,
 )
-from engine import BUILTINS, Event, GameState, resolve
+from engine import BUILTINS, Event, GameState, Outcome, resolve
 from engine.events import Deal, Draw, Forfeit, Power, Replace, Reshuffle, Snap
 
 
@@ -55,7 +55,7 @@ class Conservation(ReplayVisitor):
     def __init__(self) -> None:
         self.checked = 0
 
-    def event(self, line: int, event: Event, state: GameState) -> None:
+    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
         if not state.codes:
             return
         locations = sorted(state.card_locations())
@@ -306,14 +306,14 @@ class Features(ReplayVisitor):
     def begin(self, state: GameState, header: Any) -> None:
         self.seen["game"] += 1
 
-    def event(self, line: int, event: Event, state: GameState) -> None:
+    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
         seen = self.seen
-        effect = state.effect
+        effect = outcome
         kind = type(event).__name__.lower()
         seen[kind] += 1
         if event.auto:
             seen["auto"] += 1
-        if effect.implicit_skip:
+        if effect.lapsed is not None:
             seen["power lapsed"] += 1
         if effect.penalty is not None:
             seen["penalty card"] += 1

@@ -31,6 +31,11 @@ def test_a_snap_highlights_only_what_moved() -> None:
 def test_page_names_forfeits_and_the_special_hand() -> None:
     forfeit = build_timeline(SAMPLES / "online-forfeit.jsonl")
     assert forfeit.forfeited == ("bruno", "carla")
+    left = [s.text for s in forfeit.steps if s.type == "forfeit"]
+    assert left == ["carla forfeited: left the match (disconnected); the card they held (a JK) "
+                    "is discarded",
+                    "bruno forfeited: left the match (left). Round 2 ends by a forfeit, "
+                    "unscored; points: ana 0; bruno forfeited. The match is over: ana wins"]
     ends = [s.text for s in forfeit.steps if s.round_end is not None]
     assert ends[0].endswith("points: ana 17, bruno 0; carla forfeited")
     assert "points: ana 0; bruno forfeited. The match is over: ana wins" in ends[1]

@@ -145,7 +145,8 @@ def test_follow_prints_events_as_they_come_and_stops_at_the_end(tmp_path: Path) 
     assert len(lines) == 2 * len(LINES)
     assert lines[0] == "    1  Game sample-golf-snaps: golf, players ana, bruno, carla"
     assert lines[6] == "    4  bruno looked at their cards 0 and 3 (5♠ and J♥)"
-    assert lines[7].startswith("       -> round 1, turn 0: ana to play (turn start)")
+    assert lines[7].startswith("       -> round 1, turn 0: ana to play (turn start), draw pile "
+                               "39, discard 5♥")
     final = replay_file(SAMPLE).state
     assert final is not None
     scores = ", ".join(f"{p} {s}" for p, s in final.cumulative_by_name().items())
@@ -165,3 +166,15 @@ def test_follow_stops_on_ctrl_c_with_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 130
     assert err.strip() == f"interrupted: stopped following {log}"
     assert first[-1].startswith("       -> ") and out == ""
+
+
+def test_follow_as_a_player_names_only_what_they_saw() -> None:
+    code, out, _ = run("replay", "--follow", str(SAMPLE), "--as", "bruno")
+    assert code == 0
+    events = [line.split(maxsplit=1)[1] for line in out.splitlines()
+              if not line.startswith(" " * 7)]
+    draws = [e for e in events if e.startswith(("ana drew", "carla drew"))]
+    assert draws and all(e.endswith("drew a card from the deck") for e in draws)
+    assert any(e.startswith("bruno drew a") and not e.startswith("bruno drew a card")
+               for e in events)
+    assert run("replay", "--follow", str(SAMPLE), "--as", "zed")[0] == 2

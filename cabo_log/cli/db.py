@@ -129,7 +129,7 @@ CdnOption = Annotated[bool, typer.Option(
     "--cdn", help="html: link plotly.js from its CDN instead of embedding it (smaller pages "
                   "that need to be online).")]
 OutputOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045
-    "--output", "-o", help="Write to this file instead of standard output.")]
+    "--output", "-o", metavar="FILE", help="Write to this file instead of standard output.")]
 
 
 def _format(fmt: Format | None, output: Path | None) -> str:
@@ -159,7 +159,8 @@ def report_command(
     db: DbOption = None,
     fmt: FormatOption = None,
     param: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045
-        "--param", "-p", help="A report parameter, name=value (repeatable).")] = None,
+        "--param", "-p", metavar="NAME=VALUE",
+        help="A report parameter, name=value (repeatable).")] = None,
     list_reports: Annotated[bool, typer.Option(
         "--list", help="List the reports with their one-line descriptions.")] = False,
     output: OutputOption = None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -49,7 +50,6 @@ def play_command(
         else:
             opts = json.loads(options) if options else {}
             if seed is None:
-                import random
                 seed = random.SystemRandom().randrange(10**6)
             target = out if out is not None else Path(f"cabo-{ruleset}-{seed}.jsonl")
             log = new_match(target, ruleset, players, bot, seat=seat, seed=seed, options=opts)
@@ -64,8 +64,12 @@ def play_command(
         raise _usage(str(exc)) from None
     with log:
         try:
-            typer.echo(f"Playing {log.path} as {_human(log)}; every move is saved as it is made.")
-            Match(log, _ask, typer.echo).play()
+            match = Match(log, _ask, typer.echo)
+        except ValueError as exc:
+            raise _usage(str(exc)) from None
+        try:
+            typer.echo(f"Playing {log.path} as {match.me}; every move is saved as it is made.")
+            match.play()
         except Quit:
             typer.echo(f"\nsaved: {log.path} ({log.lines} lines); continue with "
                        f"cabo-log play --resume {log.path}")
@@ -75,12 +79,6 @@ def play_command(
                        f"continue with cabo-log play --resume {log.path}", err=True)
             raise typer.Exit(130) from None
     typer.echo(f"The log is {log.path}.")
-
-
-def _human(log: GameLog) -> str:
-    import orjson
-
-    return str(orjson.loads(log.sink.committed().split(b"\n", 1)[0]).get("human", "?"))
 
 
 def register(app: typer.Typer) -> None:

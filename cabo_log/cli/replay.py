@@ -54,7 +54,7 @@ def replay_command(
     if follow:
         from cabo_log.cli.write import follow_log
 
-        return follow_log(file)
+        return follow_log(file, as_player)
     result = replay_file(file, until=until)
     if as_player is not None and result.state is not None \
             and as_player not in result.state.players:
@@ -111,7 +111,8 @@ def rules_command(
     name: Annotated[Optional[BuiltinRuleset], typer.Argument(  # noqa: UP045
         help="A built-in ruleset; omit to list them.", show_default=False)] = None,
     options: Annotated[Optional[str], typer.Option(  # noqa: UP045
-        "--options", help="Options as a JSON object, e.g. '{\"kamikaze\": true}'.")] = None,
+        "--options", metavar="JSON",
+        help="Options as a JSON object, e.g. '{\"kamikaze\": true}'.")] = None,
 ) -> None:
     """List the built-in rulesets, or print one's parameters (the vocabulary of house rules)."""
     if name is None:

@@ -29,10 +29,11 @@ def _complete_bots(incomplete: str) -> list[str]:
 
 def simulate_command(
     ruleset: Annotated[Optional[BuiltinRuleset], typer.Option(  # noqa: UP045
-        "--ruleset", "-r", help="The rules the bots play by (required).",
-        show_default=False)] = None,
+        "--ruleset", "-r", metavar="RULESET", show_default=False,
+        help=f"The rules the bots play by: {', '.join(BUILTINS)} (required).")] = None,
     options: Annotated[Optional[str], typer.Option(  # noqa: UP045 - typer needs Optional
-        "--options", help="Ruleset options as a JSON object, e.g. '{\"target\": 50}'.")] = None,
+        "--options", metavar="JSON",
+        help="Ruleset options as a JSON object, e.g. '{\"target\": 50}'.")] = None,
     players: Annotated[int, typer.Option("--players", "-n", help="Seats at the table.")] = 3,
     games: Annotated[int, typer.Option("--games", "-g", help="How many matches.")] = 1,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the whole run.")] = 0,

@@ -33,7 +33,8 @@ def timeline_command(
         help="The page to write (default: the log's name with .html, in the current "
              "directory); for a folder, the folder to write the pages into.")] = None,
     as_player: Annotated[Optional[str], typer.Option(  # noqa: UP045
-        "--as", help="Show only what this player knew: unseen cards face down.")] = None,
+        "--as", metavar="PLAYER",
+        help="Show only what this player knew: unseen cards face down.")] = None,
     cdn: Annotated[bool, typer.Option(
         "--cdn", help="Link plotly.js from its CDN instead of embedding it (smaller pages "
                       "that need to be online).")] = False,

@@ -10,6 +10,7 @@ import typer
 
 from cabo_log.log.repair import repair
 from cabo_log.log.writes import append_texts, seal
+from cabo_log.pages.timeline import NotAPlayer
 from cabo_log.play.follow import follow
 from engine import CaboLogError
 
@@ -91,15 +92,17 @@ def repair_command(
     typer.echo(str(done))
 
 
-def follow_log(file: Path) -> None:
+def follow_log(file: Path, viewer: str | None = None) -> None:
     """Print each event of ``file`` as it is appended, with the state after it."""
     try:
-        for step in follow(file):
+        for step in follow(file, viewer=viewer):
             typer.echo(f"{step.line:>5}  {step.text}")
             typer.echo(f"       -> {step.status}")
     except CaboLogError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
+    except NotAPlayer:
+        raise _usage(f"{viewer!r} is not a player of {file}") from None
     except KeyboardInterrupt:
         raise interrupted(f"stopped following {file}") from None
 

@@ -18,7 +18,7 @@ import orjson
 import pyarrow as pa
 
 from cabo_log.log.replay import ReplayResult, ReplayVisitor, replay_bytes
-from engine import Event, GameStart, GameState
+from engine import Event, GameStart, GameState, Outcome
 from engine.events import (
     Cabo,
     Deal,
@@ -35,7 +35,7 @@ from engine.events import (
     Snap,
 )
 from engine.knowledge import known_total
-from engine.state import POWER, Effect
+from engine.state import POWER
 
 I16, I32, I64 = pa.int16(), pa.int32(), pa.int64()
 STR, BOOL, F64 = pa.string(), pa.bool_(), pa.float64()
@@ -123,7 +123,7 @@ _POWER_ROW = dict.fromkeys(ORDER["powers"])
 _CALL_ROW = dict.fromkeys(ORDER["cabo_calls"])
 
 
-class RowCollector(ReplayVisitor):
+class RowCollector(ReplayVisitor["RowCollector"]):
     """Keeps the rows of one game while it replays (events, powers, Cabo calls).
 
     Runs once per event on the replay's hot path, so each event type has its own small
@@ -163,9 +163,9 @@ class RowCollector(ReplayVisitor):
         self.events["game"].append((0, line, 0, 0, None, header.auto, self.times.get(line),
                                     None, None, None, None, None))
 
-    def event(self, line: int, event: Event, state: GameState) -> None:
-        eff = state.effect
-        if eff.implicit_skip and self.open_power is not None:
+    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
+        eff = outcome
+        if eff.lapsed is not None and self.open_power is not None:
             self._close_power("passed", state.events - 1)
         self._handlers[type(event)](line, event, state, eff)
         if state.phase == POWER and self.open_power is None:
@@ -180,28 +180,38 @@ class RowCollector(ReplayVisitor):
             self.calls.append(tuple(self.open_call.values()))
             self.open_call = None
 
+    def result(self) -> RowCollector:
+        return self
+
     # --- one handler per event type --------------------------------------------------------
-    def _draw(self, line: int, e: Draw, g: GameState, eff: Effect) -> None:
+    def _draw(self, line: int, e: Draw, g: GameState, eff: Outcome) -> None:
         seat = g.current
         self.turns_of[seat] += 1
         # what the drawer knows of their row now is what they know when they place the card
         # (a face-up card is always known to everybody, so ``known`` says it all)
         self.before_replace = list(map(g.known.__getitem__, g.rows[seat]))
+        card = eff.card
+        assert card is not None
         self._draws.append((
             g.events - 1, line, g.round_no, g.turn, e.player, e.auto,
-            self.times.get(line) if self.times else None, eff.card, eff.value, len(g.deck),
-            eff.implicit_skip or None, None, e.source))
+            self.times.get(line) if self.times else None, card, g.values_of[card],
+            len(g.deck), eff.lapsed is not None or None, None, e.source))
 
-    def _discard(self, line: int, e: Discard, g: GameState, eff: Effect) -> None:
+    def _discard(self, line: int, e: Discard, g: GameState, eff: Outcome) -> None:
+        card = eff.card
+        assert card is not None
         self._discards.append((
             g.events - 1, line, g.round_no, g.turn, e.player, e.auto,
-            self.times.get(line) if self.times else None, eff.card, eff.value, len(g.deck),
-            None, True if eff.round_ended is not None else None, list(eff.discarded),
+            self.times.get(line) if self.times else None, card, g.values_of[card],
+            len(g.deck), None, True if eff.round_ended is not None else None,
+            list(eff.discarded),
             g.pending_power if g.phase == POWER else None))
 
-    def _replace(self, line: int, e: Replace, g: GameState, eff: Effect) -> None:
+    def _replace(self, line: int, e: Replace, g: GameState, eff: Outcome) -> None:
         values_of = g.values_of
-        drawn_value = eff.value or 0
+        card = eff.card
+        assert card is not None
+        drawn_value = values_of[card]
         if eff.success:
             delta = drawn_value - sum([values_of[c] for c in eff.discarded])
         else:
@@ -216,33 +226,35 @@ class RowCollector(ReplayVisitor):
                     chosen += 1
         self._replaces.append((
             g.events - 1, line, g.round_no, g.turn, e.player, e.auto,
-            self.times.get(line) if self.times else None, eff.card, eff.value, len(g.deck),
-            None, True if eff.round_ended is not None else None, list(e.positions), e.into,
+            self.times.get(line) if self.times else None, eff.card, drawn_value, len(g.deck),
+            eff.lapsed is not None or None, True if eff.round_ended is not None else None,
+            list(e.positions), e.into,
             e.end, eff.success, eff.penalty, list(eff.discarded) or None,
             g.pending_power if g.phase == POWER else None, delta, chosen))
 
-    def _common(self, line: int, e: Event, g: GameState, eff: Effect) -> tuple[Any, ...]:
+    def _common(self, line: int, e: Event, g: GameState, eff: Outcome) -> tuple[Any, ...]:
         return (g.events - 1, line, g.round_no, g.turn, getattr(e, "player", None), e.auto,
-                self.times.get(line) if self.times else None, eff.card, eff.value,
-                len(g.deck), eff.implicit_skip or None,
+                self.times.get(line) if self.times else None, eff.card,
+                g.values_of[eff.card] if eff.card is not None else None,
+                len(g.deck), eff.lapsed is not None or None,
                 True if eff.round_ended is not None else None)
 
-    def _peek(self, line: int, e: Peek, g: GameState, eff: Effect) -> None:
+    def _peek(self, line: int, e: Peek, g: GameState, eff: Outcome) -> None:
         self.events["peek"].append((*self._common(line, e, g, eff), list(e.positions)))
 
-    def _skip(self, line: int, e: Skip, g: GameState, eff: Effect) -> None:
+    def _skip(self, line: int, e: Skip, g: GameState, eff: Outcome) -> None:
         if self.open_power is not None:
             self._close_power("skipped", g.events - 1)
         self.events["skip"].append(self._common(line, e, g, eff))
 
-    def _reshuffle(self, line: int, e: Reshuffle, g: GameState, eff: Effect) -> None:
+    def _reshuffle(self, line: int, e: Reshuffle, g: GameState, eff: Outcome) -> None:
         self.events["reshuffle"].append(self._common(line, e, g, eff))
 
-    def _forfeit(self, line: int, e: Forfeit, g: GameState, eff: Effect) -> None:
+    def _forfeit(self, line: int, e: Forfeit, g: GameState, eff: Outcome) -> None:
         self.events["forfeit"].append((*self._common(line, e, g, eff), e.reason,
                                        list(eff.discarded) or None))
 
-    def _claim(self, line: int, e: RoundEnd | GameEnd, g: GameState, eff: Effect) -> None:
+    def _claim(self, line: int, e: RoundEnd | GameEnd, g: GameState, eff: Outcome) -> None:
         if isinstance(e, RoundEnd):
             kind, claim = "round_end", {"round": e.round, "points": e.points}
         else:
@@ -250,20 +262,17 @@ class RowCollector(ReplayVisitor):
         self.events[kind].append((*self._common(line, e, g, eff),
                                   orjson.dumps(claim).decode()))
 
-    def _deal(self, line: int, e: Deal, g: GameState, eff: Effect) -> None:
-        row = list(self._common(line, e, g, eff))
-        row[7] = e.discard
-        row[8] = g.values_of[e.discard]
-        self.events["deal"].append((*row, e.first))
+    def _deal(self, line: int, e: Deal, g: GameState, eff: Outcome) -> None:
+        self.events["deal"].append((*self._common(line, e, g, eff), e.first))
         codes, values = g.codes, g.values
         self.dealt[e.round] = {
             g.players[p]: ([codes[c] for c in g.rows[p]], sum(values[c] for c in g.rows[p]))
             for p in g.participants}
         self.turns_of = [0] * len(g.players)
 
-    def _snap(self, line: int, e: Snap, g: GameState, eff: Effect) -> None:
+    def _snap(self, line: int, e: Snap, g: GameState, eff: Outcome) -> None:
         if eff.success:
-            delta = -(eff.value or 0)
+            delta = -g.values_of[eff.card] if eff.card is not None else 0
         else:
             delta = g.values_of[eff.penalty] if eff.penalty is not None else 0
         self.events["snap"].append((*self._common(line, e, g, eff), e.position, eff.success,
@@ -293,7 +302,7 @@ class RowCollector(ReplayVisitor):
         self.open_power = None
         self.known_at_power = None
 
-    def _power(self, line: int, e: Power, g: GameState, eff: Effect) -> None:
+    def _power(self, line: int, e: Power, g: GameState, eff: Outcome) -> None:
         common = self._common(line, e, g, eff)
         power = self.open_power
         if e.cards is None:
@@ -304,25 +313,23 @@ class RowCollector(ReplayVisitor):
             if power is not None:
                 power["target_player"] = target_player
                 power["target_position"] = target_position
-                power["seen"] = eff.seen
-                power["seen_value"] = eff.value
+                power["seen"] = eff.card
+                power["seen_value"] = g.values_of[eff.card] if eff.card is not None else None
                 self._close_power("used", g.events - 1)
             return
-        (name_a, pos_a), (name_b, pos_b) = e.cards
         user = g.seat[e.player]
-        a, b = g.seat[name_a], g.seat[name_b]
-        if b == user:   # the engine's convention: the user's side first
-            a, pos_a, b, pos_b = b, pos_b, a, pos_a
+        (a, pos_a), (b, pos_b) = eff.places   # the user's own place first
+        given, received = eff.moved
         involved = a == user
         values_of = g.values_of
-        given_value = values_of[eff.given] if eff.given is not None else None
-        received_value = values_of[eff.received] if eff.received is not None else None
+        given_value = values_of[given]
+        received_value = values_of[received]
         gain = None
-        if involved and given_value is not None and received_value is not None:
+        if involved:
             gain = given_value - received_value
         (sa, spa), (sb, spb) = e.cards
-        self.events["power"].append((*common, e.power, None, None, sa, spa, sb, spb, eff.given,
-                                     eff.received, -gain if gain is not None else None))
+        self.events["power"].append((*common, e.power, None, None, sa, spa, sb, spb, given,
+                                     received, -gain if gain is not None else None))
         if power is None:
             return
         if self.known_at_power is not None:
@@ -333,12 +340,12 @@ class RowCollector(ReplayVisitor):
             power["knew_given"] = bool(known[given_card] & bit)
             power["knew_received"] = bool(known[received_card] & bit)
         power.update(swap_player_a=sa, swap_position_a=spa, swap_player_b=sb,
-                     swap_position_b=spb, user_involved=involved, given=eff.given,
-                     given_value=given_value, received=eff.received,
+                     swap_position_b=spb, user_involved=involved, given=given,
+                     given_value=given_value, received=received,
                      received_value=received_value, gain=gain)
         self._close_power("used", g.events - 1)
 
-    def _cabo(self, line: int, e: Cabo, g: GameState, eff: Effect) -> None:
+    def _cabo(self, line: int, e: Cabo, g: GameState, eff: Outcome) -> None:
         self.events["cabo"].append(self._common(line, e, g, eff))
         seat = g.caller
         self.turns_of[seat] += 1

@@ -35,6 +35,7 @@ from engine import (
     GameState,
     InconsistentLogError,
     LogSyntaxError,
+    Outcome,
     apply,
     new_game,
     parse_event,
@@ -43,6 +44,8 @@ from engine.events import to_dict
 
 # A line's JSON object; an engine event; or an engine event with its line's object (``to_dict``
 # of it plus extra fields such as ``t``). Engine events are applied as they are, unparsed.
+BINARY = getattr(os, "O_BINARY", 0)  # Windows would translate newlines without it
+
 EventLike = Mapping[str, Any] | Event | tuple[Event, Mapping[str, Any]]
 
 
@@ -84,6 +87,7 @@ class EventWriter:
         self.last_line = last_line    # the last line's bytes, without its newline
         self.chained = chained
         self.file = file
+        self.outcome: Outcome | None = None   # what the last event accepted did
 
     @property
     def next_seq(self) -> int:
@@ -117,7 +121,9 @@ class EventWriter:
             if chunks:
                 self.sink.write(b"\n".join(chunks) + b"\n")
         except BaseException as exc:
-            touched = len(chunks) > 0 or self.state is not saved[0]
+            # the engine's refusal of a first event changed nothing; anything else might have
+            touched = (len(chunks) > 0 or self.state is not saved[0]
+                       or not isinstance(exc, CaboLogError))
             self.lines, self.last_line = saved[1], saved[2]
             self.state = self._rebuild() if touched else saved[0]
             if isinstance(exc, CaboLogError):
@@ -155,7 +161,7 @@ class EventWriter:
                 raise LogSyntaxError("no_header", "the first line must be the 'game' header")
             self.state = new_game(event)
         else:
-            apply(state, event)
+            self.outcome = apply(state, event)
         self.lines += 1
         self.last_line = raw
         return raw
@@ -213,7 +219,7 @@ class FileSink:
         self.size += len(data)
 
     def committed(self) -> bytes:
-        return os.pread(self.fd, self.size, 0)
+        return read_prefix(self.fd, self.size)
 
 
 class GameLog(EventWriter):
@@ -237,10 +243,10 @@ class GameLog(EventWriter):
         chained is always appended to with its chain).
         """
         target = Path(path)
-        fd = os.open(target, os.O_RDWR | os.O_APPEND)
+        fd = os.open(target, os.O_RDWR | os.O_APPEND | BINARY)
         try:
             lock_exclusive(fd, str(target))
-            data = _read_all(fd)
+            data = read_prefix(fd)
             log = cls._from_bytes(fd, target, data, chain=chain, fsync=fsync)
         except BaseException:
             os.close(fd)
@@ -282,7 +288,7 @@ class GameLog(EventWriter):
         target = Path(path)
         if replace:
             EventWriter(MemorySink(), file=str(target)).append(header)  # refuse before cutting
-        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | (0 if replace else os.O_EXCL)
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | BINARY | (0 if replace else os.O_EXCL)
         try:
             fd = os.open(target, flags, 0o644)
         except FileExistsError:
@@ -322,15 +328,21 @@ class GameLog(EventWriter):
         self.close()
 
 
-def _read_all(fd: int) -> bytes:
-    size = os.fstat(fd).st_size
-    data = os.pread(fd, size, 0)
-    while len(data) < size:  # pragma: no cover - short reads of regular files are rare
-        more = os.pread(fd, size - len(data), len(data))
-        if not more:
+def read_prefix(fd: int, size: int | None = None) -> bytes:
+    """The first ``size`` bytes of an open file (all of it by default). ``lseek`` + ``read``
+    rather than ``pread``, which Windows lacks; appends (``O_APPEND``) ignore the position."""
+    if size is None:
+        size = os.fstat(fd).st_size
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks: list[bytes] = []
+    left = size
+    while left > 0:
+        chunk = os.read(fd, left)
+        if not chunk:
             break
-        data += more
-    return data
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def _sync_dir(path: Path) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from cabo_log.log.append import EventWriter, MemorySink, write_log
 from cabo_log.log.logfile import dumps_event
-from engine import CaboLogError, GameState, Ruleset, resolve
+from engine import CaboLogError, GameState, Outcome, Ruleset, resolve
 from engine.events import to_dict
 
 
@@ -40,6 +40,7 @@ class LogBuilder:
         self.state: GameState | None = None
         self._writer = EventWriter(MemorySink()) if strict else None  # the one write path
         self._unchecked = not strict
+        self.outcome: Outcome | None = None   # what the last event did (strict mode)
         self._add(first)
 
     # --- plumbing -------------------------------------------------------------------------
@@ -50,6 +51,7 @@ class LogBuilder:
         if self.strict and self._writer is not None:
             self._writer.append(line)
             self.state = self._writer.state
+            self.outcome = self._writer.outcome
         else:
             self._unchecked = True
         self.lines.append(line)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+import orjson
+
 from engine import InconsistentLogError
 
 CHAIN_FIELD = "h"
@@ -47,6 +49,19 @@ def check_link(previous: bytes, obj: dict[str, Any], chained: bool | None) -> bo
             "chain_broken", "the hash 'h' does not match the line before: that line was "
             "edited or removed, or this line was inserted or moved")
     return True
+
+
+def check_line(previous: bytes, raw: bytes, chained: bool | None) -> bool | None:
+    """``check_link`` on a line's bytes, for readers that decode lines their own way. A line
+    that is not a JSON object is left to the reader's syntax errors (it has no ``h``); a blank
+    line decides nothing."""
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return chained
+    if type(obj) is not dict:
+        return chained
+    return check_link(previous, obj, chained)
 
 
 def link(obj: dict[str, Any], previous: bytes) -> dict[str, Any]:

@@ -13,10 +13,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
+from cabo_log.log.append import BINARY, read_prefix
 from cabo_log.log.lock import lock_exclusive
 from cabo_log.log.replay import replay_bytes
 from engine import CaboLogError
+
+RepairAction = Literal["none", "cut", "newline"]
 
 
 @dataclass(frozen=True)
@@ -24,7 +28,7 @@ class Repair:
     """What ``repair`` did: ``action`` is ``"none"``, ``"cut"`` or ``"newline"``."""
 
     file: str
-    action: str
+    action: RepairAction
     line: int = 0            # the torn line's number
     removed: bytes = b""     # the bytes cut off
     backup: Path | None = None
@@ -49,16 +53,16 @@ def repair(path: str | os.PathLike[str]) -> Repair:
     doing, and repair will not guess."""
     target = Path(path)
     name = str(target)
-    fd = os.open(target, os.O_RDWR)
+    fd = os.open(target, os.O_RDWR | BINARY)
     try:
         lock_exclusive(fd, name)
-        data = os.pread(fd, os.fstat(fd).st_size, 0)
+        data = read_prefix(fd)
         cut = data.rfind(b"\n") + 1
         if cut == len(data):
             return Repair(name, "none", lines=data.count(b"\n"))
         whole, tail = data[:cut], data[cut:]
         line = whole.count(b"\n") + 1
-        action = "newline" if _is_event(data + b"\n") else "cut"
+        action: RepairAction = "newline" if _is_event(data + b"\n") else "cut"
         if whole.strip():
             result = replay_bytes(whole, name, finish_log=False)
             if result.error is not None:
@@ -91,7 +95,7 @@ def _backup(target: Path, data: bytes) -> Path:
     while candidate.exists():
         number += 1
         candidate = target.with_name(f"{target.name}.bak.{number}")
-    fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | BINARY, 0o644)
     try:
         os.write(fd, data)
         os.fsync(fd)

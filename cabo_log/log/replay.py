@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import orjson
 
-from cabo_log.log.chain import check_link, line_hash
+from cabo_log.log.chain import check_line, line_hash
 from cabo_log.log.logfile import decode_line, read_bytes
 from engine import (
     CaboLogError,
@@ -21,6 +21,7 @@ from engine import (
     GameStart,
     GameState,
     LogSyntaxError,
+    Outcome,
     apply,
     finish,
     new_game,
@@ -28,18 +29,32 @@ from engine import (
 )
 from engine.state import DRAWN, POWER, TURN_START
 
+T = TypeVar("T")
 
-class ReplayVisitor:
-    """Hooks called during a replay; override what you need (python-chess's visitor idea)."""
+
+class ReplayVisitor(Generic[T]):
+    """Hooks called during a replay; override what you need (python-chess's visitor idea).
+
+    A visitor is a projector over ``(event, outcome)``: what an event did comes from the
+    engine's outcome, never from rules of its own. ``result()`` is what the visitor built;
+    ``handle_error`` lets it keep what it had when a bad line stopped the replay.
+    """
 
     def begin(self, state: GameState, header: GameStart) -> None:
         """After the header: the state exists, no round yet."""
 
-    def event(self, line: int, event: Event, state: GameState) -> None:
-        """After an event was applied; ``state.effect`` says what it did."""
+    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
+        """After an event was applied (``state`` is the state after it)."""
 
     def end(self, state: GameState) -> None:
-        """After the last line (pending powers lapsed)."""
+        """After the last line (a power left pending has lapsed: ``engine.finish``)."""
+
+    def handle_error(self, error: CaboLogError, state: GameState | None) -> None:
+        """A line was rejected (``error`` is located); ``state`` is the state before it."""
+
+    def result(self) -> T:
+        """What the visitor built (called by ``visit``)."""
+        raise NotImplementedError
 
 
 @dataclass
@@ -94,7 +109,8 @@ def state_report(g: GameState) -> dict[str, Any]:
 
 
 def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = None,
-                 visitor: ReplayVisitor | None = None, finish_log: bool = True) -> ReplayResult:
+                 visitor: ReplayVisitor[Any] | None = None,
+                 finish_log: bool = True) -> ReplayResult:
     """Replay a whole log held in memory; ``until`` stops after the event with that seq
     (or, in a log without seq, after that 0-based event index). ``finish_log=False`` leaves a
     pending power pending (a writer appends after the last line; see ``log.append``).
@@ -110,20 +126,20 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
     chained: bool | None = None
     try:
         for number, raw in enumerate(data.split(b"\n"), start=1):
+            if state is not None and (chained is not False or b'"h"' in raw):
+                chained = check_line(previous, raw, chained)  # the chain first (log.chain)
             try:
                 obj = loads(raw)
             except orjson.JSONDecodeError:
                 if not raw.strip():
                     continue  # blank lines are skipped
                 obj = decode_line(raw)  # raises the precise syntax error
-            if state is not None and type(obj) is dict and (chained is not False or "h" in obj):
-                chained = check_link(previous, obj, chained)
             previous = raw
             event = parse_event(obj)
             if state is not None:
-                apply(state, event)
+                done = apply(state, event)
                 if visitor is not None:
-                    visitor.event(number, event, state)
+                    visitor.event(number, event, state, done)
             else:
                 if not isinstance(event, GameStart):
                     raise LogSyntaxError("no_header", "the first line must be the 'game' header")
@@ -141,7 +157,10 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
             visitor.end(state)
         return ReplayResult(file, state, None, number, _head(previous, chained))
     except CaboLogError as exc:
-        return ReplayResult(file, state, exc.located(file, number), number)
+        error = exc.located(file, number)
+        if visitor is not None:
+            visitor.handle_error(error, state)
+        return ReplayResult(file, state, error, number)
 
 
 def _head(last: bytes, chained: bool | None) -> str | None:
@@ -153,12 +172,27 @@ def _index(event: Event, state: GameState) -> int:
 
 
 def replay_file(path: str | os.PathLike[str], *, until: int | None = None,
-                visitor: ReplayVisitor | None = None) -> ReplayResult:
+                visitor: ReplayVisitor[Any] | None = None) -> ReplayResult:
     """Replay one log file; an unreadable file is reported like any other bad log."""
     name = str(path)
     try:
         data = read_bytes(path)
     except OSError as exc:
         err = LogSyntaxError("unreadable", f"cannot read the file ({exc.strerror or exc})")
-        return ReplayResult(name, None, err.located(name, 0))
+        located = err.located(name, 0)
+        if visitor is not None:
+            visitor.handle_error(located, None)
+        return ReplayResult(name, None, located)
     return replay_bytes(data, name, until=until, visitor=visitor)
+
+
+def visit_bytes(data: bytes, visitor: ReplayVisitor[T], file: str | None = None) -> T:
+    """Replay a log held in memory through ``visitor`` and return what it built."""
+    replay_bytes(data, file, visitor=visitor)
+    return visitor.result()
+
+
+def visit_file(path: str | os.PathLike[str], visitor: ReplayVisitor[T]) -> T:
+    """``visit_bytes`` for a log file (an unreadable one goes to ``handle_error``)."""
+    replay_file(path, visitor=visitor)
+    return visitor.result()

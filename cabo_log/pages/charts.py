@@ -100,10 +100,10 @@ def score_figure(tl: Timeline) -> go.Figure:
             hovertemplate="%{hovertext}<extra></extra>"))
     if gone:
         fig.add_trace(go.Scatter(
-            x=[x for _, x, _, _ in gone], y=[y for _, _, y, _ in gone], name="left the match",
+            x=[x for _, x, _, _ in gone], y=[y for _, _, y, _ in gone], name="forfeited",
             mode="markers", customdata=[step for _, _, _, step in gone],
             marker={"symbol": "x", "size": 12, "color": KIND_COLOURS["forfeit"]},
-            hovertext=[f"{esc(p)} left the match in round {left[p][0]}" for p, _, _, _ in gone],
+            hovertext=[f"{esc(p)} forfeited in round {left[p][0]}" for p, _, _, _ in gone],
             hovertemplate="%{hovertext}<extra></extra>"))
     fig.add_hline(y=tl.target, line={"dash": "dot", "color": "#999"},
                   annotation_text=f"target {tl.target}", annotation_position="top left")

@@ -14,8 +14,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cabo_log.log.render import special_hand
-from cabo_log.log.replay import ReplayVisitor, replay_bytes, replay_file
-from engine import CaboLogError, Event, GameStart, GameState, RoundResult, type_name
+from cabo_log.log.replay import ReplayVisitor, visit_bytes, visit_file
+from engine import (
+    EVERYBODY,
+    CaboLogError,
+    Event,
+    GameStart,
+    GameState,
+    Outcome,
+    RoundResult,
+)
 from engine.events import (
     Cabo,
     Deal,
@@ -32,6 +40,7 @@ from engine.events import (
     Snap,
 )
 from engine.knowledge import visible
+from engine.outcome import NOTHING
 from engine.state import MATCH_OVER, POWER
 
 TABLE = "table"   # the lane of events nobody in particular made (deal, reshuffle, claims)
@@ -39,10 +48,7 @@ TABLE = "table"   # the lane of events nobody in particular made (deal, reshuffl
 # event kinds, as coloured in the charts and the step view (order = legend order)
 KINDS = ("deal", "peek", "draw", "discard", "replace", "power", "skip", "cabo", "snap",
          "reshuffle", "forfeit", "round end", "claim")
-KIND_OF = {"deal": "deal", "peek": "peek", "draw": "draw", "discard": "discard",
-           "replace": "replace", "power": "power", "skip": "skip", "cabo": "cabo",
-           "snap": "snap", "reshuffle": "reshuffle", "forfeit": "forfeit",
-           "round_end": "claim", "game_end": "claim"}
+CLAIM = "claim"   # the kind of both claims (round_end, game_end)
 
 # card flags in a snapshot row
 FACE_UP = 1          # lies face up: everybody sees it
@@ -181,7 +187,7 @@ class _Before:
                    g.pile[-1] if g.pile else None, g.pending_power, g.current, seen)
 
 
-class TimelineBuilder(ReplayVisitor):
+class TimelineBuilder(ReplayVisitor[Timeline]):
     """Collects a ``Step`` per event and the hand totals per turn, for one viewer."""
 
     def __init__(self, viewer: str | None = None) -> None:
@@ -189,6 +195,7 @@ class TimelineBuilder(ReplayVisitor):
         self.seat: int | None = None
         self.timeline = Timeline(file=None, viewer=viewer)
         self.before: _Before | None = None
+        self.outcome: Outcome = NOTHING   # what the event being told did
         self._turn_keys: dict[tuple[int, int], int] = {}
         self._learned: set[int] = set()
 
@@ -204,24 +211,27 @@ class TimelineBuilder(ReplayVisitor):
             self.seat = state.seat[self.viewer]
         self.before = _Before.of(state, self.seat)
 
-    def event(self, line: int, event: Event, state: GameState) -> None:
+    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
         g = state
         assert self.before is not None
-        kind_name = type_name(event)
+        self.outcome = outcome
+        kind_name = event.TYPE
         actor = getattr(event, "player", None)
-        self._learned = _learned(event, g, self.before) if actor == self.viewer else set()
+        self._learned = {card for seat, card in outcome.learned
+                         if seat == self.seat or seat == EVERYBODY}
         text = self.describe(event, g, self.before)
         step = Step(
             number=len(self.timeline.steps) + 1, line=line, type=kind_name,
-            kind=KIND_OF[kind_name], actor=actor, round=g.round_no, turn=g.turn, text=text,
+            kind=CLAIM if isinstance(event, (RoundEnd, GameEnd)) else kind_name,
+            actor=actor, round=g.round_no, turn=g.turn, text=text,
             to_play=g.current_player(), caller=g.caller_name(),
-            rows=self._rows(g, event), out=[g.players[p] for p in g.participants
+            rows=self._rows(g, event, outcome), out=[g.players[p] for p in g.participants
                                             if not g.active[p]],
             discard_top=_maybe(g.discard_top()),
             discard_value=g.values[g.pile[-1]] if g.pile else None,
             pile_size=len(g.pile), deck_size=len(g.deck), held=self._held(g),
             scores=g.cumulative_by_name(), hand_totals=self._totals(g),
-            round_end=g.effect.round_ended,
+            round_end=outcome.round_ended,
         )
         self.timeline.steps.append(step)
         if step.round_end is not None:
@@ -231,9 +241,18 @@ class TimelineBuilder(ReplayVisitor):
         self.before = _Before.of(g, self.seat)
 
     def end(self, state: GameState) -> None:
-        self._finish(state)
+        self._close(state)
 
-    def _finish(self, g: GameState) -> None:
+    def handle_error(self, error: CaboLogError, state: GameState | None) -> None:
+        """Salvage: the page shows the steps before the bad line, and the error."""
+        self.timeline.error = error
+        if state is not None:
+            self._close(state)
+
+    def result(self) -> Timeline:
+        return self.timeline
+
+    def _close(self, g: GameState) -> None:
         tl = self.timeline
         tl.rounds, tl.complete, tl.winners = list(g.rounds), g.complete, g.winners
         tl.forfeited = tuple(p for i, p in enumerate(g.players) if not g.active[i])
@@ -247,15 +266,15 @@ class TimelineBuilder(ReplayVisitor):
     def knew(self, g: GameState, card: int) -> bool:
         """``sees`` for the words of an event: an event that ends a round reveals every hand,
         but its description names only the cards the viewer saw before that reveal."""
-        if self.seat is None or g.effect.round_ended is None:
+        if self.seat is None or self.outcome.round_ended is None:
             return self.sees(g, card)
         assert self.before is not None
         return g.face_up[card] or self.before.seen[card] or card in self._learned
 
-    def _rows(self, g: GameState, event: Event) -> list[tuple[str, list[tuple[str | None,
-                                                                              int | None, int]]]]:
+    def _rows(self, g: GameState, event: Event, outcome: Outcome
+              ) -> list[tuple[str, list[tuple[str | None, int | None, int]]]]:
         assert self.before is not None
-        touched = _targets(event, g)
+        touched = _targets(event, outcome)
         dealt = isinstance(event, Deal)
         rows = []
         for p in g.participants:
@@ -321,9 +340,9 @@ class TimelineBuilder(ReplayVisitor):
 
     def describe(self, e: Event, g: GameState, b: _Before) -> str:
         text = self._describe(e, g, b)
-        fx = g.effect
-        if fx.implicit_skip and b.pending_power is not None:
-            text = f"({g.players[b.current]}'s {b.pending_power} power lapsed) " + text
+        fx = self.outcome
+        if fx.lapsed is not None:
+            text = f"({g.players[b.current]}'s {fx.lapsed} power lapsed) " + text
         if fx.round_ended is not None:
             text += ". " + _round_summary(fx.round_ended, g.rules.special_name)
             if g.phase == MATCH_OVER and g.winners:
@@ -363,19 +382,19 @@ class TimelineBuilder(ReplayVisitor):
             top = a_card(g.codes[b.pile_top]) if b.pile_top is not None else "nothing"
             text = (f"{e.player} snapped their card {e.position} ({a_card(g.codes[card])}) "
                     f"onto {top}: ")
-            if g.effect.success:
+            if self.outcome.success:
                 return text + "a match, the card goes to the discard pile"
             text += "no match, it stays face up"
-            if g.effect.penalty is not None:
+            if self.outcome.penalty is not None:
                 text += f"; {e.player} takes a penalty card{self._penalty(g)}"
             return text
         if isinstance(e, Reshuffle):
             return (f"The discard pile is shuffled into a new draw pile of "
                     f"{_plural(len(e.deck), 'card')}")
         if isinstance(e, Forfeit):
-            text = f"{e.player} left the match" + (f" ({e.reason})" if e.reason else "")
-            if g.effect.discarded:
-                text += f"; the card they held ({a_card(g.effect.discarded[0])}) is discarded"
+            text = f"{e.player} forfeited: left the match" + (f" ({e.reason})" if e.reason else "")
+            if self.outcome.discarded:
+                text += f"; the card they held ({a_card(self.outcome.discarded[0])}) is discarded"
             return text
         if isinstance(e, RoundEnd):
             points = ", ".join(f"{p} {v}" for p, v in e.points.items())
@@ -383,11 +402,12 @@ class TimelineBuilder(ReplayVisitor):
         if isinstance(e, GameEnd):
             return (f"The log's claim of the result (winners: {_join(list(e.winners))}) "
                     "checks out")
-        return type_name(e)  # pragma: no cover - every event type is handled above
+        return e.TYPE  # pragma: no cover - every event type is handled above
 
     def _penalty(self, g: GameState) -> str:
-        if self.seat is None and g.effect.penalty is not None:
-            return f" ({a_card(g.effect.penalty)}, seen by nobody)"
+        penalty = self.outcome.penalty
+        if self.seat is None and penalty is not None:
+            return f" ({a_card(penalty)}, seen by nobody)"
         return ""
 
     def _replace(self, e: Replace, g: GameState, b: _Before) -> str:
@@ -402,22 +422,20 @@ class TimelineBuilder(ReplayVisitor):
         word = "card" if len(old) == 1 else "cards"
         where = f"their {word} {_join([str(p) for p in e.positions])}"
         shown = f" ({_join([a_card(g.codes[c]) for c in old])})"
-        if g.effect.success:
+        if self.outcome.success:
             text = f"{e.player} replaced {where}{shown} with {drawn}"
             return text + (_power_earned(g) if g.phase == POWER else "")
         text = (f"{e.player} tried to replace {where}{shown} with {drawn}: they differ, so "
                 f"they stay face up and {drawn} is added to the row")
-        if g.effect.penalty is not None:
+        if self.outcome.penalty is not None:
             text += f"; {e.player} takes a penalty card{self._penalty(g)}"
         return text
 
     def _power(self, e: Power, g: GameState, b: _Before) -> str:
         if e.power == "swap":
-            assert e.cards is not None
-            (pa, ia), (pb, ib) = e.cards
-            if pb == e.player:
-                (pa, ia), (pb, ib) = (pb, ib), (pa, ia)
-            card_a, card_b = b.rows[g.seat[pa]][ia], b.rows[g.seat[pb]][ib]
+            (sa, ia), (sb, ib) = self.outcome.places   # the user's own place first
+            pa, pb = g.players[sa], g.players[sb]
+            card_a, card_b = b.rows[sa][ia], b.rows[sb][ib]
             own_a = "their" if pa == e.player else f"{pa}'s"
             text = f"{e.player} swapped {own_a} card {ia} with {pb}'s card {ib}, unseen"
             known = [f"{own_a} {card_label(g.codes[card_a])}" if self.knew(g, card_a) else "",
@@ -470,56 +488,30 @@ def _round_summary(r: RoundResult, special_name: str = "Kamikaze") -> str:
     return text
 
 
-def _learned(event: Event, g: GameState, b: _Before) -> set[int]:
-    """Cards the player making ``event`` saw by making it (their draw, peek or spy)."""
-    if isinstance(event, Draw):
-        return {g.drawn}
-    if isinstance(event, (Replace, Discard)):
-        return {b.drawn}
-    if isinstance(event, Power) and event.target is not None:
-        return {g.rows[g.seat[event.target[0]]][event.target[1]]}
+def _targets(event: Event, outcome: Outcome) -> set[tuple[int, int]]:
+    """Row places an event names (looked at, swapped, a snap that failed), after the event."""
+    if isinstance(event, (Peek, Power)) or (isinstance(event, Snap) and not outcome.success):
+        return set(outcome.places)
     return set()
 
 
-def _targets(event: Event, g: GameState) -> set[tuple[int, int]]:
-    """Row positions an event names (looked at, swapped, snapped), after the event."""
-    if isinstance(event, Peek):
-        return {(g.seat[event.player], p) for p in event.positions}
-    if isinstance(event, Power):
-        if event.target is not None:
-            return {(g.seat[event.target[0]], event.target[1])}
-        if event.cards is not None:
-            return {(g.seat[p], pos) for p, pos in event.cards}
-    if isinstance(event, Snap):
-        seat = g.seat[event.player]
-        if event.position < len(g.rows[seat]) and not g.effect.success:
-            return {(seat, event.position)}
-    return set()
-
-
-def _build(replay: Any, file: str | None, viewer: str | None) -> Timeline:
-    builder = TimelineBuilder(viewer)
+def _build(visit: Any, file: str | None, viewer: str | None) -> Timeline:
     try:
-        result = replay(builder)
+        tl: Timeline = visit(TimelineBuilder(viewer))
     except NotAPlayer as exc:
         raise NotAPlayer(f"{viewer!r} is not a player of {file or 'this game'} "
                          f"(its players: {exc})") from None
-    tl = builder.timeline
     tl.file = file
-    if result.state is not None:
-        builder._finish(result.state)
-    tl.error = result.error
     return tl
 
 
 def build_timeline(path: str | os.PathLike[str], viewer: str | None = None) -> Timeline:
     """Replay a log file into a timeline; an invalid log keeps the steps before its bad line
     and sets ``error``. Raises ``NotAPlayer`` when ``viewer`` does not play in the game."""
-    name = str(path)
-    return _build(lambda v: replay_file(path, visitor=v), name, viewer)
+    return _build(lambda v: visit_file(path, v), str(path), viewer)
 
 
 def timeline_from_bytes(data: bytes, file: str | None = None,
                         viewer: str | None = None) -> Timeline:
     """``build_timeline`` for a log held in memory."""
-    return _build(lambda v: replay_bytes(data, file, visitor=v), file, viewer)
+    return _build(lambda v: visit_bytes(data, v, file), file, viewer)

@@ -36,7 +36,7 @@ from cabo_log.play.counting import known_to_fail
 from cabo_log.play.expert import ExpertBot
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
-from engine.rulesets import Ruleset
+from engine.rulesets import RESET_NEVER, RESET_ONCE, Ruleset
 
 Row = tuple[str | None, ...]
 
@@ -115,7 +115,7 @@ class RandomBot:
         kinds: dict[str, list[Event]] = {}
         row = observation.rows.get(observation.me, ())
         for move in legal_moves:
-            kind = _KINDS.get(type(move), "other")
+            kind = move.TYPE
             if kind == "draw":
                 kind = move.source  # type: ignore[attr-defined]
             elif kind == "replace" and len(move.positions) > 1:  # type: ignore[attr-defined]
@@ -171,8 +171,6 @@ class RandomBot:
         return None
 
 
-_KINDS: dict[type, str] = {Draw: "draw", Replace: "replace", Power: "power", Skip: "skip",
-                           Cabo: "cabo", Discard: "discard"}
 
 
 # --- greedy ----------------------------------------------------------------------------------
@@ -217,8 +215,8 @@ class GreedyBot:
             if self._last_score is not None and score < self._last_score:
                 self._reset_seen = True
             self._last_score = score
-            aim = self.rules.exact_reset != "never"
-            if aim and self.rules.exact_reset == "once" and self._reset_seen:
+            aim = self.rules.exact_reset != RESET_NEVER
+            if aim and self.rules.exact_reset == RESET_ONCE and self._reset_seen:
                 aim = rng.random() < 0.3
             self._aim = {obs.round: aim}
         if mood == "moon" and len(obs.rows[obs.me]) != 4:

@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from cabo_log.log.chain import check_link
+from cabo_log.log.chain import check_line
 from cabo_log.log.lock import WriterError
 from cabo_log.log.logfile import decode_line
-from cabo_log.pages.timeline import TimelineBuilder
+from cabo_log.pages.timeline import TimelineBuilder, card_label
 from engine import (
     CaboLogError,
     Event,
@@ -49,19 +49,23 @@ def status(g: GameState) -> str:
     if to_play is None:
         return f"round {g.round_no} over; scores {scores}" if g.round_no else "no round yet"
     return (f"round {g.round_no}, turn {g.turn}: {to_play} to play ({g.phase.replace('_', ' ')})"
-            f", draw pile {len(g.deck)}, discard {g.discard_top() or '-'}; scores {scores}")
+            f", draw pile {len(g.deck)}, discard {_label(g.discard_top())}; scores {scores}")
+
+
+def _label(code: str | None) -> str:
+    return card_label(code) if code is not None else "-"
 
 
 class Follower:
     """Reads a growing log file incrementally; ``poll()`` returns the lines added since."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], viewer: str | None = None) -> None:
         self.path = Path(path)
         self.file = str(path)
         self.offset = 0
         self.line = 0
         self.state: GameState | None = None
-        self.words = TimelineBuilder()
+        self.words = TimelineBuilder(viewer)  # with a viewer: words that player could say
         self._previous = b""
         self._chained: bool | None = None
 
@@ -93,9 +97,9 @@ class Follower:
     def _one(self, raw: bytes) -> Followed | None:
         if not raw.strip():
             return None
+        if self.state is not None:
+            self._chained = check_line(self._previous, raw, self._chained)
         obj = decode_line(raw)
-        if self.state is not None and type(obj) is dict:
-            self._chained = check_link(self._previous, obj, self._chained)
         self._previous = raw
         event = parse_event(obj)
         if self.state is None:
@@ -106,17 +110,18 @@ class Follower:
             g = self.state
             return Followed(self.line, event, f"Game {g.game_id}: {g.rules.name}, players "
                             f"{', '.join(g.players)}", status(g))
-        apply(self.state, event)
-        self.words.event(self.line, event, self.state)
+        done = apply(self.state, event)
+        self.words.event(self.line, event, self.state, done)
         return Followed(self.line, event, self.words.timeline.steps[-1].text,
                         status(self.state))
 
 
-def follow(path: str | os.PathLike[str], *, interval: float = 0.2,
+def follow(path: str | os.PathLike[str], *, viewer: str | None = None, interval: float = 0.2,
            stop: Callable[[], bool] | None = None) -> Iterator[Followed]:
     """Every line of the log as it arrives, until the match ends (then the lines already
-    written after it, such as claims) or ``stop()`` says so."""
-    follower = Follower(path)
+    written after it, such as claims) or ``stop()`` says so; ``viewer`` tells the events as
+    that player saw them."""
+    follower = Follower(path, viewer)
     while True:
         yield from follower.poll()
         if follower.done or (stop is not None and stop()):

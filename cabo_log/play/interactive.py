@@ -75,9 +75,14 @@ class Match:
         header = orjson.loads(log.sink.committed().split(b"\n", 1)[0])
         assert log.state is not None
         self.log, self.ask, self.say = log, ask, say
-        self.me: str = header["human"]
         g = self.state
-        self.bots: dict[str, Bot] = {p: make_bot(b, g.rules) for p, b in header["bots"].items()}
+        seats = header.get("bots")
+        if not isinstance(header.get("human"), str) or not isinstance(seats, dict) \
+                or set(seats) | {header["human"]} != set(g.players):
+            raise ValueError(f"{log.file} was not started by cabo-log play (its header does not "
+                             "say which player is the person and which are bots)")
+        self.me: str = header["human"]
+        self.bots: dict[str, Bot] = {p: make_bot(b, g.rules) for p, b in seats.items()}
         salt = f"{header.get('seed', 0)}/{g.events}"  # a resumed match reshuffles afresh
         self.cards = random.Random(f"cards/{salt}")
         self.rngs = {p: random.Random(f"{p}/{salt}") for p in g.players}
@@ -156,7 +161,8 @@ class Match:
                 raise
             self._reshuffle()  # a penalty card is owed from an empty draw pile
             self.log.append(event)
-        self.words.event(self.log.lines, event, g)
+        assert self.log.outcome is not None
+        self.words.event(self.log.lines, event, g, self.log.outcome)
         self.say(f"  {second_person(self.words.timeline.steps[-1].text, self.me)}")
         if len(g.rounds) > rounds:
             result = g.rounds[-1]

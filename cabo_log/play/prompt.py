@@ -12,6 +12,7 @@ from cabo_log.pages.timeline import card_label
 from engine import Event
 from engine.events import Cabo, Discard, Draw, Peek, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
+from engine.state import TURN_START
 
 
 def _card(code: str | None) -> str:
@@ -26,7 +27,8 @@ def _list(items: Sequence[object]) -> str:
 def table_text(obs: Observation) -> list[str]:
     """The table as ``obs.me`` knows it: rows (?? for an unseen card), piles, scores."""
     width = max(len(p) for p in obs.players) + 6
-    turn = f", turn {obs.turn}" if obs.turn else ""
+    number = obs.turn + (obs.phase == TURN_START)  # the engine counts turns begun
+    turn = f", turn {number}" if obs.round else ""
     lines = [f"--- Round {obs.round}{turn} " + "-" * 30]
     for player, row in obs.rows.items():
         label = player + (" (you)" if player == obs.me and player != "you" else "")

@@ -30,7 +30,7 @@ from typing import Any, TextIO
 from cabo_log.log.append import EventWriter, GameLog, MemorySink
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.bots import BOTS, Bot, make_bot
-from engine import GameState, finish, resolve
+from engine import CaboLogError, GameState, Outcome, finish, resolve
 from engine.events import (
     FORMAT,
     Cabo,
@@ -39,7 +39,6 @@ from engine.events import (
     Event,
     Forfeit,
     GameEnd,
-    Replace,
     Reshuffle,
     RoundEnd,
     Skip,
@@ -49,7 +48,7 @@ from engine.events import (
 from engine.knowledge import observe
 from engine.moves import legal_moves, needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.rulesets import Ruleset
-from engine.scoring import expected_first
+from engine.scoring import expected_first, rotate_first
 from engine.state import DRAWN, POWER, ROUND_OVER, TURN_START
 
 PLAYER_IDS = ("ana", "bruno", "carla", "dario", "eva", "filipa")
@@ -251,25 +250,59 @@ class _Match:
 
     # --- recording -----------------------------------------------------------------------
     def emit(self, event: Event, auto: bool = False) -> None:
-        """Apply one event to the state and record its line; raise if the engine refuses."""
+        """Apply one event to the state and record its line; raise if the engine refuses.
+
+        Where the engine answers that a reshuffle is owed first (a chance node: the draw pile
+        is empty and a card must come from it), the table reshuffles and tries again; a
+        rejected event changes nothing, so asking is free."""
         g = self.state
-        kind = type(event)  # a frozen event with this line's seq (dataclasses.replace, faster)
-        event = kind(len(self.events), auto, *[getattr(event, f) for f in kind.__slots__])
-        rounds = len(g.rounds)
-        line = to_dict(event)
-        if self.timestamps:
-            low, high = _THINK[line["type"]]
-            self.clock += _TIMEOUT_MS if auto else self.clock_rng.randint(low, high)
-            line["t"] = self.clock
+        think = self._think(event, auto)
         try:
-            self.writer.append((event, line))
-        except ValueError as exc:
-            raise SimulationError(f"{g.game_id}: the engine refused {to_dict(event)}: "
-                                  f"{exc}") from exc
+            event, line, done = self._record(event, auto, think)
+        except CaboLogError as exc:
+            if exc.code != "reshuffle_missing":
+                raise SimulationError(f"{g.game_id}: the engine refused {to_dict(event)}: "
+                                      f"{exc}") from exc
+            self._reshuffle()
+            event, line, done = self._record(self._with_top(event), auto, think)
         self.events.append(line)
         self.lapsed = False
-        if len(g.rounds) > rounds:
-            result = g.rounds[-1]
+        self._claims(event, done)
+
+    def _think(self, event: Event, auto: bool) -> int | None:
+        """How long this move took (ms), drawn once per move; None without timestamps."""
+        if not self.timestamps:
+            return None
+        low, high = _THINK[event.TYPE]
+        return _TIMEOUT_MS if auto else self.clock_rng.randint(low, high)
+
+    def _record(self, event: Event, auto: bool, think: int | None
+                ) -> tuple[Event, dict[str, Any], Outcome]:
+        """The event with this line's seq, written through the append API, and what the
+        engine made of it."""
+        kind = type(event)  # a frozen event with this line's seq (dataclasses.replace, faster)
+        event = kind(len(self.events), auto, *[getattr(event, f) for f in kind.__slots__])
+        line = to_dict(event)
+        if think is not None:
+            line["t"] = self.clock + think
+        self.writer.append((event, line))
+        assert self.writer.outcome is not None
+        if think is not None:
+            self.clock += think
+        return event, line, self.writer.outcome
+
+    def _with_top(self, event: Event) -> Event:
+        """A deck draw names the card it takes: after a reshuffle, the new top."""
+        g = self.state
+        if isinstance(event, Draw) and event.source == "deck":
+            return Draw(None, False, event.player, "deck", g.codes[g.deck[-1]])
+        return event
+
+    def _claims(self, event: Event, done: Outcome) -> None:
+        """A round or the match just ended: the log states the result, as a recorder does."""
+        g = self.state
+        if done.round_ended is not None:
+            result = done.round_ended
             self.emit(RoundEnd(None, False, result.round, dict(result.points)))
         elif g.complete and not isinstance(event, GameEnd):
             self.emit(GameEnd(None, False, g.winners, g.cumulative_by_name()))
@@ -308,7 +341,7 @@ class _Match:
             first = seats[self.cards.randrange(len(seats))]
         else:
             must = expected_first(g, seats)
-            first = must if must is not None else _rotate(g, seats)
+            first = must if must is not None else rotate_first(g, seats)
         self.window_snaps = 0
         self.emit(Deal(None, False, len(g.rounds) + 1, g.players[first], hands, codes[top],
                        tuple(codes[top + 1:])))
@@ -356,11 +389,6 @@ class _Match:
                 continue
             if not isinstance(choice, Snap) or choice.player != name:
                 raise SimulationError(f"bot {self.bot_names[name]} made {choice} as a snap")
-            row = g.rows[seat]
-            if 0 <= choice.position < len(row) \
-                    and g.values[row[choice.position]] != g.values[g.pile[-1]] \
-                    and needs_reshuffle(g):
-                self._reshuffle()  # a penalty card is owed: the pile must be rebuilt first
             self.window_snaps += 1
             self.emit(choice)
             return True
@@ -382,37 +410,19 @@ class _Match:
         if getattr(move, "player", None) != name:
             raise SimulationError(f"bot {self.bot_names[name]} played {move} for {name}")
         if isinstance(move, Draw):
-            if move.source == "deck" and needs_reshuffle(g):
-                self._reshuffle()  # due now, right before the card is needed
             card = g.codes[g.deck[-1]] if move.source == "deck" and g.deck else None
             move = Draw(None, False, name, move.source, card)
             self.window_snaps = 0
         elif isinstance(move, Cabo):
             self.window_snaps = 0
-        elif isinstance(move, Replace):
-            self._before_replace(move)
         elif isinstance(move, Skip) and not auto and self.table.random() >= EXPLICIT_SKIP:
-            rounds = len(g.rounds)
-            finish(g)  # the power simply lapses: the next line starts the next turn
+            done = finish(g)  # the power simply lapses: the next line starts the next turn
             self.lapsed = True
-            if len(g.rounds) > rounds:
-                result = g.rounds[-1]
-                self.emit(RoundEnd(None, False, result.round, dict(result.points)))
+            if done.round_ended is not None:
+                self.emit(RoundEnd(None, False, done.round_ended.round,
+                                   dict(done.round_ended.points)))
             return
         self.emit(move, auto)
-
-    def _before_replace(self, move: Replace) -> None:
-        """A failed replacement of 3+ cards owes a penalty card: with an empty draw pile the
-        discard pile is reshuffled first, in the middle of the turn (docs/rules.md)."""
-        g = self.state
-        row = g.rows[g.current]
-        if len(move.positions) < g.rules.failed_penalty_from or g.deck \
-                or not g.rules.reshuffle or len(g.pile) < 2:
-            return
-        if any(not 0 <= p < len(row) for p in move.positions):
-            return  # the engine will refuse the move itself
-        if len({g.values[row[p]] for p in move.positions}) > 1:
-            self._reshuffle()
 
     # --- chance and the table ------------------------------------------------------------
     def _reshuffle(self) -> None:
@@ -431,17 +441,6 @@ class _Match:
         seat = active[self.table.randrange(len(active))]
         self.emit(Forfeit(None, False, g.players[seat], self.table.choice(FORFEIT_REASONS)))
         return True
-
-
-def _rotate(g: GameState, seats: Sequence[int]) -> int:
-    """The next seat after the previous round's first player, among ``seats``."""
-    prev = g.seat[g.rounds[-1].first]
-    count = len(g.players)
-    for k in range(1, count + 1):
-        seat = (prev + k) % count
-        if seat in seats:
-            return seat
-    return seats[0]
 
 
 def _timeout_move(moves: Sequence[Event]) -> Event:

@@ -32,7 +32,7 @@ def golf(top: str = "5D", deck_top: tuple[str, ...] = ("AS", "AH"),
 
 def test_snap_match_goes_on_pile_row_shrinks() -> None:
     b = golf().snap("bruno", 0)  # bruno's 5H on the 5D, before the first turn
-    assert st(b).effect.success is True
+    assert b.outcome.success is True
     assert row(b, "bruno") == ["KC", "KD", "3S"]
     assert pile(b) == ["5D", "5H"]
     assert to_play(b) == "ana"  # nothing else changes: still ana's turn
@@ -40,7 +40,7 @@ def test_snap_match_goes_on_pile_row_shrinks() -> None:
 
 def test_snap_mismatch_card_back_known_to_all_and_penalty_card() -> None:
     b = golf().snap("ana", 3)  # 2S on the 5D: no match
-    assert st(b).effect.success is False and st(b).effect.penalty == "AS"
+    assert b.outcome.success is False and b.outcome.penalty == "AS"
     # the 2S stays in slot 3 (known to all, still face down); the AS is added at the right
     assert row(b, "ana") == ["5S", "KS", "KH", "2S", "AS"]
     assert face_up(b, "ana") == [False] * 5
@@ -53,16 +53,16 @@ def test_snap_red_king_does_not_match_black_king() -> None:
     b = game("golf").deal({"ana": ["5S", "KS", "KH", "2S"], "bruno": ["5H", "3C", "KD", "3S"]},
                           "KC", ["AS"])          # a black king (13) on top
     b.snap("ana", 2)              # KH is a red king (-1): no match
-    assert st(b).effect.success is False and len(row(b, "ana")) == 5
+    assert b.outcome.success is False and len(row(b, "ana")) == 5
     b.snap("ana", 1)              # KS, black: matches
-    assert st(b).effect.success is True and pile(b)[-1] == "KS"
+    assert b.outcome.success is True and pile(b)[-1] == "KS"
 
 
 def test_snap_red_king_matches_red_king() -> None:
     b = game("golf").deal({"ana": ["5S", "KS", "KD", "2S"], "bruno": ["5H", "KC", "3H", "3S"]},
                           "KH", ["AS"])
     b.snap("ana", 2)              # KD (-1) on KH (-1)
-    assert st(b).effect.success is True and row(b, "ana") == ["5S", "KS", "2S"]
+    assert b.outcome.success is True and row(b, "ana") == ["5S", "KS", "2S"]
 
 
 def test_snap_several_in_a_row_each_on_the_new_top() -> None:
@@ -96,7 +96,7 @@ def test_snap_while_power_pending_ends_the_turn() -> None:
     b = golf(deck_top=("7D", "AH")).draw("ana").discard("ana")
     assert st(b).pending_power == "peek"
     b.snap("bruno", 3)            # no 7 in bruno's row: 3S mismatch, but legal
-    assert st(b).effect.implicit_skip is True and st(b).pending_power is None
+    assert b.outcome.lapsed is not None and st(b).pending_power is None
     assert to_play(b) == "bruno"
 
 

@@ -128,7 +128,7 @@ def test_multi_replacement_two_cards_success_row_shape(ruleset: str) -> None:
     # the drawn 1 takes slot 2 (first listed); slot 0 disappears; 3 and 9 keep their order
     assert row(b, "ana") == ["3", "1", "9"]
     assert pile(b) == ["6", "5", "5"]
-    assert st(b).effect.success is True and face_up(b, "ana") == [False, False, False]
+    assert b.outcome.success is True and face_up(b, "ana") == [False, False, False]
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
@@ -176,7 +176,7 @@ def test_failed_multi_replacement_two_cards(ruleset: str) -> None:
                            "6", ["1", "8"])
     b.draw("ana").replace("ana", [0, 2])
     # 5 and 6 differ: they stay, now face up; the drawn 1 is added at the right end
-    assert st(b).effect.success is False
+    assert b.outcome.success is False
     assert row(b, "ana") == ["5", "3", "6", "9", "1"]
     assert face_up(b, "ana") == [True, False, True, False, False]
     assert knows(b, "bruno", "ana", 0) and knows(b, "bruno", "ana", 2)
@@ -196,7 +196,7 @@ def test_failed_multi_replacement_three_or_more_cards_penalty(ruleset: str,
     up = [p in positions for p in range(4)] + [False, False]
     assert face_up(b, "ana") == up
     assert not knows(b, "ana", "ana", 5) and not knows(b, "bruno", "ana", 5)
-    assert st(b).effect.penalty == "8"
+    assert b.outcome.penalty == "8"
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
@@ -320,7 +320,7 @@ def test_power_spy_other_players_card(ruleset: str, card: str) -> None:
     with rejected("bad_target", IllegalEventError):
         b.spy("ana", "ana", 0)
     b.spy("ana", "bruno", 1)
-    assert knows(b, "ana", "bruno", 1) and st(b).effect.seen == hands["bruno"][1]
+    assert knows(b, "ana", "bruno", 1) and b.outcome.card == hands["bruno"][1]
 
 
 @pytest.mark.parametrize("ruleset", ALL)
@@ -487,7 +487,7 @@ def test_power_on_final_turns(ruleset: str) -> None:
     b.cabo("ana").draw("bruno").discard("bruno")
     assert st(b).pending_power == "spy"
     b.spy("bruno", "ana", 0)
-    assert st(b).effect.seen == hands["ana"][0]
+    assert b.outcome.card == hands["ana"][0]
     assert len(st(b).rounds) == 1 and last(b).end == "cabo"  # the last final turn is over
 
 
@@ -507,7 +507,7 @@ def test_power_skip_by_next_turn_starting(ruleset: str) -> None:
     c = CODES[ruleset]
     b = game(ruleset).deal(hands, top, [c["7"], c["5"]]).draw("ana").discard("ana")
     b.draw("bruno")
-    assert st(b).effect.implicit_skip is True and to_play(b) == "bruno"
+    assert b.outcome.lapsed is not None and to_play(b) == "bruno"
 
 
 def test_power_skip_by_log_ending_then_round_ends() -> None:

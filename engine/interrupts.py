@@ -1,0 +1,136 @@
+"""Events outside the turn order: snaps between turns, reshuffles of the discard pile, and
+forfeits (a player leaving the match at any moment)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import scoring
+from .cards import describe_difference
+from .errors import IllegalEventError, InconsistentLogError
+from .events import Forfeit, Reshuffle, Snap
+from .outcome import EVERYBODY, NOTHING, Outcome, outcome
+from .state import DRAWN, END_FORFEIT, MATCH_OVER, POWER, TURN_START, GameState
+from .table import (
+    check_position,
+    end_round,
+    end_turn,
+    in_round,
+    make_public,
+    need_round,
+    penalty_possible,
+    seat_of,
+    take_penalty,
+)
+
+
+def snap(g: GameState, e: Snap) -> Outcome:
+    if not g.rules.snap:
+        raise IllegalEventError("snap_not_allowed", f"there is no snapping in {g.rules.name}")
+    need_round(g)
+    seat = in_round(g, e.player)
+    if g.phase != TURN_START:
+        raise IllegalEventError("wrong_phase",
+                                "a snap comes between turns, not while a card is held")
+    check_position(g, seat, e.position)
+    if not g.pile:
+        raise IllegalEventError("discard_empty", "there is no discard to snap onto")
+    row = g.rows[seat]
+    card = row[e.position]
+    code = g.codes[card]
+    if g.values[card] == g.values[g.pile[-1]]:
+        row.pop(e.position)
+        g.pile.append(card)
+        make_public(g, card)
+        return outcome(card=code, places=((seat, e.position),), discarded=(code,),
+                       learned=((EVERYBODY, card),), success=True)
+    penalty_possible(g)
+    g.known[card] = g.everybody
+    return outcome(card=code, places=((seat, e.position),), learned=((EVERYBODY, card),),
+                   success=False, penalty=take_penalty(g, seat))
+
+
+def reshuffle(g: GameState, e: Reshuffle) -> Outcome:
+    if not g.rules.reshuffle:
+        raise IllegalEventError("reshuffle_not_allowed",
+                                f"{g.rules.name} never reshuffles the discard pile")
+    need_round(g)
+    if g.deck:
+        raise InconsistentLogError("reshuffle_not_needed",
+                                   f"the draw pile still has {len(g.deck)} "
+                                   f"card{'s' if len(g.deck) != 1 else ''}")
+    under = g.pile[:-1]
+    have = Counter(g.codes[c] for c in under)
+    got = Counter(e.deck)
+    if have != got:
+        raise InconsistentLogError("bad_reshuffle",
+                                   "the new draw pile must be exactly the discard pile "
+                                   f"under its top card: {describe_difference(have, got)}")
+    by_code: dict[str, list[int]] = {}
+    for card in under:
+        by_code.setdefault(g.codes[card], []).append(card)
+    new = [by_code[code].pop() for code in e.deck]
+    for card in new:
+        g.known[card] = 0
+        g.face_up[card] = False
+    new.reverse()
+    g.deck = new
+    g.pile = g.pile[-1:]
+    g.reshuffles += 1
+    return outcome(forgotten=tuple(new))
+
+
+def forfeit(g: GameState, e: Forfeit) -> Outcome:
+    if not g.rules.forfeits:
+        raise IllegalEventError("forfeit_not_allowed", f"there are no forfeits in {g.rules.name}")
+    if g.phase == MATCH_OVER:
+        raise IllegalEventError("match_over", "the match is over")
+    seat = seat_of(g, e.player)
+    if not g.active[seat]:
+        raise IllegalEventError("inactive_player", f"{e.player} has already left the match")
+    g.active[seat] = False
+    if g.in_play:
+        g.in_play[seat] = False
+    playing = g.phase in (TURN_START, DRAWN, POWER) and seat in g.participants
+    if not playing:
+        if len(g.active_players()) < 2:
+            scoring.decide_winners(g, {})
+            return outcome(match_ended=g.complete)
+        return NOTHING
+    return _leave_round(g, seat)
+
+
+def _leave_round(g: GameState, seat: int) -> Outcome:
+    """A player in the round leaves: their row goes out, their held card to the pile; their
+    turn ends, or (fewer than two left) the round does, unscored."""
+    was_current = seat == g.current
+    discarded: tuple[str, ...] = ()
+    if was_current and g.drawn >= 0:
+        discarded = _drop_held(g)
+    g.out.extend(g.rows[seat])
+    g.rows[seat] = []
+    if seat in g.final_left:
+        g.final_left.remove(seat)
+    if seat == g.caller:
+        g.caller_forfeited = True
+    if len(g.active_participants()) < 2:
+        if g.drawn >= 0:  # the last player's held card goes to the pile, unplayed
+            _drop_held(g)
+        g.pending_power = None
+        g.phase = TURN_START
+        ended = end_round(g, END_FORFEIT)
+        return outcome(discarded=discarded, turn_ended=True, round_ended=ended,
+                       match_ended=g.complete)
+    if not was_current:
+        return outcome(discarded=discarded) if discarded else NOTHING
+    result = end_turn(g)  # their turn ends here, with any power unused
+    return outcome(discarded=discarded, turn_ended=True, round_ended=result,
+                   match_ended=result is not None and g.complete)
+
+
+def _drop_held(g: GameState) -> tuple[str, ...]:
+    card = g.drawn
+    g.pile.append(card)
+    make_public(g, card)
+    g.drawn = -1
+    return (g.codes[card],)

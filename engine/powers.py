@@ -1,0 +1,62 @@
+"""Using an earned power: peek at one's own card, spy on another's, or swap two cards."""
+
+from __future__ import annotations
+
+from .errors import IllegalEventError
+from .events import Power
+from .outcome import Outcome, outcome
+from .state import POWER, GameState
+from .table import check_position, end_turn, in_round, need_round
+
+
+def power(g: GameState, e: Power) -> Outcome:
+    seat = g.seat.get(e.player)
+    if g.phase != POWER or seat != g.current:
+        need_round(g)
+        in_round(g, e.player)
+        raise IllegalEventError("power_not_earned",
+                                f"{e.player} has not earned a power at this point")
+    if e.power != g.pending_power:
+        top = g.codes[g.pile[-1]]
+        raise IllegalEventError("wrong_power",
+                                f"the discarded {top} gives {g.pending_power}, not {e.power}")
+    if e.power == "swap":
+        return _swap(g, seat, e)
+    assert e.target is not None
+    target_name, pos = e.target
+    target = in_round(g, target_name)
+    if e.power == "peek" and target != seat:
+        raise IllegalEventError("bad_target", "peek looks at one of the user's own cards")
+    if e.power == "spy" and target == seat:
+        raise IllegalEventError("bad_target", "spy looks at another player's card")
+    check_position(g, target, pos)
+    card = g.rows[target][pos]
+    g.known[card] |= 1 << seat
+    result = end_turn(g)
+    return outcome(card=g.codes[card], places=((target, pos),), learned=((seat, card),),
+                   turn_ended=True, round_ended=result,
+                   match_ended=result is not None and g.complete)
+
+
+def _swap(g: GameState, seat: int, e: Power) -> Outcome:
+    """Exchange two cards of two players, unseen; the user's own place is the first."""
+    assert e.cards is not None
+    (name_a, pos_a), (name_b, pos_b) = e.cards
+    a = in_round(g, name_a)
+    b = in_round(g, name_b)
+    if a == b:
+        raise IllegalEventError("swap_not_allowed", "a swap exchanges cards of two players")
+    if not g.rules.swap_any_two_players and seat not in (a, b):
+        raise IllegalEventError("swap_not_allowed",
+                                f"in {g.rules.name} a swap exchanges one of the user's own "
+                                "cards with another player's")
+    check_position(g, a, pos_a)
+    check_position(g, b, pos_b)
+    if b == seat:
+        a, pos_a, b, pos_b = b, pos_b, a, pos_a
+    row_a, row_b = g.rows[a], g.rows[b]
+    row_a[pos_a], row_b[pos_b] = row_b[pos_b], row_a[pos_a]
+    moved = (g.codes[row_b[pos_b]], g.codes[row_a[pos_a]])
+    result = end_turn(g)
+    return outcome(places=((a, pos_a), (b, pos_b)), moved=moved, turn_ended=True,
+                   round_ended=result, match_ended=result is not None and g.complete)

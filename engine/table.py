@@ -1,0 +1,138 @@
+"""What every event handler shares: who may act, bounds of a row, penalty cards, and how a
+turn ends (passing the turn, final turns after a Cabo, the end of the round).
+
+Handlers validate first and mutate after, so a rejected event leaves the state as it was;
+``engine.game.apply`` undoes an implicit power lapse itself.
+"""
+
+from __future__ import annotations
+
+from . import scoring
+from .errors import IllegalEventError, InconsistentLogError
+from .state import (
+    BEFORE_DEAL,
+    DRAWN,
+    POWER,
+    ROUND_OVER,
+    TURN_START,
+    EndReason,
+    GameState,
+    RoundResult,
+)
+
+
+def seat_of(g: GameState, player: str) -> int:
+    seat = g.seat.get(player)
+    if seat is None:
+        raise IllegalEventError("unknown_player", f"{player!r} is not a player of this game")
+    return seat
+
+
+def need_round(g: GameState) -> None:
+    """Raise unless a round is being played."""
+    phase = g.phase
+    if phase == TURN_START or phase == DRAWN or phase == POWER:
+        return
+    if phase == BEFORE_DEAL:
+        raise IllegalEventError("no_round", "no round has been dealt yet")
+    if phase == ROUND_OVER:
+        raise IllegalEventError("round_over",
+                                f"round {g.round_no} is over; the next event must be a deal")
+    raise IllegalEventError("match_over", "the match is over")
+
+
+def in_round(g: GameState, player: str) -> int:
+    seat = g.seat.get(player)
+    if seat is not None and g.in_play[seat]:
+        return seat
+    seat = seat_of(g, player)
+    if not g.active[seat]:
+        raise IllegalEventError("inactive_player", f"{player} has left the match")
+    if seat not in g.participants:
+        raise IllegalEventError("not_in_round", f"{player} does not play in this round")
+    return seat
+
+
+def check_position(g: GameState, seat: int, position: int) -> None:
+    size = len(g.rows[seat])
+    if not 0 <= position < size:
+        raise IllegalEventError("bad_position",
+                                f"{g.players[seat]} has no card at position {position} "
+                                f"(their row has {size} card{'s' if size != 1 else ''})")
+
+
+def can_reshuffle(g: GameState) -> bool:
+    return g.rules.reshuffle and len(g.pile) > 1
+
+
+def penalty_possible(g: GameState) -> None:
+    """A penalty card is owed: with an empty pile, a reshuffle must have come first."""
+    if not g.deck and can_reshuffle(g):
+        raise InconsistentLogError("reshuffle_missing",
+                                   "a penalty card is owed but the draw pile is empty: "
+                                   "the log must reshuffle first")
+
+
+def take_penalty(g: GameState, seat: int) -> str | None:
+    """The top of the draw pile joins the row, unseen; its code (None: the pile is empty)."""
+    if not g.deck:
+        return None
+    card = g.deck.pop()
+    g.rows[seat].append(card)
+    return g.codes[card]
+
+
+def make_public(g: GameState, card: int) -> None:
+    g.face_up[card] = True
+    g.known[card] = g.everybody
+
+
+# --- turn order ------------------------------------------------------------------------------
+
+
+def next_seat(g: GameState, after: int) -> int:
+    in_play = g.in_play
+    count = len(in_play)
+    seat = after
+    for _ in range(count):
+        seat = seat + 1 if seat + 1 < count else 0
+        if in_play[seat]:
+            return seat
+    return after
+
+
+def end_turn(g: GameState) -> RoundResult | None:
+    """The current turn is complete: hand the turn on, or end the round (its result)."""
+    g.pending_power = None
+    g.phase = TURN_START
+    if g.caller < 0 and (g.deck or not g.rules.deck_empty_ends_round):
+        g.current = next_seat(g, g.current)  # the common case first
+        return None
+    if g.caller >= 0 and not g.final_left:
+        return end_round(g, EndReason.CABO)
+    if g.rules.deck_empty_ends_round and not g.deck:
+        return end_round(g, EndReason.DECK_EMPTY)
+    if g.caller >= 0:
+        while g.final_left:
+            seat = g.final_left.pop(0)
+            if g.deck or g.pile:
+                g.current = seat
+                return None
+        return end_round(g, EndReason.CABO)  # no remaining final turn had a card to take
+    g.current = next_seat(g, g.current)
+    return None
+
+
+def end_round(g: GameState, end: EndReason) -> RoundResult:
+    return scoring.finish_round(g, end)
+
+
+def earn_power(g: GameState, card: int) -> tuple[str | None, RoundResult | None]:
+    """A card went to the pile at the end of a turn: its power is pending now, or (none) the
+    turn ends. Returns the power earned and the result of a round that ended."""
+    power = g.power_of.get(g.values[card])
+    if power is None:
+        return None, end_turn(g)
+    g.pending_power = power
+    g.phase = POWER
+    return power, None
