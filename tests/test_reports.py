@@ -400,7 +400,7 @@ def test_formats(corpus: tuple[Path, list[Walk]]) -> None:
     data = json.loads(reports.render(columns, rows, "json"))
     assert data[0]["ruleset"] == rows[0][0] and isinstance(data[0]["histogram"], dict)
     page = reports.render(columns, rows, "html", report=report)
-    assert page.startswith("<!doctype html>") and "<table>" in page
+    assert page.startswith("<!DOCTYPE html>") and '<table class="data">' in page
     assert "<script src=\"http" not in page   # self-contained: no script from elsewhere
 
 
@@ -434,4 +434,4 @@ def test_cli_report_and_sql(corpus: tuple[Path, list[Walk]], tmp_path: Path) -> 
             out.stderr
     html_file = tmp_path / "r.html"
     out = cabo_log("report", "power_usage", "--db", str(db), "-f", "html", "-o", str(html_file))
-    assert out.returncode == 0 and html_file.read_text().startswith("<!doctype html>")
+    assert out.returncode == 0 and html_file.read_text().startswith("<!DOCTYPE html>")

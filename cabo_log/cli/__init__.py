@@ -47,12 +47,13 @@ def _register_all() -> None:
     from cabo_log.cli import db as cli_db
     from cabo_log.cli import play as cli_play
     from cabo_log.cli import replay as cli_replay
+    from cabo_log.cli import serve as cli_serve
     from cabo_log.cli import simulate as cli_simulate
     from cabo_log.cli import timeline as cli_timeline
     from cabo_log.cli import write as cli_write
 
     for module in (cli_replay, cli_simulate, cli_db, cli_timeline, cli_write,
-                   cli_play, cli_analysis):
+                   cli_play, cli_analysis, cli_serve):
         module.register(app)
 
 

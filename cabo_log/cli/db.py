@@ -149,11 +149,12 @@ def _kept(committed: int) -> str:
 
 
 def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
-    from cabo_log.db.database import DatabaseError, check_version, connect
+    from cabo_log.db.database import DatabaseError, check_version
+    from cabo_log.db.readonly import open_readonly
 
     database = _db(db)
     try:
-        con = connect(database, read_only=True)
+        con = open_readonly(database)
         if need_schema:
             check_version(con, database)
     except DatabaseError as exc:
@@ -161,10 +162,25 @@ def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
     return con
 
 
-FormatOption = Annotated[Format, typer.Option(
-    "--format", "-f", help="How to print the rows.")]
+FormatOption = Annotated[Optional[Format], typer.Option(  # noqa: UP045
+    "--format", "-f", help="How to print the rows [default: html when -o names a .html "
+                           "file, else table].", show_default=False)]
+CdnOption = Annotated[bool, typer.Option(
+    "--cdn", help="html: link plotly.js from its CDN instead of embedding it (smaller pages "
+                  "that need to be online).")]
 OutputOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045
     "--output", "-o", metavar="FILE", help="Write to this file instead of standard output.")]
+
+
+def _format(fmt: Format | None, output: Path | None) -> str:
+    """The format asked for, or implied by the output's name; HTML never goes to a terminal."""
+    if fmt is None:
+        fmt = Format.HTML if output is not None and output.suffix.lower() in (".html", ".htm") \
+            else Format.TABLE
+    if fmt is Format.HTML and output is None and sys.stdout.isatty():
+        _fail("an HTML page is not for the terminal: write it to a file with -o FILE.html "
+              "(or redirect the output)", 2)
+    return str(fmt)
 
 
 def _emit(text: str, output: Path | None) -> None:
@@ -181,13 +197,14 @@ def report_command(
     name: Annotated[Optional[str], typer.Argument(  # noqa: UP045
         help="The report to run (see --list).", show_default=False)] = None,
     db: DbOption = None,
-    fmt: FormatOption = Format.TABLE,
+    fmt: FormatOption = None,
     param: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045
         "--param", "-p", metavar="NAME=VALUE",
         help="A report parameter, name=value (repeatable).")] = None,
     list_reports: Annotated[bool, typer.Option(
         "--list", help="List the reports with their one-line descriptions.")] = False,
     output: OutputOption = None,
+    cdn: CdnOption = False,
 ) -> None:
     """Run one of the SQL reports shipped with cabo-log (parameters are bound, not pasted)."""
     import duckdb
@@ -196,14 +213,12 @@ def report_command(
 
     if list_reports:
         for report in reports.available().values():
-            params = " ".join(f"[{p.name}={p.default if p.default is not None else ''}]"
-                              for p in report.params.values())
+            params = " ".join(f"[{p.name}: {p.describe()}]" for p in report.params.values())
             typer.echo(f"{report.name:28s} {report.title}" + (f"  {params}" if params else ""))
         return
     if name is None:
         _fail("which report? (cabo-log report --list shows them)", 2)
-    if fmt not in reports.FORMATS:
-        _fail(f"unknown format {fmt!r} (known: {', '.join(reports.FORMATS)})", 2)
+    form = _format(fmt, output)
     try:
         report = reports.get(name)
         values = reports.bind(report, param or [])
@@ -211,28 +226,32 @@ def report_command(
         _fail(str(exc), 2)
     con = _open_for_reading(db, need_schema=True)
     try:
+        reports.check_values(con, report, values)
         columns, rows = reports.run(con, report, values)
+    except reports.ReportError as exc:
+        _fail(str(exc), 2)
     except duckdb.Error as exc:
         _fail(f"report {name} failed: {_one_line(exc)}", 1)
     finally:
         con.close()
-    _emit(reports.render(columns, rows, fmt, report=report), output)
+    _emit(reports.render(columns, rows, form, report=report, values=values,
+                         plotly="cdn" if cdn else "inline"), output)
 
 
 def sql_command(
     query: Annotated[str, typer.Argument(help="Any SQL query (the database is opened "
                                               "read-only).")],
     db: DbOption = None,
-    fmt: FormatOption = Format.TABLE,
+    fmt: FormatOption = None,
     output: OutputOption = None,
 ) -> None:
-    """Run any SQL query against the loaded games."""
+    """Run any SQL query against the loaded games (read-only: no file outside the database can
+    be read or written, no other database attached, no extension installed)."""
     import duckdb
 
     from cabo_log.db import reports
 
-    if fmt not in reports.FORMATS:
-        _fail(f"unknown format {fmt!r} (known: {', '.join(reports.FORMATS)})", 2)
+    form = _format(fmt, output)
     con = _open_for_reading(db, need_schema=False)
     try:
         columns, rows = reports.fetch(con, query)
@@ -240,7 +259,7 @@ def sql_command(
         _fail(_one_line(exc), 1)
     finally:
         con.close()
-    _emit(reports.render(columns, rows, fmt), output)
+    _emit(reports.render(columns, rows, form), output)
 
 
 def export_command(

@@ -92,8 +92,10 @@ def ddl() -> list[str]:
 
 # --- opening ------------------------------------------------------------------------------------
 
-def connect(path: str | os.PathLike[str], *, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """Open the database, or raise DatabaseError with a sentence saying why it cannot be."""
+def connect(path: str | os.PathLike[str], *, read_only: bool,
+            config: dict[str, Any] | None = None) -> duckdb.DuckDBPyConnection:
+    """Open the database, or raise DatabaseError with a sentence saying why it cannot be.
+    ``config``: DuckDB settings applied at connection time (see ``readonly``)."""
     p = Path(path)
     if p.is_dir():
         raise DatabaseError(f"{p} is a folder, not a database file")
@@ -104,7 +106,7 @@ def connect(path: str | os.PathLike[str], *, read_only: bool) -> duckdb.DuckDBPy
     elif not p.parent.is_dir():
         raise DatabaseError(f"cannot create {p}: the folder {p.parent} does not exist")
     try:
-        return duckdb.connect(str(p), read_only=read_only)
+        return duckdb.connect(str(p), read_only=read_only, config=config or {})
     except duckdb.Error as exc:
         raise DatabaseError(f"cannot open {p}: {_reason(exc)}") from None
 

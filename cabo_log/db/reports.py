@@ -2,9 +2,10 @@
 parameters, and the formats they print in.
 
 A report is one ``.sql`` file whose header comment says what it measures and how to read it.
-Its first line is ``-- name: one-line description``; ``-- @param NAME TYPE DEFAULT  help`` lines
-declare the parameters the query uses as ``$NAME``. Values given on the command line are
-converted to the declared type and bound by DuckDB, never pasted into the SQL.
+Its first line is ``-- name: one-line description``; ``-- @param`` lines declare the parameters
+the query uses as ``$NAME`` (type, range, default) and ``-- @chart`` lines the charts that
+answer its question (see ``report_header``). Values given on the command line or in a form are
+converted and range-checked, then bound by DuckDB, never pasted into the SQL.
 """
 
 from __future__ import annotations
@@ -12,11 +13,9 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import decimal
-import html
 import io
 import json
 import math
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib import resources
@@ -25,9 +24,18 @@ from typing import Any
 import duckdb
 
 from cabo_log.db.database import fetch
+from cabo_log.db.report_header import (
+    ChartSpec,
+    Param,
+    ParamType,
+    ReportError,
+    convert,
+    parse_chart,
+    parse_param,
+)
 
-__all__ = ["FORMATS", "Format", "Param", "Report", "ReportError", "available", "bind", "fetch",
-           "get", "parse", "render", "run"]
+__all__ = ["FORMATS", "ChartSpec", "Format", "Param", "ParamType", "Report", "ReportError",
+           "available", "bind", "check_values", "fetch", "get", "parse", "render", "run"]
 
 FORMATS = ("table", "csv", "json", "html")
 
@@ -40,31 +48,15 @@ class Format(StrEnum):
     JSON = "json"
     HTML = "html"
 
-TYPES = ("text", "int", "float", "bool")
-_PARAM = re.compile(r"^--\s*@param\s+(\w+)\s+(\w+)\s+(\S+)\s*(.*)$")
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
-
-
-class ReportError(Exception):
-    """A report that does not exist or a parameter that does not fit: a usage error."""
-
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    type: str
-    default: Any
-    help: str
-
 
 @dataclass(frozen=True)
 class Report:
     name: str
     title: str                  # the one-line description
-    doc: str                    # the whole header comment, without the comment marks
+    doc: str                    # the header comment without its @ lines and comment marks
     sql: str
     params: dict[str, Param] = field(default_factory=dict)
+    charts: tuple[ChartSpec, ...] = ()
 
 
 def _files() -> dict[str, str]:
@@ -86,61 +78,43 @@ def get(name: str) -> Report:
 
 
 def parse(name: str, text: str) -> Report:
-    """Read a report's header comment: its description and its parameters."""
+    """Read a report's header comment: its description, parameters and charts."""
     header = []
     for line in text.splitlines():
         if not line.startswith("--"):
             break
-        header.append(line)
+        header.append(line[2:].removeprefix(" "))
     first = []
     for line in header:   # the first paragraph of the comment, after "name:"
-        words = line[2:].strip()
-        if not words:
+        if not line.strip():
             break
-        first.append(words)
+        first.append(line.strip())
     title = " ".join(first) or name
     if title.startswith(f"{name}:"):
         title = title[len(name) + 1:].strip()
-    params = {}
+    params: dict[str, Param] = {}
+    charts: list[ChartSpec] = []
+    prose: list[str] = []
     for line in header:
-        m = _PARAM.match(line)
-        if m:
-            pname, ptype, raw, phelp = m.groups()
-            if ptype not in TYPES:
-                raise ReportError(f"report {name}: parameter {pname} has unknown type {ptype}")
-            default = None if raw.lower() == "null" else convert(ptype, raw, pname)
-            params[pname] = Param(pname, ptype, default, phelp.strip())
-    doc = "\n".join(line[2:].removeprefix(" ") for line in header)
-    return Report(name, title, doc, text, params)
-
-
-def convert(kind: str, raw: str, name: str) -> Any:
-    """A command-line value -> the parameter's type; ReportError if it does not fit."""
-    try:
-        if kind == "int":
-            return int(raw)
-        if kind == "float":
-            value = float(raw)
-            if not math.isfinite(value):
-                raise ValueError(raw)
-            return value
-    except ValueError:
-        wanted = "a whole number" if kind == "int" else "a number"
-        raise ReportError(f"parameter {name} must be {wanted}, not {raw!r}") from None
-    if kind == "bool":
-        if raw.lower() in _TRUE:
-            return True
-        if raw.lower() in _FALSE:
-            return False
-        raise ReportError(f"parameter {name} must be true or false, not {raw!r}")
-    return raw
+        words = line.strip()
+        if words.startswith("@param"):
+            param = parse_param(name, words[len("@param"):].strip())
+            params[param.name] = param
+        elif words.startswith("@chart"):
+            charts.append(parse_chart(name, words[len("@chart"):].strip()))
+        else:
+            prose.append(line)
+    doc = "\n".join(prose).strip("\n")
+    return Report(name, title, doc, text, params, tuple(charts))
 
 
 def bind(report: Report, given: list[str] | dict[str, str]) -> dict[str, Any]:
-    """``k=v`` strings (or a dict of raw strings) -> every declared parameter's value."""
+    """``k=v`` strings (or a dict of raw strings) -> every declared parameter's value,
+    converted and range-checked (ReportError with a sentence for the user if one does not fit).
+    An empty value in a dict (an untouched form field) means the default."""
     pairs: dict[str, str] = {}
     if isinstance(given, dict):
-        pairs = dict(given)
+        pairs = {k: v for k, v in given.items() if v != ""}
     else:
         for item in given:
             key, sep, value = item.partition("=")
@@ -154,8 +128,32 @@ def bind(report: Report, given: list[str] | dict[str, str]) -> dict[str, Any]:
             known = ", ".join(report.params) or "none"
             raise ReportError(f"report {report.name} has no parameter {key!r} (its parameters: "
                               f"{known})")
-        values[key] = convert(report.params[key].type, raw, key)
+        values[key] = convert(report.params[key], raw)
     return values
+
+
+def choices(con: duckdb.DuckDBPyConnection, param: Param) -> list[str]:
+    """The values a parameter declared ``from TABLE.COLUMN`` can take in this database."""
+    if param.source is None:
+        return []
+    table, column = param.source          # identifiers checked by the header's grammar
+    rows = con.execute(f'SELECT DISTINCT "{column}" FROM "{table}" '
+                       f'WHERE "{column}" IS NOT NULL ORDER BY 1').fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def check_values(con: duckdb.DuckDBPyConnection, report: Report, values: dict[str, Any]) -> None:
+    """A value that matches nothing in the database is a mistake worth a sentence (a typo, a
+    wrong case), not an empty table: ReportError naming the values that exist."""
+    for name, param in report.params.items():
+        value = values.get(name)
+        if param.source is None or value is None:
+            continue
+        known = choices(con, param)
+        if str(value) not in known:
+            listed = ", ".join(known) if known else "none: the database has no games"
+            raise ReportError(f"parameter {name}: no {param.source[1]} {value!r} in this "
+                              f"database (the values there: {listed})")
 
 
 def run(con: duckdb.DuckDBPyConnection, report: Report, params: dict[str, Any]
@@ -166,7 +164,10 @@ def run(con: duckdb.DuckDBPyConnection, report: Report, params: dict[str, Any]
 # --- formats -------------------------------------------------------------------------------------
 
 def render(columns: list[str], rows: list[tuple[Any, ...]], fmt: str, *,
-           report: Report | None = None) -> str:
+           report: Report | None = None, values: dict[str, Any] | None = None,
+           plotly: str = "inline") -> str:
+    """The rows in a format. ``html``: a page with the report's prose, charts and table;
+    ``plotly`` is "inline" (self-contained), "cdn" or the URL of plotly.js."""
     if fmt == "table":
         return table(columns, rows)
     if fmt == "csv":
@@ -175,7 +176,9 @@ def render(columns: list[str], rows: list[tuple[Any, ...]], fmt: str, *,
         return json.dumps([dict(zip(columns, map(plain, row), strict=True)) for row in rows],
                           ensure_ascii=False, indent=1)
     if fmt == "html":
-        return as_html(columns, rows, report)
+        from cabo_log.pages.report_page import render_report_page
+
+        return render_report_page(columns, rows, report, values or {}, plotly)
     raise ReportError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
 
 
@@ -255,50 +258,3 @@ def _csv_cell(value: Any) -> Any:
     if isinstance(value, bool):
         return "true" if value else "false"
     return value
-
-
-_STYLE = """body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;
-margin:2em;color:#222}h1{font-size:1.4em}pre{white-space:pre-wrap;color:#555;font-size:.9em;max-width:60em}
-table{border-collapse:collapse;font-size:.9em}th,td{border:1px solid #ddd;padding:.3em .6em}
-th{background:#f4f4f4;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}
-tr:nth-child(even) td{background:#fafafa}.chart{margin:1.5em 0}"""
-
-
-def as_html(columns: list[str], rows: list[tuple[Any, ...]], report: Report | None) -> str:
-    """A self-contained page: title, the report's explanation, a chart if one fits, the table."""
-    name = report.name if report is not None else "query"
-    esc = html.escape
-    head = "".join(f"<th>{esc(c)}</th>" for c in columns)
-    body = []
-    for row in rows:
-        cells = "".join(f'<td class="n">{esc(text(v))}</td>' if _numeric(v)
-                        else f"<td>{esc(text(v))}</td>" for v in row)
-        body.append(f"<tr>{cells}</tr>")
-    intro = ""
-    if report is not None:
-        intro = f"<p>{esc(report.title)}</p><pre>{esc(report.doc)}</pre>"
-    chart = chart_html(name, columns, rows)
-    return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>cabo-log: {esc(name)}</title><style>{_STYLE}</style></head><body>"
-            f"<h1>{esc(name)}</h1>{intro}{chart}"
-            f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-            f"<p>{len(rows)} row{'s' if len(rows) != 1 else ''}</p></body></html>\n")
-
-
-def chart_html(name: str, columns: list[str], rows: list[tuple[Any, ...]]) -> str:
-    """The hook for a chart beside the table: ``cabo_log.charts.report_figure`` when it exists
-    and has a figure for this report, embedded with plotly.js inline (the page stays
-    self-contained); otherwise nothing."""
-    try:
-        from cabo_log.pages import charts
-    except ImportError:  # pragma: no cover - the charts module ships with the package
-        return ""
-    figure_of = getattr(charts, "report_figure", None)
-    if figure_of is None:
-        return ""
-    figure = figure_of(name, columns, [tuple(plain(v) for v in row) for row in rows])
-    if figure is None:
-        return ""
-    body: str = figure.to_html(full_html=False, include_plotlyjs=True)
-    return f'<div class="chart">{body}</div>'
-

@@ -20,8 +20,11 @@
 -- decided: there the points came from the hand, not from the call, so a Kamikaze caller's
 -- "failure" (12 12 13 13 is no low hand) did not cost them anything.
 --
--- @param ruleset text null  only games of this ruleset (default: every ruleset)
--- @param turn_width int 5  width of the turn buckets
+-- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
+-- @param turn_width int 1..100 default 5  width of the turn buckets
+-- @chart rate x=ruleset y=success_rate where=dimension:all title="How often does a Cabo call succeed?"
+-- @chart line x=bucket y=success_rate series=ruleset where=dimension:turn title="Success by the turn of the round the call came on"
+-- @chart bar x=bucket y=calls series=ruleset where=dimension:turn title="How many calls each turn bucket holds (read the rates above with these)"
 WITH calls AS (
     SELECT *
     FROM cabo_calls

@@ -10,7 +10,9 @@
 -- count for every tied player, so the rates of a table can add up to more than 1); the fair
 -- share is 1 / players. called_rate is how often that place called Cabo.
 --
--- @param ruleset text null  only games of this ruleset (default: every ruleset)
+-- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
+-- @chart bar x=place y=vs_table series=ruleset,players title="Points per round against the table's mean, by place in the turn order (below 0 = an advantage)"
+-- @chart rate x=place y=lowest_rate series=ruleset,players title="How often each place held the lowest hand"
 WITH places AS (
     SELECT s.ruleset, r.n_players, s.order_in_round, s.points, s.lowest_total, s.called
     FROM round_scores AS s

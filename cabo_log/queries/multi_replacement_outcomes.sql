@@ -10,8 +10,10 @@
 -- (negative = the hand got better). A knowing player can only fail by misjudging a value, so
 -- knew_all = false rows show the price of guessing.
 --
--- @param ruleset text null  only games of this ruleset (default: every ruleset)
--- @param min_cards int 2  the fewest positions a replacement must list to be counted
+-- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
+-- @param min_cards int 1..52 default 2  the fewest positions a replacement must list to be counted
+-- @chart rate x=cards y=success_rate series=ruleset,knew_all title="Success of replacements listing several cards"
+-- @chart bar x=cards y=attempts series=ruleset,knew_all title="Attempts"
 SELECT ruleset,
        len(positions) AS cards,
        known_chosen = len(positions) AS knew_all,

@@ -16,7 +16,10 @@
 -- of those swaps with a positive gain. knew_given_rate / knew_received_rate: how often the user
 -- knew the card they gave / got before swapping (a blind swap is a gamble).
 --
--- @param ruleset text null  only games of this ruleset (default: every ruleset)
+-- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
+-- @chart rate x=power y=use_rate series=ruleset title="Share of earned powers that were used"
+-- @chart rate x=power y=improved_rate series=ruleset where=power:swap title="Share of own swaps that lowered the hand"
+-- @chart bar x=power y=earned series=ruleset title="Powers earned"
 SELECT ruleset,
        power,
        count(*) AS earned,

@@ -7,7 +7,9 @@
 -- ended: by Cabo (its final turns played), by the empty deck (edition2), or by forfeits
 -- (online). avg_reshuffles is the mean number of times the discard pile became the deck.
 --
--- @param ruleset text null  only games of this ruleset (default: every ruleset)
+-- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
+-- @chart bar x=players y=avg_turns series=ruleset title="Mean turns per round, by table size"
+-- @chart bar x=ruleset y=cabo_ends,deck_empty_ends,forfeit_ends stack=true title="How rounds end"
 SELECT ruleset,
        n_players AS players,
        count(*) AS rounds,
