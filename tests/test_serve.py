@@ -211,11 +211,11 @@ def test_analysis_marks_when_the_table_exists(db: Path, tmp_path: Path) -> None:
     copy = tmp_path / "analysed.duckdb"
     shutil.copy(db, copy)
     con = duckdb.connect(str(copy))
-    con.execute("CREATE TABLE decisions (game_id VARCHAR, ruleset VARCHAR, seq INTEGER, "
-                "player VARCHAR, mark VARCHAR, loss DOUBLE)")
-    con.execute("INSERT INTO decisions VALUES ('golf-a', 'golf', 12, 'ana', '?', 3.5), "
+    con.execute("INSERT INTO decisions BY NAME SELECT * FROM (VALUES "
+                "('golf-a', 'golf', 12, 'ana', '?', 3.5), "
                 "('golf-a', 'golf', 20, 'bruno', NULL, 0), "
-                "('golf-a', 'golf', 30, '<b>x</b>', '??', 9)")
+                "('golf-a', 'golf', 30, '<b>x</b>', '??', 9)) "
+                "AS t(game_id, ruleset, seq, player, mark, loss)")
     con.close()
     with TestClient(create_app(copy)) as c:
         page = c.get("/games/golf-a").text

@@ -6,6 +6,7 @@ configuration locked: no ``COPY ... TO`` or ``EXPORT`` writing files, no ``read_
 ``read_csv`` of other files, no ``ATTACH`` of another database, no ``INSTALL``/``LOAD`` of
 extensions, and no ``SET`` to switch any of it back on. A query runs under a time limit (DuckDB
 has no statement timeout: a timer interrupts it) and returns a bounded number of rows.
+A database of views over a Parquet dataset (``load --parquet-out``) may read that one folder.
 """
 
 from __future__ import annotations
@@ -37,12 +38,32 @@ def open_readonly(path: str | os.PathLike[str], *, memory_limit: str | None = No
                   threads: int | None = None) -> duckdb.DuckDBPyConnection:
     """Open a database made by ``load`` so that nothing can be changed or reached through it
     (raises ``DatabaseError`` with a sentence if it cannot be opened)."""
-    config = dict(SAFE_CONFIG)
+    config = {k: v for k, v in SAFE_CONFIG.items()
+              if k not in ("enable_external_access", "lock_configuration")}
     if memory_limit is not None:
         config["memory_limit"] = memory_limit
     if threads is not None:
         config["threads"] = threads
-    return connect(path, read_only=True, config=config)
+    con = connect(path, read_only=True, config=config)
+    try:
+        dataset = _dataset_folder(con)
+        if dataset is not None:   # a file of views over a Parquet dataset (load --parquet-out)
+            con.execute("SET allowed_directories = $dirs", {"dirs": [dataset]})
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _dataset_folder(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The Parquet folder the views of this database read (the one place they may read)."""
+    try:
+        row = con.execute("SELECT value FROM meta WHERE key = 'parquet'").fetchone()
+    except duckdb.Error:
+        return None
+    return os.path.join(str(row[0]), "") if row else None
 
 
 @dataclass(frozen=True)

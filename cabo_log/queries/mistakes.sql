@@ -11,8 +11,10 @@
 -- count the marked decisions; accuracy is the mean per-decision accuracy in percent (100 for
 -- the best move, 37 for 5 points given away). Empty until `cabo-log load --analyse` ran.
 --
--- @param ruleset text null  only games of this ruleset (default: every ruleset)
--- @param player text null  only this player (default: every player)
+-- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
+-- @param player text default null  only this player (default: every player)
+-- @chart bar x=player y=avg_loss series=kind title="Expected points given away per decision, by player and kind of decision"
+-- @chart bar x=player y=blunders series=kind title="Blunders (??) by player and kind of decision"
 SELECT ruleset,
        player,
        kind,

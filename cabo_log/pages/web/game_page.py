@@ -113,6 +113,8 @@ def _marks(con: duckdb.DuckDBPyConnection, game_id: str) -> str:
                                    f"ORDER BY seq LIMIT {MAX_MARKS}", [game_id])
     except duckdb.Error:
         return ""
+    if not rows:   # this game was not analysed (load --analyse): nothing to show
+        return ""
     if "mark" in columns:
         at = columns.index("mark")
         rows = [r for r in rows if r[at] is not None]
