@@ -245,8 +245,8 @@ def sql_command(
     fmt: FormatOption = None,
     output: OutputOption = None,
 ) -> None:
-    """Run any SQL query against the loaded games (read-only: no file outside the database can
-    be read or written, no other database attached, no extension installed)."""
+    """Run any SQL query against the loaded games, read-only (no other file, database or
+    extension can be reached)."""
     import duckdb
 
     from cabo_log.db import reports
