@@ -123,6 +123,21 @@ def stop_signals() -> Iterator[None]:
             signal.signal(sig, old if _received is None else signal.SIG_IGN)
 
 
+@contextmanager
+def deaf() -> Iterator[None]:
+    """Within the block SIGINT and SIGTERM are ignored: the work they would stop is done, and
+    what is left (a summary to print) is better finished than cut short."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {sig: signal.signal(sig, signal.SIG_IGN) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, old in before.items():
+            signal.signal(sig, old)
+
+
 def interruption(exc: BaseException) -> Interrupted | None:
     """``exc`` as the stop it stands for: an ``Interrupted`` as is, any other exception raised
     while a stop signal was being handled (a library may wrap the interruption in its own

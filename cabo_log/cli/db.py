@@ -68,7 +68,7 @@ def load_command(
     Ctrl-C or SIGTERM stops it within a second or two: the batches committed stay, the one in
     progress is rolled back (exit 130 or 143).
     """
-    from cabo_log.workers import interruption, stop_signals
+    from cabo_log.workers import deaf, interruption, stop_signals
 
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
@@ -77,23 +77,32 @@ def load_command(
         _fail("--parquet-out needs --cluster (use --cluster local:1 on one machine)", 2)
     database = _db(db)
     bar = Bar("loading", enabled=not quiet)
+    summary: Any = None
     with stop_signals():
         try:
             summary = _load(paths, database, jobs, force, bar, cluster, parquet_out)
-        except KeyboardInterrupt as exc:   # before the load began
-            stop = interruption(exc)
-            assert stop is not None
-            _fail(f"{stop.verb}; {_kept(0)}", stop.exit_code)
-        finally:
+            with deaf():   # the load is done and committed: a late signal changes nothing
+                bar.close()
+                _say(summary, database, quiet)
+        except KeyboardInterrupt as exc:
             bar.close()
+            if summary is None:   # before the load began
+                stop = interruption(exc)
+                assert stop is not None
+                _fail(f"{stop.verb}; {_kept(0)}", stop.exit_code)
+            _say(summary, database, quiet)   # it came just as the finished load returned
+    if analyse:
+        _analyse(database, rollouts, jobs, not quiet and sys.stderr.isatty())
+    raise typer.Exit(summary.exit_code(allow_errors))
+
+
+def _say(summary: Any, database: Path, quiet: bool) -> None:
+    """The summary of a finished load: one line per rejected log (unless quiet), then totals."""
     for err in [] if quiet else summary.rejected:
         where = f"{err['file']}:{err['line']}:" if err.get("line") is not None \
             else f"{err['file']}:"
         typer.echo(f"{where} {err['code']}: {err['message']}", err=True)
     typer.echo(f"{database}: {summary.text()}")
-    if analyse:
-        _analyse(database, rollouts, jobs, not quiet and sys.stderr.isatty())
-    raise typer.Exit(summary.exit_code(allow_errors))
 
 
 def _analyse(database: Path, rollouts: int | None, jobs: int | None, show: bool) -> None:

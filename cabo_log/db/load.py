@@ -275,8 +275,14 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
             raise error from None
         raise
     finally:
-        writer.close()
-        con.close()
+        try:
+            writer.close()
+            con.close()   # folds the write-ahead log in: may take a moment
+        except KeyboardInterrupt as exc:   # the stop came while closing: all was committed
+            stop = interruption(exc)
+            if stop is None:   # pragma: no cover - interruption always names a signal
+                raise
+            raise LoadInterrupted(writer.committed_games, stop.signum) from None
     summary = loader.summary
     summary.seconds = time.perf_counter() - started
     return summary
