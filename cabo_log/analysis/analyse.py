@@ -7,8 +7,6 @@ are evaluated independently (each from its own seeded worlds), in worker process
 
 from __future__ import annotations
 
-import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO, TypeVar
@@ -17,6 +15,7 @@ from cabo_log.analysis.decisions import Decision, Kind, read_decisions
 from cabo_log.analysis.evaluate import Evaluation, Settings, evaluate
 from cabo_log.analysis.marks import Mark, game_accuracy, mark_of
 from cabo_log.analysis.words import infinitive, must_fail, past
+from cabo_log.progress import Progress
 from cabo_log.workers import Pool, worker_count
 from engine import Event
 from engine.events import to_dict
@@ -140,7 +139,7 @@ def analyse_bytes(data: bytes, file: str | None = None, *, settings: Settings | 
         raise ValueError(f"{player!r} is not a player of {file or record.game_id}")
     todo = [d for d in record.decisions
             if not d.forced and (player is None or d.player == player)]
-    bar = Progress(len(todo), progress) if progress is not None else None
+    bar = Progress(len(todo), progress, unit="decisions") if progress is not None else None
     results = run_parallel(_analyse_one, [(d, settings) for d in todo], jobs,
                            bar.update if bar is not None else None)
     if bar is not None:
@@ -183,33 +182,3 @@ def run_parallel(func: Callable[[T], R], items: Sequence[T], jobs: int | None,
             if done is not None:
                 done(len(results))
     return results
-
-
-class Progress:
-    """A one-line progress bar on a stream, drawn at most every 0.2 s after 0.5 s."""
-
-    def __init__(self, total: int, stream: TextIO = sys.stderr, width: int = 30) -> None:
-        self.total, self.stream, self.width = total, stream, width
-        self.started = time.perf_counter()
-        self.drawn_at = 0.0
-        self.shown = False
-
-    def update(self, done: int) -> None:
-        now = time.perf_counter()
-        elapsed = now - self.started
-        if done < self.total and (elapsed < 0.5 or now - self.drawn_at < 0.2):
-            return
-        if not self.shown and elapsed < 0.5:
-            return
-        self.drawn_at, self.shown = now, True
-        filled = self.width * done // max(self.total, 1)
-        rate = done / elapsed if elapsed > 0 else 0.0
-        left = (self.total - done) / rate if rate > 0 else 0.0
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] "
-                          f"{done}/{self.total} decisions  {rate:.1f}/s  ETA {left:.0f} s ")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\n")
-            self.stream.flush()

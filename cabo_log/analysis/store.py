@@ -17,11 +17,12 @@ from typing import Any, TextIO
 
 import pyarrow as pa
 
-from cabo_log.analysis.analyse import GameAnalysis, Progress, analyse_bytes
+from cabo_log.analysis.analyse import GameAnalysis, analyse_bytes
 from cabo_log.analysis.evaluate import Settings
 from cabo_log.analysis.marks import Mark, accuracy_of
 from cabo_log.db.database import ANALYSIS_SCHEMAS, connect, ensure_schema
 from cabo_log.db.load import file_hash
+from cabo_log.progress import Progress
 from engine import CaboLogError, type_name
 
 
@@ -48,7 +49,7 @@ def analyse_database(path: str | os.PathLike[str], settings: Settings, *,
             "SELECT g.game_id, g.source_file, g.file_hash FROM games g WHERE NOT EXISTS "
             "(SELECT 1 FROM analyses a WHERE a.game_id = g.game_id "
             "AND a.file_hash = g.file_hash) ORDER BY g.game_id").fetchall()
-        bar = Progress(len(todo), progress) if progress is not None else None
+        bar = Progress(len(todo), progress, unit="decisions") if progress is not None else None
         for done, (game_id, source, digest) in enumerate(todo, start=1):
             _one(con, summary, game_id, source, digest, settings, jobs)
             if bar is not None:

@@ -25,13 +25,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from cabo_log.log.append import EventWriter, GameLog, MemorySink
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.bots import BOTS, Bot, make_bot
 from cabo_log.play.lines import stamp
 from cabo_log.play.moveset import moves_for
+from cabo_log.progress import Progress
 from engine import CaboLogError, GameState, Outcome, finish, resolve
 from engine.events import (
     FORMAT,
@@ -487,7 +488,7 @@ def write_games(out_dir: str | Path, ruleset: str, *, games: int,
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     summary = SimulationSummary(out_dir=out, ruleset=ruleset)
-    bar = _Progress(games, sys.stderr) if progress else None
+    bar = Progress(games, sys.stderr, unit="games") if progress else None
     started = time.perf_counter()
     orders = (_Order(out, ruleset, seed, index, players, options, bots, forfeit_rate,
                      auto_rate, timestamps) for index in range(games))
@@ -541,36 +542,3 @@ def _write_game(order: _Order) -> tuple[Path, int, int, int]:
     size = part.stat().st_size
     os.replace(part, path)
     return path, game.rounds, len(game.events), size
-
-
-class _Progress:
-    """A one-line progress bar on a terminal stream, drawn at most every 0.2 s after 0.5 s."""
-
-    def __init__(self, total: int, stream: TextIO, width: int = 30) -> None:
-        self.total = total
-        self.stream = stream
-        self.width = width
-        self.started = time.perf_counter()
-        self.drawn_at = 0.0
-        self.shown = False
-
-    def update(self, done: int) -> None:
-        now = time.perf_counter()
-        elapsed = now - self.started
-        if done < self.total and (elapsed < 0.5 or now - self.drawn_at < 0.2):
-            return
-        if not self.shown and done == self.total and elapsed < 0.5:
-            return
-        self.drawn_at = now
-        self.shown = True
-        filled = self.width * done // self.total
-        rate = done / elapsed if elapsed > 0 else 0.0
-        left = (self.total - done) / rate if rate > 0 else 0.0
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] "
-                          f"{done}/{self.total} games  {rate:.0f}/s  ETA {left:.0f} s ")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\n")
-            self.stream.flush()
