@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from cabo_log.log.chain import check_line, line_hash
+from cabo_log.log.chain import as_stored, check_line, line_hash
 from cabo_log.log.fastdecode import fast_decode
 from cabo_log.log.logfile import parse_line, read_bytes, strip_bom
 from engine import (
@@ -143,6 +143,7 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
                 if not isinstance(event, GameStart):
                     raise LogSyntaxError("no_header", "the first line must be the 'game' header")
                 state = new_game(event)
+                previous = as_stored(data, number, raw)   # line 1 keeps a BOM (log.chain)
                 if visitor is not None:
                     visitor.begin(state, event)
             if until is not None and _index(event, state) >= until:
