@@ -25,7 +25,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from cabo_log.db.rows import GAME_TABLES, SCHEMAS
+from cabo_log.db.schema import GAME_TABLES, SCHEMAS
 
 SCHEMA_VERSION = "2"   # 2: counts of rounds and turns INTEGER, scores BIGINT
 DEFAULT_DB = "cabo.duckdb"

@@ -198,7 +198,7 @@ def _glob(root: Path, table: str) -> str | None:
 def view_sql(root: Path) -> dict[str, str]:
     """The SELECT of each view; a table with no rows yet is an empty SELECT of its columns."""
     from cabo_log.db.database import ALL_SCHEMAS, duck_type
-    from cabo_log.db.rows import SCHEMAS
+    from cabo_log.db.schema import SCHEMAS
 
     def empty(schema: pa.Schema) -> str:
         cols = ", ".join(f'CAST(NULL AS {duck_type(f.type)}) AS "{f.name}"' for f in schema)

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 import pyarrow as pa
 
-from cabo_log.db.rows import Chunk, collect
+from cabo_log.db.chunk import Chunk
+from cabo_log.db.rows import collect
 from cabo_log.log.logfile import find_logs
 from cabo_log.log.replay import error_dict
 from cabo_log.workers import Pool, WorkerDied, interruption, worker_count
