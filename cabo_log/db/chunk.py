@@ -9,6 +9,7 @@ dictionary-encoded: one value per game, referenced by a parallel column of game 
 
 from __future__ import annotations
 
+from array import array
 from itertools import repeat
 from typing import Any
 
@@ -16,7 +17,7 @@ import pyarrow as pa
 
 from cabo_log.db.game_rows import Row, game_rows
 from cabo_log.db.rows import LAYOUTS, RowCollector
-from cabo_log.db.schema import I32, SCHEMAS, STR, WIRE
+from cabo_log.db.schema import I16, I32, I64, SCHEMAS, STR, WIRE
 from engine import GameState
 
 DICT_TABLES = tuple(name for name in SCHEMAS if name != "events")
@@ -28,6 +29,7 @@ class Chunk:
     def __init__(self) -> None:
         self.game_ids: list[str] = []
         self.rulesets: list[str] = []
+        self.times: list[dict[int, Any]] = []    # of each game: line -> raw ``t``
         self.tables: dict[str, list[Row]] = {name: [] for name in DICT_TABLES}
         self.events: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in LAYOUTS}
         self.owner: dict[str, list[int]] = {name: [] for name in (*DICT_TABLES, *LAYOUTS)}
@@ -39,6 +41,7 @@ class Chunk:
         index = len(self.game_ids)
         self.game_ids.append(g.game_id)
         self.rulesets.append(g.rules.name)
+        self.times.append(rows.times)
         parts = game_rows(g, rows, header, source, file_hash)
         parts["powers"] = rows.powers.rows
         parts["cabo_calls"] = rows.calls.rows
@@ -67,8 +70,14 @@ class Chunk:
                 out[name] = [_batch(name, columns, self.owner[name], keys)]
         kinds = [kind for kind, rows in self.events.items() if rows]
         if kinds:
-            out["events"] = [_batch("events", self._event_columns(kinds),
-                                    [i for k in kinds for i in self.owner[k]], keys)]
+            owner = [i for k in kinds for i in self.owner[k]]
+            columns = self._event_columns(kinds)
+            if any(self.times):
+                times, lines = self.times, columns["line"]
+                assert lines is not None
+                columns["t_ms"], columns["t_iso"] = _split_times(
+                    [times[game].get(line) for game, line in zip(owner, lines, strict=True)])
+            out["events"] = [_batch("events", columns, owner, keys)]
         return out
 
     def _event_columns(self, kinds: list[str]) -> dict[str, list[Any] | None]:
@@ -77,9 +86,7 @@ class Chunk:
                                 strict=True))
                  for kind in kinds}
         columns: dict[str, list[Any] | None] = {}
-        for name in (*SCHEMAS["events"].names[2:], "t"):
-            if name in ("t_ms", "t_iso"):
-                continue
+        for name in SCHEMAS["events"].names[2:]:
             if name == "type":
                 types: list[Any] = []
                 for kind in kinds:
@@ -93,7 +100,6 @@ class Chunk:
             for kind in kinds:
                 values.extend(given[kind].get(name) or repeat(None, len(self.events[kind])))
             columns[name] = values
-        columns["t_ms"], columns["t_iso"] = _split_times(columns.pop("t"))
         return columns
 
 
@@ -106,17 +112,34 @@ def _batch(table: str, columns: dict[str, list[Any] | None], owner: list[int],
     schema = WIRE[table]
     for field in list(schema)[2:]:
         values = columns.get(field.name)
-        if values is None or values.count(None) == len(values):   # NULL throughout: no work
+        nulls = len(owner) if values is None else values.count(None)
+        if nulls == len(owner):   # NULL throughout: no work
             arrays.append(pa.nulls(len(owner), field.type))
         else:
-            arrays.append(pa.array(values, field.type))
+            assert values is not None
+            arrays.append(_array(values, field.type, nulls))
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
-def _split_times(raw: list[Any] | None) -> tuple[list[Any] | None, list[Any] | None]:
-    """The raw ``t`` column -> (t_ms, t_iso); None for a column that would be all null."""
-    if raw is None or raw.count(None) == len(raw):
-        return None, None
+_MACHINE_INTS = {I16: "h", I32: "i", I64: "q"}
+
+
+def _array(values: list[Any], kind: pa.DataType, nulls: int) -> pa.Array:
+    """``pa.array(values, kind)``; an integer column without NULLs goes through a machine
+    array instead, which is about twice as fast (out of range: ``pa.array`` says so)."""
+    code = _MACHINE_INTS.get(kind)
+    if code is not None and not nulls:
+        try:
+            ints = array(code, values)
+        except (OverflowError, TypeError):
+            pass
+        else:
+            return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(ints)])
+    return pa.array(values, kind)
+
+
+def _split_times(raw: list[Any]) -> tuple[list[Any], list[Any]]:
+    """The raw ``t`` of each event -> (t_ms, t_iso)."""
     ms = [float(t) if type(t) in (int, float) else None for t in raw]
     iso = [t if type(t) is str else None for t in raw]
     return ms, iso

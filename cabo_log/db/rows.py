@@ -40,8 +40,8 @@ from engine.events import (
 from engine.state import POWER
 
 # the columns every event has, in the order of the tuple ``RowCollector.event`` builds
-# (``t`` is the line's raw timestamp: ``chunk`` splits it into t_ms and t_iso)
-COMMON = ("seq", "line", "round", "turn", "player", "auto", "t", "card", "value", "deck_left",
+# (``t_ms``/``t_iso`` are filled by ``chunk`` from ``times``: few logs carry timestamps)
+COMMON = ("seq", "line", "round", "turn", "player", "auto", "card", "value", "deck_left",
           "implicit_skip", "round_ended")
 Own = tuple[Any, ...]
 H = TypeVar("H", bound=Callable[..., Own])
@@ -74,7 +74,7 @@ class RowCollector(ReplayVisitor["RowCollector"]):
         self.turns_of: list[int] = []
         self.header: GameStart | None = None
         self.header_line = 1
-        self.times: dict[int, Any] = {}
+        self.times: dict[int, Any] = {}   # line -> its raw ``t``
         if data is not None:
             self.header_line = _first_line(data)
             if b'"t"' in data:
@@ -88,8 +88,8 @@ class RowCollector(ReplayVisitor["RowCollector"]):
         self.header = header
         self.turns_of = [0] * len(state.players)
         line = self.header_line
-        self.events["game"].append((0, line, 0, 0, None, header.auto, self.times.get(line),
-                                    None, None, None, None, None))
+        self.events["game"].append((0, line, 0, 0, None, header.auto, None, None, None, None,
+                                    None))
 
     def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
         powers = self.powers
@@ -100,10 +100,9 @@ class RowCollector(ReplayVisitor["RowCollector"]):
         r = state
         rows.append((
             state.events - 1, line, r.round_no, r.turn, getattr(event, "player", None),
-            event.auto, self.times.get(line) if self.times else None, card,
-            state.values_of[card] if card is not None else None, len(r.deck),
-            outcome.lapsed is not None or None, outcome.round_ended is not None or None,
-            *handler(event, state, outcome)))
+            event.auto, card, state.values_of[card] if card is not None else None,
+            len(r.deck), outcome.lapsed is not None or None,
+            outcome.round_ended is not None or None) + handler(event, state, outcome))
         if state.phase == POWER and powers.open is None:
             powers.start(state)
         if outcome.round_ended is not None and self.calls.open is not None:
