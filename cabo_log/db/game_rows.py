@@ -1,5 +1,6 @@
 """The game-level rows of a replayed game, from its final state: ``games``, ``game_players``,
-``rounds`` and ``round_scores``, each row a dict keyed by its table's column names."""
+``rounds`` and ``round_scores``, each row written by column name and kept as a tuple in its
+table's column order (``open_rows.as_row``)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,14 @@ from typing import Any
 
 import orjson
 
+from cabo_log.db.open_rows import Row, as_row
 from cabo_log.db.rows import RowCollector
 from engine import GameStart, GameState
 from engine.state import RoundResult
 
-Row = dict[str, Any]
-
 
 def game_rows(g: GameState, rows: RowCollector, header: GameStart, source: str,
-              file_hash: str) -> dict[str, list[Row]]:
+              file_hash: str) -> dict[str, list[tuple[Any, ...]]]:
     """The games, game_players, rounds and round_scores rows of one replayed game."""
     players = g.players
     spec = orjson.dumps(header.ruleset).decode() if isinstance(header.ruleset, dict) else None
@@ -41,8 +41,9 @@ def game_rows(g: GameState, rows: RowCollector, header: GameStart, source: str,
             played[seat] += 1
             calls[seat] += row["called"]
         round_scores.extend(scores)
-    return {"games": games, "game_players": _players(g, played, calls), "rounds": rounds,
-            "round_scores": round_scores}
+    named = {"games": games, "game_players": _players(g, played, calls), "rounds": rounds,
+             "round_scores": round_scores}
+    return {table: [as_row(table, row) for row in rows] for table, rows in named.items()}
 
 
 def _scores(g: GameState, r: RoundResult, dealt: dict[str, tuple[list[str], int]]

@@ -1,14 +1,16 @@
 """Rows that stay open across events: a power from the event that earned it until it is used,
 skipped, passed or lapses; a Cabo call until its round is scored.
 
-Each row is a dict keyed by the column names of its table (``schema.SCHEMAS``), filled as the
-replay goes; a column never set is NULL. Used by ``rows.RowCollector``.
+An open row is a dict keyed by the column names of its table (``schema.SCHEMAS``), filled as
+the replay goes (None: NULL); when it closes it is kept as a tuple in the schema's column order
+(``as_row``), the form ``chunk`` turns into columns. Used by ``rows.RowCollector``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from cabo_log.db.schema import COLUMNS
 from engine import GameState, Outcome
 from engine.events import Power
 from engine.knowledge import known_total
@@ -16,11 +18,16 @@ from engine.knowledge import known_total
 Row = dict[str, Any]
 
 
+def as_row(table: str, row: Row) -> tuple[Any, ...]:
+    """A row by column name -> the tuple of ``table``'s columns after the key, in order."""
+    return tuple(map(row.get, COLUMNS[table]))
+
+
 class PowerRows:
     """The ``powers`` rows of one game."""
 
     def __init__(self) -> None:
-        self.rows: list[Row] = []
+        self.rows: list[tuple[Any, ...]] = []
         self.open: Row | None = None
         self.known: list[int] | None = None   # what was known when the power was earned
 
@@ -42,7 +49,7 @@ class PowerRows:
         row["outcome"] = outcome
         row["used"] = outcome == "used"
         row["use_seq"] = use_seq
-        self.rows.append(row)
+        self.rows.append(as_row("powers", row))
         self.open = None
         self.known = None
 
@@ -83,7 +90,7 @@ class CallRows:
     """The ``cabo_calls`` rows of one game."""
 
     def __init__(self) -> None:
-        self.rows: list[Row] = []
+        self.rows: list[tuple[Any, ...]] = []
         self.open: Row | None = None
 
     def start(self, g: GameState, out: Outcome, caller_turn: int) -> None:
@@ -122,5 +129,5 @@ class CallRows:
     def end(self) -> None:
         """Keep the open call as it is (the log stops in its round: no outcome yet)."""
         if self.open is not None:
-            self.rows.append(self.open)
+            self.rows.append(as_row("cabo_calls", self.open))
             self.open = None

@@ -69,8 +69,9 @@ SCHEMAS: dict[str, pa.Schema] = {
 }
 
 GAME_TABLES: tuple[str, ...] = tuple(SCHEMAS)
+# the columns of each table after its key (game_id, ruleset): the order of a row's tuple
 COLUMNS: dict[str, tuple[str, ...]] = {
-    name: tuple(schema.names) for name, schema in SCHEMAS.items()}
+    name: tuple(schema.names[2:]) for name, schema in SCHEMAS.items()}
 
 # What crosses from a worker to the writer: game_id and ruleset dictionary-encoded.
 WIRE: dict[str, pa.Schema] = {
