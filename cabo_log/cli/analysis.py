@@ -13,7 +13,7 @@ from cabo_log.analysis.analyse import analyse_bytes
 from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, MIN_ROLLOUTS, Settings
 from cabo_log.analysis.rollout import DEFAULT_POLICY, policy_names
 from cabo_log.analysis.whatif import DEFAULT_PLAYOUTS, whatif_bytes
-from cabo_log.workers import interruption, stop_signals
+from cabo_log.stop import interruption, stop_signals
 from engine import CaboLogError
 
 

@@ -8,13 +8,16 @@ report, bad parameter, missing file), 1 for a database or load that failed, neve
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 
-from cabo_log.cli.progress import Bar
 from cabo_log.db.reports import Format
+
+if TYPE_CHECKING:
+    from cabo_log.progress import Progress
 
 DbOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
     "--db", help="The DuckDB database file.", envvar="CABO_LOG_DB", show_envvar=True,
@@ -32,68 +35,87 @@ def _db(path: Path | None) -> Path:
     return path if path is not None else default_path()
 
 
-def load_command(
-    paths: Annotated[list[Path], typer.Argument(
-        help="Log files and folders (searched recursively for *.jsonl).")],
-    db: DbOption = None,
-    jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--jobs", "-j", min=1, help="Replay worker processes (capped at the cores, and at one "
-        "per MB of logs to replay: more would only compete).",
-        show_default="one per core")] = None,
-    allow_errors: Annotated[bool, typer.Option(
-        "--allow-errors", help="Exit 0 even if some logs were rejected.")] = False,
-    force: Annotated[bool, typer.Option(
-        "--force", help="Replay every file, even those unchanged since they were loaded.")
-    ] = False,
-    quiet: Annotated[bool, typer.Option(
-        "--quiet", "-q", help="Only the summary: no progress bar, no line per rejected log.")
-    ] = False,
-    analyse: Annotated[bool, typer.Option(
-        "--analyse", help="Then analyse every loaded game's decisions into the 'decisions' "
-                          "table (slow: see 'cabo-log analyse').")] = False,
-    rollouts: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--rollouts", min=2, help="With --analyse: sampled worlds per compared option.",
-        show_default="8")] = None,
-    cluster: Annotated[Optional[str], typer.Option(  # noqa: UP045
-        "--cluster", help="Replay on a Dask cluster: a scheduler address "
-                          "(tcp://host:8786), or local:N for N local worker processes.",
-        show_default=False)] = None,
-    parquet_out: Annotated[Optional[Path], typer.Option(  # noqa: UP045
-        "--parquet-out", help="With --cluster: keep the games as a Parquet dataset in this "
-                              "folder; --db becomes a file of views over it.",
-        show_default=False)] = None,
-) -> None:
+PathsArgument = Annotated[list[Path], typer.Argument(
+    help="Log files and folders (searched recursively for *.jsonl).")]
+JobsOption = Annotated[Optional[int], typer.Option(  # noqa: UP045
+    "--jobs", "-j", min=1, help="Replay worker processes (capped at the cores, and at one "
+    "per MB of logs to replay: more would only compete).", show_default="one per core")]
+AllowErrorsOption = Annotated[bool, typer.Option(
+    "--allow-errors", help="Exit 0 even if some logs were rejected.")]
+ForceOption = Annotated[bool, typer.Option(
+    "--force", help="Replay every file, even those unchanged since they were loaded.")]
+QuietOption = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="Only the summary: no progress bar, no line per rejected log.")]
+AnalyseOption = Annotated[bool, typer.Option(
+    "--analyse", help="Then analyse every loaded game's decisions into the 'decisions' "
+                      "table (slow: see 'cabo-log analyse').")]
+RolloutsOption = Annotated[Optional[int], typer.Option(  # noqa: UP045
+    "--rollouts", min=2, help="With --analyse: sampled worlds per compared option.",
+    show_default="8")]
+ClusterOption = Annotated[Optional[str], typer.Option(  # noqa: UP045
+    "--cluster", help="Replay on a Dask cluster: a scheduler address "
+                      "(tcp://host:8786), or local:N for N local worker processes.",
+    show_default=False)]
+ParquetOutOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045
+    "--parquet-out", help="With --cluster: keep the games as a Parquet dataset in this "
+                          "folder; --db becomes a file of views over it.", show_default=False)]
+
+
+@dataclass(frozen=True)
+class _LoadArgs:
+    """What ``load`` was asked to do, as the library functions take it."""
+
+    paths: list[Path]
+    database: Path
+    jobs: int | None
+    force: bool
+    cluster: str | None
+    parquet_out: Path | None
+
+
+def load_command(paths: PathsArgument, db: DbOption = None, jobs: JobsOption = None,
+                 allow_errors: AllowErrorsOption = False, force: ForceOption = False,
+                 quiet: QuietOption = False, analyse: AnalyseOption = False,
+                 rollouts: RolloutsOption = None, cluster: ClusterOption = None,
+                 parquet_out: ParquetOutOption = None) -> None:
     """Replay logs and load what the engine derives into DuckDB (safe to re-run).
 
     Ctrl-C or SIGTERM stops it within a second or two: the batches committed stay, the one in
     progress is rolled back (exit 130 or 143).
     """
-    from cabo_log.workers import deaf, interruption, stop_signals
-
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         _fail(f"no such file or folder: {', '.join(missing)}", 2)
     if parquet_out is not None and cluster is None:
         _fail("--parquet-out needs --cluster (use --cluster local:1 on one machine)", 2)
-    database = _db(db)
-    bar = Bar("loading", enabled=not quiet)
+    args = _LoadArgs(paths, _db(db), jobs, force, cluster, parquet_out)
+    summary = _load_and_say(args, quiet)
+    if analyse:
+        _analyse(args.database, rollouts, jobs, not quiet and sys.stderr.isatty())
+    raise typer.Exit(summary.exit_code(allow_errors))
+
+
+def _load_and_say(args: _LoadArgs, quiet: bool) -> Any:
+    """The load with its progress bar, stoppable by a signal, then its summary printed."""
+    from cabo_log.progress import Progress
+    from cabo_log.stop import deaf, interruption, stop_signals
+
+    bar = Progress.on_terminal(not quiet, unit="files", label="loading")
     summary: Any = None
     with stop_signals():
         try:
-            summary = _load(paths, database, jobs, force, bar, cluster, parquet_out)
+            summary = _load(args, bar)
             with deaf():   # the load is done and committed: a late signal changes nothing
                 bar.close()
-                _say(summary, database, quiet)
+                _say(summary, args.database, quiet)
         except KeyboardInterrupt as exc:
             bar.close()
             if summary is None:   # before the load began
                 stop = interruption(exc)
                 assert stop is not None
                 _fail(f"{stop.verb}; {_kept(0)}", stop.exit_code)
-            _say(summary, database, quiet)   # it came just as the finished load returned
-    if analyse:
-        _analyse(database, rollouts, jobs, not quiet and sys.stderr.isatty())
-    raise typer.Exit(summary.exit_code(allow_errors))
+            _say(summary, args.database, quiet)   # it came just as the finished load returned
+    return summary
 
 
 def _say(summary: Any, database: Path, quiet: bool) -> None:
@@ -121,8 +143,7 @@ def _analyse(database: Path, rollouts: int | None, jobs: int | None, show: bool)
     typer.echo(f"{database}: {done.text()}")
 
 
-def _load(paths: list[Path], database: Path, jobs: int | None, force: bool, bar: Bar,
-          cluster: str | None = None, parquet_out: Path | None = None) -> Any:
+def _load(args: _LoadArgs, bar: Progress) -> Any:
     """``load_paths`` (or ``load_cluster`` with ``--cluster``), its failures as one line each
     (and the exit status they call for)."""
     from cabo_log.db.cluster import ClusterError, load_cluster
@@ -130,11 +151,12 @@ def _load(paths: list[Path], database: Path, jobs: int | None, force: bool, bar:
     from cabo_log.db.load import LoadError, LoadInterrupted, NoLogsFound, load_paths
 
     try:
-        if cluster is not None:
-            return load_cluster(paths, database, cluster, parquet_out=parquet_out, force=force,
-                                progress=bar.update, on_total=bar.start)
-        return load_paths(paths, database, jobs=jobs, force=force, progress=bar.update,
-                          on_total=bar.start)
+        if args.cluster is not None:
+            return load_cluster(args.paths, args.database, args.cluster,
+                                parquet_out=args.parquet_out, force=args.force,
+                                progress=bar.advance, on_total=bar.start)
+        return load_paths(args.paths, args.database, jobs=args.jobs, force=args.force,
+                          progress=bar.advance, on_total=bar.start)
     except (DatabaseError, NoLogsFound, ClusterError) as exc:
         _fail(str(exc), 1)
     except LoadError as exc:

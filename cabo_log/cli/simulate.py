@@ -67,7 +67,7 @@ def simulate_command(
     The same arguments give byte-identical files on any machine. Ctrl-C or SIGTERM stops it
     within a second or two (exit 130 or 143); every file written is whole.
     """
-    from cabo_log.workers import interruption, stop_signals
+    from cabo_log.stop import interruption, stop_signals
 
     if ruleset is None:
         raise _usage(f"--ruleset is required (one of {', '.join(BUILTINS)})")

@@ -96,30 +96,28 @@ def _analysis(path: Path, rollouts: int | None) -> GameAnalysis | None:
 
 def _folder(folder: Path, output: Path | None, as_player: str | None, cdn: bool,
             jobs: int | None) -> None:
-    from cabo_log.cli.progress import Bar
     from cabo_log.log.logfile import find_logs
-    from cabo_log.workers import interruption, stop_signals
+    from cabo_log.progress import Progress
+    from cabo_log.stop import interruption, stop_signals
 
     outdir = output if output is not None else Path(f"{folder.resolve().name}-timeline")
     if outdir.exists() and not outdir.is_dir():
         raise _usage(f"{outdir} is a file; for a folder of logs -o names a folder")
-    bar = Bar("pages", enabled=True)
+    bar = Progress.on_terminal(unit="pages")
     try:
         with stop_signals():
             bar.start(len(find_logs([folder])))
             result = write_folder(folder, outdir, as_player, cdn, jobs=jobs,
-                                  progress=bar.update)
+                                  progress=bar.advance)
     except KeyboardInterrupt as exc:
-        bar.close()
         stop = interruption(exc)
         assert stop is not None
         raise _stopped(f"{stop.verb}; {outdir / 'index.html'} was not written",
                        stop.exit_code) from None
     except OSError as exc:
-        bar.close()
         raise _failed(f"cannot write into {outdir}: {exc.strerror or exc}") from None
     finally:
-        bar.close()
+        bar.close()      # the terminal's line is left clean whatever happened
     if as_player is not None and not result.games and result.skipped:
         raise _usage(f"{as_player!r} plays in none of the logs in {folder}")
     for skipped in result.skipped:
