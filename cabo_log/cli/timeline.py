@@ -9,8 +9,9 @@ from typing import Annotated, Optional
 import typer
 
 from cabo_log.analysis.analyse import GameAnalysis
+from cabo_log.pages.assets import CDN, INLINE
 from cabo_log.pages.timeline import NotAPlayer
-from cabo_log.pages.timeline_html import CDN, INLINE, default_output, write_folder, write_timeline
+from cabo_log.pages.timeline_files import default_output, write_folder, write_timeline
 from engine import CaboLogError
 
 

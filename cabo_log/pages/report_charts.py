@@ -8,7 +8,7 @@ inside it, so it can never overlap the legend.
 
 Figures are plain plotly JSON (``{"data": [...], "layout": {...}}``) built as dicts: plotly's
 graph objects validate and deep-copy on every update, which cost most of a report page's time.
-Strings from the database are data: they go through ``charts.esc`` before plotly draws them.
+Strings from the database are data: they go through ``plot.esc`` before plotly draws them.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cabo_log.db.report_header import ChartKind, ChartSpec
-from cabo_log.pages.charts import FONT, PLAYER_COLOURS, esc
+from cabo_log.pages.plot import FONT, PLAYER_COLOURS, esc
 
 __all__ = ["Figure", "Row", "figure", "label"]
 
