@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 import typer
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cabo_log.cli import timeline as cli_timeline
 from cabo_log.log.logfile import dumps_event
 from cabo_log.pages.assets import script_json
 from cabo_log.pages.charts import events_figure, score_figure, totals_figure
-from cabo_log.pages.plot import figure_json
+from cabo_log.pages.plot import figure_json, white_template, wrap_lines
 from cabo_log.pages.timeline import (
     CHANGED,
     FACE_UP,
@@ -35,6 +38,8 @@ from cabo_log.pages.timeline_html import render_page
 from engine import RoundResult, apply, new_game, parse_event
 from engine.cards import cabo_deck
 from engine.knowledge import observe
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 
 # --- a small hand-built game ------------------------------------------------------------------
 
@@ -504,3 +509,26 @@ def test_simulated_games(ruleset: str) -> None:
             if line["type"] == "draw" and line["source"] == "deck" and line["player"] != viewer:
                 assert step.text.endswith(f"{line['player']} drew a card from the deck")
         render_page(tl, plotly="cdn")
+
+
+# --- hover texts ------------------------------------------------------------------------------
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["a", "ana", "drew", "9", "x" * 30, "y" * 80, "-", "co-op",
+                                 " ", "  ", "\t", "\u00a0", "\u2192", "<b>"]), max_size=40),
+       st.integers(min_value=8, max_value=80))
+def test_wrap_lines_breaks_as_textwrap_does(parts: list[str], width: int) -> None:
+    text = " ".join(parts)
+    assert wrap_lines(text, width) == textwrap.wrap(text, width)
+
+
+def test_wrap_lines_on_every_step_of_the_samples() -> None:
+    for path in sorted(SAMPLES.glob("*.jsonl")):
+        for step in build_timeline(path).steps:
+            assert wrap_lines(step.text) == textwrap.wrap(step.text, 72), step.text
+
+
+def test_the_white_template_is_plotlys() -> None:
+    import plotly.io as pio
+
+    assert white_template() == pio.templates["plotly_white"].to_plotly_json()

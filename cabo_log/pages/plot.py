@@ -13,8 +13,11 @@ through ``esc`` (which plotly.js turns back into the literal characters when it 
 from __future__ import annotations
 
 import html
+import json
+import re
 import textwrap
 from functools import cache
+from importlib import resources
 from typing import Any
 
 __all__ = ["FONT", "HOVER", "PLAYER_COLOURS", "Figure", "Trace", "esc", "figure_json", "layout",
@@ -34,8 +37,35 @@ def esc(text: object) -> str:
 
 
 def wrap(text: str, width: int = 72) -> str:
-    """Escape and break a long sentence into hover lines."""
-    return "<br>".join(esc(part) for part in textwrap.wrap(text, width)) or esc(text)
+    """Escape and break a long sentence into hover lines (as ``textwrap.wrap`` breaks it)."""
+    return "<br>".join(esc(part) for part in wrap_lines(text, width)) or esc(text)
+
+
+def wrap_lines(text: str, width: int = 72) -> list[str]:
+    """``textwrap.wrap(text, width)``, without its cost for the plain sentences of a replay
+    (a timeline wraps one per event): words between single spaces, none longer than a line,
+    no hyphen, are filled greedily here; anything else goes to ``textwrap``."""
+    if len(text) <= width and _PLAIN.fullmatch(text):
+        return [text] if text else []
+    words = text.split(" ")
+    if not _PLAIN.fullmatch(text) or max(map(len, words)) > width:
+        return textwrap.wrap(text, width)
+    lines: list[str] = []
+    line = [words[0]]
+    size = len(words[0])
+    for word in words[1:]:
+        if size + 1 + len(word) > width:
+            lines.append(" ".join(line))
+            line, size = [word], len(word)
+        else:
+            line.append(word)
+            size += 1 + len(word)
+    lines.append(" ".join(line))
+    return lines
+
+
+# words of no white space and no hyphen, between single spaces (or nothing at all)
+_PLAIN = re.compile(r"(?:[^\s-]+(?: [^\s-]+)*)?")
 
 
 def player_colour(index: int) -> str:
@@ -69,9 +99,16 @@ def figure_json(fig: Figure) -> Figure:
 
 @cache
 def white_template() -> dict[str, Any]:
-    """plotly's "plotly_white" template as JSON, made once per process (it is the only part
-    of the python plotly package a figure needs)."""
-    import plotly.io as pio
+    """plotly's "plotly_white" template as JSON, read once per process from the file plotly
+    ships it in (a fifth of the time ``plotly.io.templates`` takes to build and export it;
+    the same data), or from ``plotly.io`` if that file has moved."""
+    try:
+        text = (resources.files("plotly") / "package_data" / "templates" /
+                "plotly_white.json").read_text(encoding="utf-8")
+    except OSError:  # pragma: no cover - another layout of the plotly package
+        import plotly.io as pio
 
-    template: dict[str, Any] = pio.templates["plotly_white"].to_plotly_json()
-    return template
+        template: dict[str, Any] = pio.templates["plotly_white"].to_plotly_json()
+        return template
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
