@@ -10,10 +10,11 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from cabo_log.cli.errors import failed, usage
 from cabo_log.db.reports import Format
 
 if TYPE_CHECKING:
@@ -22,11 +23,6 @@ if TYPE_CHECKING:
 DbOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
     "--db", help="The DuckDB database file.", envvar="CABO_LOG_DB", show_envvar=True,
     show_default="./cabo.duckdb", metavar="FILE")]
-
-
-def _fail(message: str, code: int) -> NoReturn:
-    typer.echo(f"cabo-log: {message}", err=True)
-    raise typer.Exit(code)
 
 
 def _db(path: Path | None) -> Path:
@@ -85,9 +81,9 @@ def load_command(paths: PathsArgument, db: DbOption = None, jobs: JobsOption = N
     """
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
-        _fail(f"no such file or folder: {', '.join(missing)}", 2)
+        raise usage(f"no such file or folder: {', '.join(missing)}")
     if parquet_out is not None and cluster is None:
-        _fail("--parquet-out needs --cluster (use --cluster local:1 on one machine)", 2)
+        raise usage("--parquet-out needs --cluster (use --cluster local:1 on one machine)")
     args = _LoadArgs(paths, _db(db), jobs, force, cluster, parquet_out)
     summary = _load_and_say(args, quiet)
     if analyse:
@@ -113,7 +109,7 @@ def _load_and_say(args: _LoadArgs, quiet: bool) -> Any:
             if summary is None:   # before the load began
                 stop = interruption(exc)
                 assert stop is not None
-                _fail(f"{stop.verb}; {_kept(0)}", stop.exit_code)
+                raise failed(f"{stop.verb}; {_kept(0)}", stop.exit_code) from None
             _say(summary, args.database, quiet)   # it came just as the finished load returned
     return summary
 
@@ -137,7 +133,8 @@ def _analyse(database: Path, rollouts: int | None, jobs: int | None, show: bool)
         done = analyse_database(database, settings, jobs=jobs,
                                 progress=sys.stderr if show else None)
     except KeyboardInterrupt:
-        _fail("interrupted; the games analysed so far are kept (run again to finish)", 130)
+        raise failed("interrupted; the games analysed so far are kept (run again to finish)",
+                     130) from None
     for skipped in done.skipped:
         typer.echo(skipped, err=True)
     typer.echo(f"{database}: {done.text()}")
@@ -158,11 +155,11 @@ def _load(args: _LoadArgs, bar: Progress) -> Any:
         return load_paths(args.paths, args.database, jobs=args.jobs, force=args.force,
                           progress=bar.advance, on_total=bar.start)
     except (DatabaseError, NoLogsFound, ClusterError) as exc:
-        _fail(str(exc), 1)
+        raise failed(str(exc), 1) from None
     except LoadError as exc:
-        _fail(f"{exc}; {_kept(exc.committed)}", 1)
+        raise failed(f"{exc}; {_kept(exc.committed)}", 1) from None
     except LoadInterrupted as exc:
-        _fail(f"{_stopped(exc.signum)}; {_kept(exc.committed)}", 128 + exc.signum)
+        raise failed(f"{_stopped(exc.signum)}; {_kept(exc.committed)}", 128 + exc.signum) from None
 
 
 def _stopped(signum: int) -> str:
@@ -189,7 +186,7 @@ def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
         if need_schema:
             check_version(con, database)
     except DatabaseError as exc:
-        _fail(str(exc), 1)
+        raise failed(str(exc), 1) from None
     return con
 
 
@@ -209,8 +206,8 @@ def _format(fmt: Format | None, output: Path | None) -> str:
         fmt = Format.HTML if output is not None and output.suffix.lower() in (".html", ".htm") \
             else Format.TABLE
     if fmt is Format.HTML and output is None and sys.stdout.isatty():
-        _fail("an HTML page is not for the terminal: write it to a file with -o FILE.html "
-              "(or redirect the output)", 2)
+        raise usage("an HTML page is not for the terminal: write it to a file with -o FILE.html "
+                    "(or redirect the output)")
     return str(fmt)
 
 
@@ -221,7 +218,7 @@ def _emit(text: str, output: Path | None) -> None:
     try:
         output.write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
     except OSError as exc:
-        _fail(f"cannot write {output}: {exc.strerror or exc}", 1)
+        raise failed(f"cannot write {output}: {exc.strerror or exc}", 1) from None
 
 
 def report_command(
@@ -248,21 +245,21 @@ def report_command(
             typer.echo(f"{report.name:28s} {report.title}" + (f"  {params}" if params else ""))
         return
     if name is None:
-        _fail("which report? (cabo-log report --list shows them)", 2)
+        raise usage("which report? (cabo-log report --list shows them)")
     form = _format(fmt, output)
     try:
         report = reports.get(name)
         values = reports.bind(report, param or [])
     except reports.ReportError as exc:
-        _fail(str(exc), 2)
+        raise failed(str(exc), 2) from None
     con = _open_for_reading(db, need_schema=True)
     try:
         reports.check_values(con, report, values)
         columns, rows = reports.run(con, report, values)
     except reports.ReportError as exc:
-        _fail(str(exc), 2)
+        raise failed(str(exc), 2) from None
     except duckdb.Error as exc:
-        _fail(f"report {name} failed: {_one_line(exc)}", 1)
+        raise failed(f"report {name} failed: {_one_line(exc)}", 1) from None
     finally:
         con.close()
     _emit(reports.render(columns, rows, form, report=report, values=values,
@@ -287,7 +284,7 @@ def sql_command(
     try:
         columns, rows = reports.fetch(con, query)
     except duckdb.Error as exc:
-        _fail(_one_line(exc), 1)
+        raise failed(_one_line(exc), 1) from None
     finally:
         con.close()
     _emit(reports.render(columns, rows, form), output)
@@ -307,9 +304,9 @@ def export_command(
     try:
         counts = export_parquet(_db(db), parquet)
     except DatabaseError as exc:
-        _fail(str(exc), 1)
+        raise failed(str(exc), 1) from None
     except (OSError, duckdb.Error) as exc:
-        _fail(f"cannot export to {parquet}: {_one_line(exc)}", 1)
+        raise failed(f"cannot export to {parquet}: {_one_line(exc)}", 1) from None
     typer.echo(f"{parquet}: " + ", ".join(f"{t} {n:,}" for t, n in counts.items()))
 
 

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
+from cabo_log.cli.errors import failed, json_object, usage
 from cabo_log.play.bots import BOTS
 from cabo_log.play.simulate import SimulationError, existing_logs, table, write_games
 from engine import BUILTINS
 from engine.rulesets import BuiltinRuleset
-
-
-def _usage(message: str) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(2)
 
 
 def _complete_bots(incomplete: str) -> list[str]:
@@ -70,28 +65,23 @@ def simulate_command(
     from cabo_log.stop import interruption, stop_signals
 
     if ruleset is None:
-        raise _usage(f"--ruleset is required (one of {', '.join(BUILTINS)})")
+        raise usage(f"--ruleset is required (one of {', '.join(BUILTINS)})")
     name = ruleset.value  # the engine reads a plain str, as it does from a log header
     opts: Any = {}
     if options:
-        try:
-            opts = json.loads(options)
-        except json.JSONDecodeError as exc:
-            raise _usage(f"--options is not valid JSON: {exc.msg}") from None
-        if not isinstance(opts, dict):
-            raise _usage("--options must be a JSON object")
+        opts = json_object(options, "--options")
     if games < 1:
-        raise _usage(f"--games must be at least 1, not {games}")
+        raise usage(f"--games must be at least 1, not {games}")
     try:
         table(name, players=players, options=opts, bots=bot, forfeit_rate=forfeit_rate,
               auto_rate=auto_rate)
     except ValueError as exc:
-        raise _usage(getattr(exc, "message", None) or str(exc)) from None
+        raise usage(getattr(exc, "message", None) or str(exc)) from None
     if out.exists() and not out.is_dir():
-        raise _usage(f"--out {out} is a file, not a folder")
+        raise usage(f"--out {out} is a file, not a folder")
     taken = existing_logs(out, name, seed=seed, games=games)
     if taken and not force:
-        raise _usage(f"{out} already holds {len(taken)} of these logs ({taken[0].name}"
+        raise usage(f"{out} already holds {len(taken)} of these logs ({taken[0].name}"
                      f"{', ...' if len(taken) > 1 else ''}); --force overwrites them, or "
                      "choose another --out or --seed")
     show = sys.stderr.isatty() if progress is None else progress
@@ -104,13 +94,11 @@ def simulate_command(
     except KeyboardInterrupt as exc:
         stop = interruption(exc)
         assert stop is not None
-        typer.echo(f"cabo-log: {stop.verb}; the files written are whole", err=True)
-        raise typer.Exit(stop.exit_code) from None
+        raise failed(f"{stop.verb}; the files written are whole", stop.exit_code) from None
     except SimulationError as exc:  # a bug, not a usage error: say so plainly
-        typer.echo(f"cabo-log: simulation failed: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise failed(f"simulation failed: {exc}") from None
     except OSError as exc:
-        raise _usage(f"cannot write to {out}: {exc.strerror or exc}") from None
+        raise usage(f"cannot write to {out}: {exc.strerror or exc}") from None
     typer.echo(f"simulated {summary}")
 
 

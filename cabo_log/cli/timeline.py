@@ -9,25 +9,11 @@ from typing import Annotated, Optional
 import typer
 
 from cabo_log.analysis.analyse import GameAnalysis
+from cabo_log.cli.errors import failed, usage
 from cabo_log.pages.assets import CDN, INLINE
 from cabo_log.pages.timeline import NotAPlayer
 from cabo_log.pages.timeline_files import default_output, write_folder, write_timeline
 from engine import CaboLogError
-
-
-def _usage(message: str) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(2)
-
-
-def _stopped(message: str, code: int) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(code)
-
-
-def _failed(message: str) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(1)
 
 
 def timeline_command(
@@ -58,11 +44,11 @@ def timeline_command(
     progress bar on a terminal; Ctrl-C or SIGTERM stops it, exit 130 or 143)."""
     if path.is_dir():
         if analyse:
-            raise _usage("--analyse takes one log, not a folder")
+            raise usage("--analyse takes one log, not a folder")
         _folder(path, output, as_player, cdn, jobs)
         return
     if not path.exists():
-        raise _usage(f"no such file or folder: {path}")
+        raise usage(f"no such file or folder: {path}")
     analysis = _analysis(path, rollouts) if analyse else None
     out = output if output is not None else default_output(path)
     if out.is_dir():
@@ -70,9 +56,9 @@ def timeline_command(
     try:
         tl = write_timeline(path, out, as_player, CDN if cdn else INLINE, analysis)
     except NotAPlayer as exc:
-        raise _usage(str(exc)) from None
+        raise usage(str(exc)) from None
     except OSError as exc:
-        raise _failed(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise failed(f"cannot write {out}: {exc.strerror or exc}") from None
     if tl.players:
         note = " (the valid part, up to the error)" if tl.error is not None else ""
         typer.echo(f"wrote {out}{note}")
@@ -103,7 +89,7 @@ def _folder(folder: Path, output: Path | None, as_player: str | None, cdn: bool,
 
     outdir = output if output is not None else Path(f"{folder.resolve().name}-timeline")
     if outdir.exists() and not outdir.is_dir():
-        raise _usage(f"{outdir} is a file; for a folder of logs -o names a folder")
+        raise usage(f"{outdir} is a file; for a folder of logs -o names a folder")
     bar = Progress.on_terminal(unit="pages")
     try:
         with stop_signals():
@@ -113,14 +99,14 @@ def _folder(folder: Path, output: Path | None, as_player: str | None, cdn: bool,
     except KeyboardInterrupt as exc:
         stop = interruption(exc)
         assert stop is not None
-        raise _stopped(f"{stop.verb}; {outdir / 'index.html'} was not written",
+        raise failed(f"{stop.verb}; {outdir / 'index.html'} was not written",
                        stop.exit_code) from None
     except OSError as exc:
-        raise _failed(f"cannot write into {outdir}: {exc.strerror or exc}") from None
+        raise failed(f"cannot write into {outdir}: {exc.strerror or exc}") from None
     finally:
         bar.close()      # the terminal's line is left clean whatever happened
     if as_player is not None and not result.games and result.skipped:
-        raise _usage(f"{as_player!r} plays in none of the logs in {folder}")
+        raise usage(f"{as_player!r} plays in none of the logs in {folder}")
     for skipped in result.skipped:
         typer.echo(f"{skipped}: skipped, {as_player} does not play in it", err=True)
     if not result.games and not result.skipped:

@@ -105,30 +105,29 @@ def _trace_name(spec: ChartSpec, series: str, y: str) -> str:
     return esc(series or label(y))
 
 
-def _bars(spec: ChartSpec, groups: dict[str, list[Row]]) -> list[Trace]:
+def _per_column(spec: ChartSpec, groups: dict[str, list[Row]],
+                style: Callable[[int], Trace]) -> list[Trace]:
+    """A trace per series and ``y`` column, over the rows' ``x``; ``style(i)`` gives the
+    i-th trace its type and look (bars, lines)."""
     out: list[Trace] = []
     for series, rows in groups.items():
         xs = [esc(_value(r.get(spec.x or ""))) for r in rows]
         for y in spec.y:
             name = _trace_name(spec, series, y)
-            out.append({"type": "bar", "x": xs, "y": [r.get(y) for r in rows], "name": name,
-                        "marker": {"color": _colour(len(out))},
+            out.append({**style(len(out)), "x": xs, "y": [r.get(y) for r in rows],
+                        "name": name,
                         "hovertemplate": f"{name}<br>%{{x}}: %{{y}}<extra></extra>"})
     return out
+
+
+def _bars(spec: ChartSpec, groups: dict[str, list[Row]]) -> list[Trace]:
+    return _per_column(spec, groups, lambda i: {"type": "bar", "marker": {"color": _colour(i)}})
 
 
 def _lines(spec: ChartSpec, groups: dict[str, list[Row]]) -> list[Trace]:
-    out: list[Trace] = []
-    for series, rows in groups.items():
-        xs = [esc(_value(r.get(spec.x or ""))) for r in rows]
-        for y in spec.y:
-            name = _trace_name(spec, series, y)
-            out.append({"type": "scatter", "x": xs, "y": [r.get(y) for r in rows],
-                        "name": name, "mode": "lines+markers",
-                        "line": {"color": _colour(len(out)), "width": 2},
-                        "marker": {"size": 7},
-                        "hovertemplate": f"{name}<br>%{{x}}: %{{y}}<extra></extra>"})
-    return out
+    return _per_column(spec, groups, lambda i: {
+        "type": "scatter", "mode": "lines+markers", "line": {"color": _colour(i), "width": 2},
+        "marker": {"size": 7}})
 
 
 def _histograms(spec: ChartSpec, groups: dict[str, list[Row]]) -> list[Trace]:
