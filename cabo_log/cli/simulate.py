@@ -64,26 +64,8 @@ def simulate_command(
     """
     from cabo_log.stop import interruption, stop_signals
 
-    if ruleset is None:
-        raise usage(f"--ruleset is required (one of {', '.join(BUILTINS)})")
-    name = ruleset.value  # the engine reads a plain str, as it does from a log header
-    opts: Any = {}
-    if options:
-        opts = json_object(options, "--options")
-    if games < 1:
-        raise usage(f"--games must be at least 1, not {games}")
-    try:
-        table(name, players=players, options=opts, bots=bot, forfeit_rate=forfeit_rate,
-              auto_rate=auto_rate)
-    except ValueError as exc:
-        raise usage(getattr(exc, "message", None) or str(exc)) from None
-    if out.exists() and not out.is_dir():
-        raise usage(f"--out {out} is a file, not a folder")
-    taken = existing_logs(out, name, seed=seed, games=games)
-    if taken and not force:
-        raise usage(f"{out} already holds {len(taken)} of these logs ({taken[0].name}"
-                     f"{', ...' if len(taken) > 1 else ''}); --force overwrites them, or "
-                     "choose another --out or --seed")
+    name, opts = _check_table(ruleset, options, players, games, bot, forfeit_rate, auto_rate)
+    _check_out(out, name, seed, games, force)
     show = sys.stderr.isatty() if progress is None else progress
     try:
         with stop_signals():
@@ -100,6 +82,35 @@ def simulate_command(
     except OSError as exc:
         raise usage(f"cannot write to {out}: {exc.strerror or exc}") from None
     typer.echo(f"simulated {summary}")
+
+
+def _check_table(ruleset: BuiltinRuleset | None, options: str | None, players: int,
+                 games: int, bot: str, forfeit_rate: float, auto_rate: float
+                 ) -> tuple[str, dict[str, Any]]:
+    """The ruleset's name and options, once the table they describe can be seated."""
+    if ruleset is None:
+        raise usage(f"--ruleset is required (one of {', '.join(BUILTINS)})")
+    name = ruleset.value  # the engine reads a plain str, as it does from a log header
+    opts = json_object(options, "--options") if options else {}
+    if games < 1:
+        raise usage(f"--games must be at least 1, not {games}")
+    try:
+        table(name, players=players, options=opts, bots=bot, forfeit_rate=forfeit_rate,
+              auto_rate=auto_rate)
+    except ValueError as exc:
+        raise usage(getattr(exc, "message", None) or str(exc)) from None
+    return name, opts
+
+
+def _check_out(out: Path, name: str, seed: int, games: int, force: bool) -> None:
+    """``--out`` is a folder (or nothing yet) without this run's logs, unless ``--force``."""
+    if out.exists() and not out.is_dir():
+        raise usage(f"--out {out} is a file, not a folder")
+    taken = existing_logs(out, name, seed=seed, games=games)
+    if taken and not force:
+        raise usage(f"{out} already holds {len(taken)} of these logs ({taken[0].name}"
+                    f"{', ...' if len(taken) > 1 else ''}); --force overwrites them, or "
+                    "choose another --out or --seed")
 
 
 def register(app: typer.Typer) -> None:
