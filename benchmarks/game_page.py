@@ -4,7 +4,8 @@ A game page is the game's timeline page, built from its log when first asked for
 per file version). This measures that first visit on a real ``cabo-log serve`` process over
 HTTP, for a sample game and a long simulated match:
 
-- ``first visit``: the first request for the game to a server just started;
+- ``first visit``: the first request for the game to a server just started (one server per
+  game and version of the sources);
 - ``rebuilt``: a later request after the log's mtime changed (so the page is built again,
   in a warm process), median of ``--repeat``;
 - ``cached``: the same page again, unchanged log, median of ``--repeat``;
@@ -82,24 +83,23 @@ def serve(db: Path, checkout: Path | None) -> tuple[subprocess.Popen[bytes], int
     raise SystemExit("the server did not start")
 
 
-def measure(db: Path, games: dict[str, Path], checkout: Path | None, repeat: int) -> None:
+def measure(db: Path, game_id: str, log: Path, checkout: Path | None, repeat: int) -> str:
+    """One game on a server of its own (so its first visit is the server's first page)."""
     proc, port = serve(db, checkout)
     try:
+        first = ttfb(port, f"/games/{game_id}")
+        rebuilt = []
+        for _ in range(repeat):
+            os.utime(log, ns=(time.time_ns(), time.time_ns()))   # a new file version
+            rebuilt.append(ttfb(port, f"/games/{game_id}"))
+        cached = statistics.median(ttfb(port, f"/games/{game_id}") for _ in range(repeat))
         static = statistics.median(ttfb(port, "/static/report.css") for _ in range(repeat))
-        print(f"  static file: {static * 1000:.1f} ms")
-        for game_id, log in games.items():
-            first = ttfb(port, f"/games/{game_id}")
-            rebuilt = []
-            for _ in range(repeat):
-                os.utime(log, ns=(time.time_ns(), time.time_ns()))   # a new file version
-                rebuilt.append(ttfb(port, f"/games/{game_id}"))
-            cached = statistics.median(ttfb(port, f"/games/{game_id}") for _ in range(repeat))
-            print(f"  {game_id} ({sum(1 for _ in log.open()) - 1} events): first visit "
-                  f"{first * 1000:.0f} ms, rebuilt {statistics.median(rebuilt) * 1000:.0f} ms, "
-                  f"cached {cached * 1000:.1f} ms")
     finally:
         proc.terminate()
         proc.wait(10)
+    return (f"| {game_id} ({sum(1 for _ in log.open()) - 1} events) | {first * 1000:.0f} | "
+            f"{statistics.median(rebuilt) * 1000:.0f} | {cached * 1000:.1f} | "
+            f"{static * 1000:.1f} |")
 
 
 def main() -> None:
@@ -118,13 +118,15 @@ def main() -> None:
     import duckdb
 
     con = duckdb.connect(str(db), read_only=True)
-    games = {gid: Path(src) for gid, src in
-             con.execute("SELECT game_id, source_file FROM games ORDER BY game_id").fetchall()}
+    games = {gid: Path(src) for gid, src in con.execute(
+        "SELECT game_id, source_file FROM games ORDER BY game_id DESC").fetchall()}
     con.close()
-    for checkout in [*args.checkout, None]:
-        print(f"server from {checkout or ROOT}:")
-        measure(db, games, checkout, args.repeat)
-
+    print("| server from | game | first visit ms | rebuilt ms | cached ms | static file ms |")
+    print("|---|---|---|---|---|---|")
+    for game_id, log in games.items():
+        for checkout in [*args.checkout, None]:
+            print(f"| {checkout or 'this tree'} " + measure(db, game_id, log, checkout,
+                                                            args.repeat))
 
 if __name__ == "__main__":
     main()
