@@ -33,7 +33,7 @@ class PowerRows:
 
     def start(self, g: GameState) -> None:
         """A power is pending (``g.phase`` is POWER) and was not seen before."""
-        r = g
+        r = g.round
         top = r.pile[-1]
         self.open = {"round": r.round_no, "turn": r.turn, "seq": g.events - 1,
                      "player": g.players[r.current], "card": r.codes[top],
@@ -74,7 +74,7 @@ class PowerRows:
         given, received = out.moved
         if self.known is not None:
             bit = 1 << g.seat[e.player]
-            rows = g.rows
+            rows = g.round.rows
             row["knew_given"] = bool(self.known[rows[b][pos_b]] & bit)  # what left a is at b
             row["knew_received"] = bool(self.known[rows[a][pos_a]] & bit)
         (row["swap_player_a"], row["swap_position_a"]), \
@@ -95,7 +95,7 @@ class CallRows:
 
     def start(self, g: GameState, out: Outcome, caller_turn: int) -> None:
         """A Cabo call (``g`` is the state after it)."""
-        r = g
+        r = g.round
         seat = r.caller
         others = [g.row_total(p) for p in g.active_participants() if p != seat]
         count: int | None = None

@@ -97,7 +97,7 @@ class RowCollector(ReplayVisitor["RowCollector"]):
             powers.close("passed", state.events - 1)
         handler, rows = self._kinds[type(event)]
         card = outcome.card
-        r = state
+        r = state.round
         rows.append((
             state.events - 1, line, r.round_no, r.turn, getattr(event, "player", None),
             event.auto, card, state.values_of[card] if card is not None else None,
@@ -119,7 +119,7 @@ class RowCollector(ReplayVisitor["RowCollector"]):
     # --- one handler per event type: its own columns -------------------------------------
     @own(Draw, "source")
     def _draw(self, e: Draw, g: GameState, out: Outcome) -> Own:
-        r = g
+        r = g.round
         seat = r.current
         self.turns_of[seat] += 1
         # what the drawer knows of their row now is what they know when they place the card
@@ -175,7 +175,7 @@ class RowCollector(ReplayVisitor["RowCollector"]):
 
     @own(Cabo)
     def _cabo(self, e: Cabo, g: GameState, out: Outcome) -> Own:
-        seat = g.caller
+        seat = g.round.caller
         self.turns_of[seat] += 1
         self.calls.start(g, out, self.turns_of[seat])
         return ()
@@ -190,7 +190,7 @@ class RowCollector(ReplayVisitor["RowCollector"]):
 
     @own(Deal, "first_player")
     def _deal(self, e: Deal, g: GameState, out: Outcome) -> Own:
-        r = g
+        r = g.round
         codes, values = r.codes, r.values
         self.dealt[e.round] = {
             g.players[p]: ([codes[c] for c in r.rows[p]], sum(values[c] for c in r.rows[p]))
