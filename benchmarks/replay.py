@@ -15,9 +15,10 @@ Figures, each the best of ``--repeat`` runs over the whole corpus held in memory
 - apply only:        ``new_game`` + ``apply`` of already parsed events + ``finish``;
 - parse + apply:     ``replay_bytes`` on the file bytes (JSON decoding, event parsing, every
                      rule checked, knowledge tracked) - what ``cabo-log replay`` does;
-- parse + apply + rows: what a ``cabo-log load`` worker does (IPC and DuckDB aside): read and
-                     hash each file, replay it with the loader's ``RowCollector``, build the
-                     Arrow batches of each ~1 MB chunk of files.
+- parse + apply + rows: what a ``cabo-log load`` worker does (DuckDB aside): read and hash
+                     each file, replay it with the loader's ``RowCollector``, build the Arrow
+                     batches of each ~1 MB chunk of files and serialise them as Arrow IPC;
+- rows alone:        the difference of the last two: the row-building stage on its own.
 
 Usage::
 
@@ -45,6 +46,7 @@ from pathlib import Path
 import orjson
 
 from cabo_log.db.load import Task, _chunks, replay_tasks
+from cabo_log.db.replay_files import serialise
 from cabo_log.log.fastdecode import fast_event
 from cabo_log.log.logfile import decode_line, iter_lines, parse_line
 from cabo_log.log.replay import replay_bytes
@@ -133,11 +135,11 @@ def main() -> None:
             result = replay_bytes(data)
             assert result.error is None, result.error
 
-    def with_rows() -> None:   # what a load worker does, chunk by chunk (IPC aside)
+    def with_rows() -> None:   # what a load worker does, chunk by chunk
         for chunk in chunks:
             outcomes, rows = replay_tasks(chunk)
             assert all(o.status == "loaded" for o in outcomes)
-            rows.batches()
+            serialise(rows.batches())
 
     reference = best(args.repeat, orjson_only)
     print(f"{'orjson loads (ref)':22s} {events / reference:>12,.0f} events/s  "
@@ -147,10 +149,15 @@ def main() -> None:
               ("apply only", apply_only), ("parse + apply", parse_apply)]
     if not args.no_rows:
         stages.append(("parse + apply + rows", with_rows))
+    took: dict[str, float] = {}
     for label, run in stages:
-        seconds = best(args.repeat, run)
+        seconds = took[label] = best(args.repeat, run)
         print(f"{label:22s} {events / seconds:>12,.0f} events/s  ({seconds:.2f} s, "
               f"{seconds / events * 1e6:.2f} us/event, {seconds / reference:.2f}x orjson)")
+    if "parse + apply + rows" in took:   # the row-building stage on its own: the difference
+        seconds = took["parse + apply + rows"] - took["parse + apply"]
+        print(f"{'rows alone (difference)':22s} {events / seconds:>12,.0f} events/s  "
+              f"({seconds / events * 1e6:.2f} us/event, {seconds / reference:.2f}x orjson)")
 
     if args.profile:
         for label, run in (("parse + apply", parse_apply), ("parse + apply + rows", with_rows)):

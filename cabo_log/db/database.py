@@ -1,6 +1,6 @@
 """The DuckDB side: opening a database safely, its tables (DDL), and the one transactional writer.
 
-The tables of a game are defined once, as Arrow schemas in ``rows``; the DDL is derived from
+The tables of a game are defined once, as Arrow schemas in ``schema``; the DDL is derived from
 them, so the rows a worker builds and the tables they land in cannot drift apart. Two more
 tables belong to the loader: ``files`` (what was loaded from where, for change detection) and
 ``load_errors``; ``meta`` records the schema version.

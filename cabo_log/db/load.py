@@ -3,7 +3,8 @@
 The flow is one way. The parent finds the files, skips the ones it loaded before and that have
 not changed (same size and mtime; when only those differ, a content hash decides), and sends
 the rest in chunks to a pool of worker processes. A worker reads each file, hashes it, replays
-it through the engine and turns what the replay derived into Arrow record batches (``rows``),
+it through the engine and turns what the replay derived into Arrow record batches
+(``replay_files``: ``rows`` then ``chunk``),
 serialised as Arrow IPC. The parent is the only writer (``db.Writer``): it buffers the batches
 and appends them in bulk, a bounded batch of games per transaction, so a rejected log, a crash
 or Ctrl-C never leaves a game half-loaded, and loading again picks up where it stopped.
@@ -43,7 +44,7 @@ CHUNK_BYTES = 1 << 20       # about this much log text per task sent to a worker
 CHUNK_FILES = 256           # and at most this many files
 INLINE_BYTES = 2 << 20      # below this much changed data, replay in this process
 FLUSH_ROWS = 200_000        # the writer appends to DuckDB once this many rows are waiting
-DUCKDB_MEMORY = "256MB"     # DuckDB's cache of the tables it wrote: of no use to a load
+DUCKDB_MEMORY = "128MB"     # DuckDB's cache of the tables it wrote: of no use to a load
 WAL_BYTES = "4GB"           # DuckDB's write-ahead log may grow this big before a checkpoint
 
 
@@ -222,6 +223,8 @@ class _Loader:
         with Pool(workers, preload=[replay_files.__name__]) as pool:
             for result in pool.imap(replay_chunk, chunks):
                 self._handle_serialised(result, progress)
+        # the workers are done: the last batch and the checkpoint at close may use every core
+        self.con.execute("RESET threads")
 
     def _handle_serialised(self, result: tuple[list[Outcome], bytes],
                            progress: Progress | None) -> None:

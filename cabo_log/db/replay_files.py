@@ -20,14 +20,14 @@ from cabo_log.log.replay import error_dict
 from engine import LogSyntaxError
 
 
-@dataclass
+@dataclass(slots=True)
 class Task:
     path: str                   # absolute path: the key of the ``files`` table
     size: int
     known_hash: str | None      # the hash loaded before, if any
 
 
-@dataclass
+@dataclass(slots=True)
 class Outcome:
     """What happened to one file."""
 
