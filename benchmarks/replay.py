@@ -25,6 +25,7 @@ Usage::
     .venv/bin/python benchmarks/replay.py                     # 100 games per ruleset
     .venv/bin/python benchmarks/replay.py --games 400 --profile
     .venv/bin/python benchmarks/replay.py --corpus /tmp/corpus   # reuse (or create) a corpus
+    .venv/bin/python benchmarks/replay.py --rows-before 30df3e7  # rows: before/after, same run
 
 ``--profile`` runs cProfile over parse + apply (and over the row building) and prints the
 functions with the most time of their own.
@@ -38,15 +39,18 @@ import gc
 import io
 import os
 import pstats
+import subprocess
 import sys
 import time
+import types
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import orjson
 
 from cabo_log.db.load import Task, _chunks, replay_tasks
-from cabo_log.db.replay_files import serialise
+from cabo_log.db.replay_files import file_hash, serialise
 from cabo_log.log.fastdecode import fast_event
 from cabo_log.log.logfile import decode_line, iter_lines, parse_line
 from cabo_log.log.replay import replay_bytes
@@ -72,6 +76,16 @@ def corpus(folder: Path, games: int) -> list[Path]:
     return paths
 
 
+def rows_at(ref: str) -> Any:
+    """``cabo_log/db/rows.py`` as it was at git ``ref`` (which held ``collect`` and ``Chunk``),
+    as a module of its own next to today's."""
+    source = subprocess.run(["git", "show", f"{ref}:cabo_log/db/rows.py"], check=True,
+                            capture_output=True).stdout
+    module = types.ModuleType(f"rows_at_{ref}")
+    exec(compile(source, f"{ref}:cabo_log/db/rows.py", "exec"), module.__dict__)  # noqa: S102
+    return module
+
+
 def best(repeat: int, run: Callable[[], object]) -> float:
     times = []
     for _ in range(repeat):
@@ -90,6 +104,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each figure (3)")
     parser.add_argument("--profile", action="store_true", help="print cProfile hot spots")
     parser.add_argument("--no-rows", action="store_true", help="skip the row-building figure")
+    parser.add_argument("--rows-before", metavar="GIT_REF",
+                        help="also time the row building of cabo_log/db/rows.py at GIT_REF, "
+                             "loaded side by side (a same-run before/after)")
     args = parser.parse_args()
 
     paths = corpus(args.corpus, args.games)
@@ -141,6 +158,20 @@ def main() -> None:
             assert all(o.status == "loaded" for o in outcomes)
             serialise(rows.batches())
 
+    before = rows_at(args.rows_before) if args.rows_before else None
+
+    def with_rows_before() -> None:   # the same work with the rows.py of --rows-before
+        assert before is not None
+        gc.disable()
+        for chunk in chunks:
+            rows = before.Chunk()
+            for task in chunk:
+                data = Path(task.path).read_bytes()
+                result, collected = before.collect(data, task.path)
+                rows.add(result.state, collected, task.path, file_hash(data))
+            serialise(rows.batches())
+        gc.enable()
+
     reference = best(args.repeat, orjson_only)
     print(f"{'orjson loads (ref)':22s} {events / reference:>12,.0f} events/s  "
           f"({reference:.2f} s, {reference / events * 1e6:.2f} us/event)")
@@ -149,15 +180,19 @@ def main() -> None:
               ("apply only", apply_only), ("parse + apply", parse_apply)]
     if not args.no_rows:
         stages.append(("parse + apply + rows", with_rows))
+    if before is not None:
+        stages.append((f"... rows at {args.rows_before}", with_rows_before))
     took: dict[str, float] = {}
     for label, run in stages:
         seconds = took[label] = best(args.repeat, run)
         print(f"{label:22s} {events / seconds:>12,.0f} events/s  ({seconds:.2f} s, "
               f"{seconds / events * 1e6:.2f} us/event, {seconds / reference:.2f}x orjson)")
-    if "parse + apply + rows" in took:   # the row-building stage on its own: the difference
-        seconds = took["parse + apply + rows"] - took["parse + apply"]
-        print(f"{'rows alone (difference)':22s} {events / seconds:>12,.0f} events/s  "
-              f"({seconds / events * 1e6:.2f} us/event, {seconds / reference:.2f}x orjson)")
+    for label in ("parse + apply + rows", f"... rows at {args.rows_before}"):
+        if label in took:   # the row-building stage on its own: the difference
+            seconds = took[label] - took["parse + apply"]
+            name = "rows alone" + (f" at {args.rows_before}" if label[0] == "." else "")
+            print(f"{name:22s} {events / seconds:>12,.0f} events/s  "
+                  f"({seconds / events * 1e6:.2f} us/event, {seconds / reference:.2f}x orjson)")
 
     if args.profile:
         for label, run in (("parse + apply", parse_apply), ("parse + apply + rows", with_rows)):
