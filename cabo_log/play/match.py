@@ -296,19 +296,20 @@ class Match:
         if getattr(move, "player", None) != name:
             raise SimulationError(f"bot {self.bot_names[name]} played {move} for {name}")
         kind = type(move)
-        if kind is Draw:
+        if kind is Draw:   # a deck draw names the card it takes
             source = move.source  # type: ignore[attr-defined]
+            values: tuple[Any, ...] = (name, source,
+                                       deck_top(g) if source == "deck" else None)
             self.window_snaps = 0
-            self.recorder.emit_fields(Draw, (name, source, deck_top(g) if source == "deck"
-                                             else None), auto)
-            self.lapsed = False
-            return
-        if kind is Cabo:
-            self.window_snaps = 0
-        elif kind is Skip and not auto and self.table.random() >= EXPLICIT_SKIP:
-            self._lapse()
-            return
-        self.emit(move, auto)
+        else:
+            if kind is Cabo:
+                self.window_snaps = 0
+            elif kind is Skip and not auto and self.table.random() >= EXPLICIT_SKIP:
+                self._lapse()
+                return
+            values = plan(kind)[1](move)
+        self.recorder.emit_fields(kind, values, auto)
+        self.lapsed = False
 
     def _lapse(self) -> None:
         """A declined power simply lapses: the next line starts the next turn."""

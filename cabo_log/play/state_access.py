@@ -21,6 +21,9 @@ from __future__ import annotations
 
 from engine import EVERYBODY, GameState, Outcome
 from engine.knowledge import Observation
+from engine.state import DRAWN, POWER, TURN_START
+
+_PLAYING = frozenset((TURN_START, DRAWN, POWER))   # phases with a player to act
 
 Round = GameState
 """What holds the facts of the round being played (the match state itself, for now)."""
@@ -161,10 +164,11 @@ class Observer:
         if active != self._active:
             self._active = active[:]
             self._names = tuple([name for name, on in zip(players, active, strict=True) if on])
+        phase = g.phase
         obs: Observation = object.__new__(Observation)
         object.__setattr__(obs, "__dict__", {
             "me": player, "players": players, "active": self._names, "round": r.round_no,
-            "phase": g.phase, "to_play": g.current_player(),
+            "phase": phase, "to_play": players[current] if phase in _PLAYING else None,
             "rows": {players[p]: tuple(map(view, rows[p])) for p in r.participants
                      if active[p]},
             "discard": self._discard, "deck_size": len(r.deck), "drawn": drawn,
