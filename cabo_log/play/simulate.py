@@ -196,6 +196,30 @@ def existing_logs(out_dir: str | Path, ruleset: str, *, seed: int, games: int) -
             if (path := out / f"{game_name(ruleset, seed, index)}.jsonl").exists()]
 
 
+def check_run(out_dir: str | Path, ruleset: str, *, games: int,
+              players: int | list[str] = 3, seed: int = 0,
+              options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
+              forfeit_rate: float = 0.0, auto_rate: float = 0.0, force: bool = False) -> None:
+    """Whether a ``write_games`` run can start, before anything is created: raises
+    ValueError with one user-facing sentence (bad table, no games, ``out_dir`` a file, or
+    logs of an earlier run there that only ``force`` may overwrite)."""
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    try:
+        table(ruleset, players=players, options=options, bots=bots,
+              forfeit_rate=forfeit_rate, auto_rate=auto_rate)
+    except ValueError as exc:
+        raise ValueError(getattr(exc, "message", None) or str(exc)) from None
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file, not a folder")
+    taken = existing_logs(out, ruleset, seed=seed, games=games)
+    if taken and not force:
+        raise ValueError(f"{out} already holds {len(taken)} of these logs ({taken[0].name}"
+                         f"{', ...' if len(taken) > 1 else ''}); --force overwrites them, or "
+                         "choose another --out or --seed")
+
+
 def write_games(out_dir: str | Path, ruleset: str, *, games: int,
                 players: int | list[str] = 3, seed: int = 0,
                 options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
@@ -260,16 +284,21 @@ def _write_game(order: _Order) -> tuple[Path, int, int, int]:
     """Simulate and write one game (in a worker): its path, rounds, events and bytes."""
     name = game_name(order.ruleset, order.seed, order.index)
     path = order.out / f"{name}.jsonl"
-    part = path.with_name(f".{path.name}.part")   # written through the append API, then renamed
+    part = path.with_name(f".{path.name}.part")   # written whole, then renamed
+    # played through the append API in memory (every line checked by the engine), then the
+    # file is written in one go: not a write per line
     game = simulate(order.ruleset, players=order.players, seed=game_seed(order.seed, order.index),
                     options=order.options, bots=order.bots, game_id=name,
                     forfeit_rate=order.forfeit_rate, auto_rate=order.auto_rate,
-                    timestamps=order.timestamps, out=part)
-    size = part.stat().st_size
+                    timestamps=order.timestamps)
+    data = game.lines()
+    with part.open("wb") as f:
+        f.write(data)
+    size = len(data)
     os.replace(part, path)
     return path, game.rounds, len(game.events), size
 
 
 __all__ = ["MAX_SNAPS", "MAX_TURNS", "PLAYER_IDS", "SimulatedGame", "SimulationError",
-           "SimulationSummary", "existing_logs", "game_name", "game_seed", "simulate",
+           "SimulationSummary", "check_run", "existing_logs", "game_name", "game_seed", "simulate",
            "simulate_game", "table", "write_games"]
