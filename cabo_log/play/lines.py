@@ -21,7 +21,8 @@ from engine.events import Event, GameStart
 
 Line = dict[str, Any]
 _Stamper = Callable[..., tuple[Event, Line]]
-_PLANS: dict[type, tuple[_Stamper, Callable[[Event], tuple[Any, ...]]]] = {}
+PLANS: dict[type, tuple[_Stamper, Callable[[Event], tuple[Any, ...]]]] = {}
+"""The compiled stampers by event type (``plan`` fills it)."""
 _NESTED = (tuple, dict)
 
 
@@ -49,23 +50,24 @@ def _compile(kind: type[Event]) -> tuple[_Stamper, Callable[[Event], tuple[Any, 
     else:
         only = names[0]
         getter = lambda e: (getattr(e, only),)  # noqa: E731
-    plan = (namespace["stamp"], getter)
-    _PLANS[kind] = plan
-    return plan
+    compiled = (namespace["stamp"], getter)
+    PLANS[kind] = compiled
+    return compiled
 
 
 def _plain(value: Any) -> Any:
+    """Tuples as lists, all the way down (what ``to_dict`` writes)."""
     if type(value) is tuple:
-        return [_plain(v) for v in value]
+        return [_plain(v) if type(v) in _NESTED else v for v in value]
     if type(value) is dict:
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: _plain(v) if type(v) in _NESTED else v for k, v in value.items()}
     return value
 
 
 def plan(kind: type[Event]) -> tuple[_Stamper, Callable[[Event], tuple[Any, ...]]]:
     """(the stamper ``(seq, auto, *fields) -> (event, line)`` of ``kind``, the getter of an
     event's fields after ``seq`` and ``auto``), compiled on first use."""
-    found = _PLANS.get(kind)
+    found = PLANS.get(kind)
     if found is None:
         if kind is GameStart:
             raise TypeError("the header is written by the simulator itself")
@@ -75,7 +77,7 @@ def plan(kind: type[Event]) -> tuple[_Stamper, Callable[[Event], tuple[Any, ...]
 
 def stamp(event: Event, seq: int, auto: bool) -> tuple[Event, Line]:
     """(the event with this ``seq`` and ``auto``, its log line as a dict)."""
-    make, getter = _PLANS.get(type(event)) or plan(type(event))
+    make, getter = PLANS.get(type(event)) or plan(type(event))
     return make(seq, auto, *getter(event))
 
 
@@ -93,4 +95,4 @@ def maker(kind: type[Event]) -> Callable[..., Event]:
     return namespace["make"]  # type: ignore[no-any-return]
 
 
-__all__ = ["Line", "maker", "plan", "stamp"]
+__all__ = ["PLANS", "Line", "maker", "plan", "stamp"]

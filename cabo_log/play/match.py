@@ -23,7 +23,7 @@ from typing import Any
 
 from cabo_log.log.append import EventWriter, GameLog, MemorySink
 from cabo_log.play.bots import Bot, make_bot
-from cabo_log.play.lines import Line, plan
+from cabo_log.play.lines import PLANS, Line, plan
 from cabo_log.play.moveset import MoveLister
 from cabo_log.play.state_access import (
     Observer,
@@ -149,14 +149,15 @@ class Recorder:
                 think: int | None) -> tuple[Event, Outcome]:
         """The event with this line's seq, written through the append API, and what the
         engine made of it."""
-        event, line = plan(kind)[0](len(self.lines), auto, *values)
+        event, line = (PLANS.get(kind) or plan(kind))[0](len(self.lines), auto, *values)
         if think is not None:
             line["t"] = self.clock + think
         done = self.writer.append_stamped(event, line)
         if think is not None:
             self.clock += think
         self.lines.append(line)
-        self.observer.update(done)
+        if done.learned or done.forgotten:
+            self.observer.update(done)
         return event, done
 
     def claims(self, event: Event, done: Outcome) -> None:
@@ -307,7 +308,7 @@ class Match:
             elif kind is Skip and not auto and self.table.random() >= EXPLICIT_SKIP:
                 self._lapse()
                 return
-            values = plan(kind)[1](move)
+            values = (PLANS.get(kind) or plan(kind))[1](move)
         self.recorder.emit_fields(kind, values, auto)
         self.lapsed = False
 

@@ -96,20 +96,28 @@ def _unrank(size: int, count: int, index: int) -> tuple[int, ...]:
 class Placements(Sequence[Event]):
     """``legal_moves`` in the DRAWN phase: an optional discard, then every replacement."""
 
-    def __init__(self, g: GameState, discards: dict[str, list[Event]] | None = None) -> None:
+    def __init__(self, g: GameState, made: dict[tuple[str, int], Sequence[Event]] | None = None
+                 ) -> None:
         r = round_of(g)
         me = g.players[r.current]
-        if r.drawn_source != "deck":
-            self.discard: list[Event] = []
-        elif discards is None:
-            self.discard = [Discard(None, False, me)]
-        else:   # the same move every time: made once per player
-            self.discard = discards.get(me) or discards.setdefault(me, [Discard(None, False,
-                                                                                me)])
         self.me = me
         self.size = size = len(r.rows[r.current])
+        self.made = made   # moves made before, to hand out again: (player, size) -> moves
+        self.discard: Sequence[Event] = () if r.drawn_source != "deck" else (
+            self._made(me, -1) if made is not None else (Discard(None, False, me),))
         self.limit = min(g.rules.max_replace or LISTED_REPLACE_LIMIT, size)
         self._all: Combos | None = None
+
+    def _made(self, me: str, size: int) -> Sequence[Event]:
+        """The player's discard (``size`` -1), or their single replacements in a row of
+        ``size``: the same moves every time, so made once per match."""
+        assert self.made is not None
+        moves = self.made.get((me, size))
+        if moves is None:
+            moves = self.made[(me, size)] = (
+                (Discard(None, False, me),) if size < 0 else
+                tuple([Replace(None, False, me, (i,), None, None) for i in range(size)]))
+        return moves
 
     @property
     def all(self) -> Combos:
@@ -125,7 +133,8 @@ class Placements(Sequence[Event]):
         if self.discard:
             out["discard"] = self.discard
         if self.limit >= 1:
-            out["replace"] = Combos(self.me, self.size, 1, 1)
+            out["replace"] = (Combos(self.me, self.size, 1, 1) if self.made is None
+                              else self._made(self.me, self.size))
         if self.limit >= 2:
             multi: Sequence[Event] = (
                 Combos(self.me, self.size, 2, self.limit) if row is None or values is None
@@ -211,12 +220,12 @@ class MoveLister:
 
     def __init__(self) -> None:
         self.remembered: dict[tuple[object, ...], Listed] = {}
-        self.discards: dict[str, list[Event]] = {}
+        self.made: dict[tuple[str, int], Sequence[Event]] = {}
 
     def moves(self, g: GameState) -> Sequence[Event]:
         phase = g.phase
         if phase == DRAWN:
-            return Placements(g, self.discards)
+            return Placements(g, self.made)
         r = round_of(g)
         if phase == TURN_START:
             key: tuple[object, ...] = (

@@ -40,30 +40,37 @@ class RandomBot:
     def choose(self, observation: Observation, legal_moves: Sequence[Event],
                rng: random.Random) -> Event:
         row = observation.rows.get(observation.me, ())
+        kinds: dict[str, Sequence[Event]]
         if isinstance(legal_moves, Listed):
-            return self._pick(len(row), dict(legal_moves.kinds()), rng)
-        if isinstance(legal_moves, Placements) and len(row) == legal_moves.size:
+            kinds = legal_moves.kinds()
+        elif isinstance(legal_moves, Placements) and len(row) == legal_moves.size:
             # lazy: the same groups, in the same order, without listing them
-            return self._pick(len(row), dict(legal_moves.kinds(row, self.values.of)), rng)
-        kinds: dict[str, list[Event]] = {}
-        for move in legal_moves:
-            kind = kind_of(move)
-            if kind == "multi" and known_to_fail(row, move.positions,  # type: ignore[attr-defined]
-                                                 self.values.of):
-                continue
-            kinds.setdefault(kind, []).append(move)
-        return self._pick(len(row), dict(kinds), rng)
+            kinds = legal_moves.kinds(row, self.values.of)
+        else:
+            grouped: dict[str, list[Event]] = {}
+            for move in legal_moves:
+                kind = kind_of(move)
+                if kind == "multi" and known_to_fail(
+                        row, move.positions, self.values.of):  # type: ignore[attr-defined]
+                    continue
+                grouped.setdefault(kind, []).append(move)
+            kinds = dict(grouped)
+        return self._pick(len(row), kinds, rng)
 
     def _pick(self, size: int, kinds: dict[str, Sequence[Event]], rng: random.Random) -> Event:
-        """A kind of move, then a move of that kind (Cabo by its own rate)."""
-        cabo = kinds.pop("cabo", None)
-        # Failed multi-replacements grow the row; a longer row calls Cabo sooner, which keeps
-        # rounds (and the lists of legal moves) finite.
-        rate = self.cabo_rate * max(1.0, size / 4)
-        if cabo is not None and (not kinds or rng.random() < rate):
-            return cabo[0]
-        move = rng.choice(kinds[rng.choice(sorted(kinds))])
-        if isinstance(move, Replace):
+        """A kind of move, then a move of that kind (Cabo by its own rate). ``kinds`` is read,
+        never changed (a remembered list's groups are shared)."""
+        cabo = kinds.get("cabo")
+        if cabo is not None:
+            # Failed multi-replacements grow the row; a longer row calls Cabo sooner, which
+            # keeps rounds (and the lists of legal moves) finite.
+            if len(kinds) == 1 or rng.random() < self.cabo_rate * max(1.0, size / 4):
+                return cabo[0]
+            names = sorted([k for k in kinds if k != "cabo"])
+        else:
+            names = sorted(kinds)
+        move = rng.choice(kinds[rng.choice(names)])
+        if type(move) is Replace:
             move = self._decorate(move, rng)
         return move
 
