@@ -164,3 +164,22 @@ def test_deck_draws_name_their_card() -> None:
     game = simulate("edition1", players=2, seed=8, bots="random")
     draws = [e for e in game.events if e["type"] == Draw.TYPE and e["source"] == "deck"]
     assert draws and all("card" in e for e in draws)
+
+
+def test_play_reaches_neither_into_pages_nor_into_the_state_outside_state_access() -> None:
+    """The data flow runs log -> play -> pages: play/ imports nothing of pages/ (the words of
+    events live in log/words); and only play/state_access reads the round's internals."""
+    import ast
+    from pathlib import Path
+
+    play = Path(state_access.__file__).parent
+    for path in sorted(play.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not node.module.startswith("cabo_log.pages"), (path.name, node.module)
+            if isinstance(node, ast.Import):
+                assert all(not a.name.startswith("cabo_log.pages") for a in node.names)
+    match = (play / "match.py").read_text()
+    for internal in ("g.rows", "g.deck", "g.pile", "g.codes", "g.current", ".round."):
+        assert internal not in match, internal
