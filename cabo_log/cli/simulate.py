@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
+from cabo_log.cli.errors import failed, json_object, usage
 from cabo_log.play.bots import BOTS
 from cabo_log.play.simulate import SimulationError, check_run, write_games
 from engine import BUILTINS
 from engine.rulesets import BuiltinRuleset
-
-
-def _usage(message: str) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(2)
 
 
 def _complete_bots(incomplete: str) -> list[str]:
@@ -25,19 +20,6 @@ def _complete_bots(incomplete: str) -> list[str]:
     head, _, last = incomplete.rpartition(",")
     prefix = f"{head}," if head else ""
     return [prefix + name for name in BOTS if name.startswith(last)]
-
-
-def _options(text: str | None) -> dict[str, Any]:
-    """``--options``: a JSON object (or nothing)."""
-    if not text:
-        return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _usage(f"--options is not valid JSON: {exc.msg}") from None
-    if not isinstance(value, dict):
-        raise _usage("--options must be a JSON object")
-    return value
 
 
 # the options, declared once here so that the command's signature reads as a list
@@ -83,18 +65,18 @@ def simulate_command(ruleset: Rules = None, options: Options = None, players: Pl
     The same arguments give byte-identical files on any machine. Ctrl-C or SIGTERM stops it
     within a second or two (exit 130 or 143); every file written is whole.
     """
-    from cabo_log.workers import interruption, stop_signals
+    from cabo_log.stop import interruption, stop_signals
 
     if ruleset is None:
-        raise _usage(f"--ruleset is required (one of {', '.join(BUILTINS)})")
+        raise usage(f"--ruleset is required (one of {', '.join(BUILTINS)})")
     name = ruleset.value  # the engine reads a plain str, as it does from a log header
-    table: dict[str, Any] = {"players": players, "seed": seed, "options": _options(options),
-                             "bots": bot,
-             "forfeit_rate": forfeit_rate, "auto_rate": auto_rate}
+    opts = json_object(options, "--options") if options else {}
+    table: dict[str, Any] = {"players": players, "seed": seed, "options": opts, "bots": bot,
+                             "forfeit_rate": forfeit_rate, "auto_rate": auto_rate}
     try:
         check_run(out, name, games=games, force=force, **table)
     except ValueError as exc:
-        raise _usage(str(exc)) from None
+        raise usage(str(exc)) from None
     show = sys.stderr.isatty() if progress is None else progress
     try:
         with stop_signals():
@@ -103,13 +85,11 @@ def simulate_command(ruleset: Rules = None, options: Options = None, players: Pl
     except KeyboardInterrupt as exc:
         stop = interruption(exc)
         assert stop is not None
-        typer.echo(f"cabo-log: {stop.verb}; the files written are whole", err=True)
-        raise typer.Exit(stop.exit_code) from None
+        raise failed(f"{stop.verb}; the files written are whole", stop.exit_code) from None
     except SimulationError as exc:  # a bug, not a usage error: say so plainly
-        typer.echo(f"cabo-log: simulation failed: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise failed(f"simulation failed: {exc}") from None
     except OSError as exc:
-        raise _usage(f"cannot write to {out}: {exc.strerror or exc}") from None
+        raise usage(f"cannot write to {out}: {exc.strerror or exc}") from None
     typer.echo(f"simulated {summary}")
 
 

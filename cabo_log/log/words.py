@@ -82,12 +82,12 @@ class Before:
     @classmethod
     def of(cls, g: GameState, viewer: int | None) -> Before:
         if viewer is None:
-            seen = list(g.face_up)
+            seen = list(g.round.face_up)
         else:
-            seen = [visible(g, viewer, c) for c in range(len(g.codes))]
-        return cls([list(r) for r in g.rows], g.drawn, g.drawn_source,
-                   g.pile[-1] if g.pile else None, g.pending_power, g.current, seen)
-
+            seen = [visible(g, viewer, c) for c in range(len(g.round.codes))]
+        return cls([list(r) for r in g.round.rows], g.round.drawn, g.round.drawn_source,
+                   g.round.pile[-1] if g.round.pile else None, g.round.pending_power,
+                   g.round.current, seen)
 
 
 class EventWords:
@@ -134,11 +134,11 @@ class EventWords:
         if self.seat is None or self.outcome.round_ended is None:
             return self.sees(g, card)
         assert self.before is not None
-        return g.face_up[card] or self.before.seen[card] or card in self._learned
+        return g.round.face_up[card] or self.before.seen[card] or card in self._learned
 
     # --- the words -----------------------------------------------------------------------
     def name_card(self, g: GameState, card: int, hidden: str = "a card") -> str:
-        return a_card(g.codes[card]) if self.knew(g, card) else hidden
+        return a_card(g.round.codes[card]) if self.knew(g, card) else hidden
 
     def describe(self, e: Event, g: GameState, b: Before) -> str:
         text = self._describe(e, g, b)
@@ -158,17 +158,18 @@ class EventWords:
                     f"first; the discard pile starts with {a_card(e.discard)}")
         if isinstance(e, Peek):
             seat = g.seat[e.player]
-            cards = [g.rows[seat][pos] for pos in e.positions]
+            cards = [g.round.rows[seat][pos] for pos in e.positions]
             what = f"{e.player} looked at their cards {join_words([str(p) for p in e.positions])}"
             if all(self.knew(g, c) for c in cards):
-                what += f" ({join_words([card_label(g.codes[c]) for c in cards])})"
+                what += f" ({join_words([card_label(g.round.codes[c]) for c in cards])})"
             return what
         if isinstance(e, Draw):
             if e.source == "discard":
-                return f"{e.player} took {a_card(g.codes[g.drawn])} from the discard pile"
-            return f"{e.player} drew {self.name_card(g, g.drawn)} from the deck"
+                taken = a_card(g.round.codes[g.round.drawn])
+                return f"{e.player} took {taken} from the discard pile"
+            return f"{e.player} drew {self.name_card(g, g.round.drawn)} from the deck"
         if isinstance(e, Discard):
-            text = f"{e.player} discarded {a_card(g.codes[g.pile[-1]])}"
+            text = f"{e.player} discarded {a_card(g.round.codes[g.round.pile[-1]])}"
             return text + power_earned(g)
         if isinstance(e, Replace):
             return self._replace(e, g, b)
@@ -181,8 +182,8 @@ class EventWords:
         if isinstance(e, Snap):
             seat = g.seat[e.player]
             card = b.rows[seat][e.position]
-            top = a_card(g.codes[b.pile_top]) if b.pile_top is not None else "nothing"
-            text = (f"{e.player} snapped their card {e.position} ({a_card(g.codes[card])}) "
+            top = a_card(g.round.codes[b.pile_top]) if b.pile_top is not None else "nothing"
+            text = (f"{e.player} snapped their card {e.position} ({a_card(g.round.codes[card])}) "
                     f"onto {top}: ")
             if self.outcome.success:
                 return text + "a match, the card goes to the discard pile"
@@ -216,14 +217,14 @@ class EventWords:
         seat = g.seat[e.player]
         old = [b.rows[seat][p] for p in e.positions]
         if b.drawn_source == "discard":
-            drawn = f"the {card_label(g.codes[b.drawn])} taken from the discard pile"
+            drawn = f"the {card_label(g.round.codes[b.drawn])} taken from the discard pile"
         elif self.knew(g, b.drawn):
-            drawn = f"the drawn {card_label(g.codes[b.drawn])}"
+            drawn = f"the drawn {card_label(g.round.codes[b.drawn])}"
         else:
             drawn = "the drawn card"
         word = "card" if len(old) == 1 else "cards"
         where = f"their {word} {join_words([str(p) for p in e.positions])}"
-        shown = f" ({join_words([a_card(g.codes[c]) for c in old])})"
+        shown = f" ({join_words([a_card(g.round.codes[c]) for c in old])})"
         if self.outcome.success:
             text = f"{e.player} replaced {where}{shown} with {drawn}"
             return text + (power_earned(g) if g.phase == POWER else "")
@@ -240,23 +241,21 @@ class EventWords:
             card_a, card_b = b.rows[sa][ia], b.rows[sb][ib]
             own_a = "their" if pa == e.player else f"{pa}'s"
             text = f"{e.player} swapped {own_a} card {ia} with {pb}'s card {ib}, unseen"
-            known = [f"{own_a} {card_label(g.codes[card_a])}" if self.knew(g, card_a) else "",
-                     f"{pb}'s {card_label(g.codes[card_b])}" if self.knew(g, card_b) else ""]
+            known = [f"{own_a} {card_label(g.round.codes[card_a])}" if self.knew(g, card_a) else "",
+                     f"{pb}'s {card_label(g.round.codes[card_b])}" if self.knew(g, card_b) else ""]
             if any(known):
                 text += f" ({', '.join(k for k in known if k)})"
             return text
         assert e.target is not None
         who, pos = e.target
-        card = g.rows[g.seat[who]][pos]
+        card = g.round.rows[g.seat[who]][pos]
         if e.power == "peek":
             text = f"{e.player} peeked at their card {pos}"
         else:
             text = f"{e.player} spied {who}'s card {pos}"
         if self.knew(g, card):
-            text += f": {a_card(g.codes[card])}"
+            text += f": {a_card(g.round.codes[card])}"
         return text
-
-
 
 class Narrator(EventWords, ReplayVisitor[list[str]]):
     """A replay visitor that keeps every event's words (``text`` is the last event's)."""
@@ -279,8 +278,8 @@ class Narrator(EventWords, ReplayVisitor[list[str]]):
 
 
 def power_earned(g: GameState) -> str:
-    if g.phase == POWER and g.pending_power is not None:
-        return f"; it gives the {g.pending_power} power"
+    if g.phase == POWER and g.round.pending_power is not None:
+        return f"; it gives the {g.round.pending_power} power"
     return ""
 
 
@@ -305,7 +304,6 @@ def round_summary(r: RoundResult, special_name: str = "Kamikaze") -> str:
     for p in r.resets:
         text += f"; {p} hit the target exactly and goes back to {r.cumulative[p]}"
     return text
-
 
 
 __all__ = ["Before", "EventWords", "Narrator", "NotAPlayer", "a_card", "card_label",

@@ -151,13 +151,13 @@ class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
         step = Step(
             number=len(self.timeline.steps) + 1, line=line, type=kind_name,
             kind=CLAIM if isinstance(event, (RoundEnd, GameEnd)) else kind_name,
-            actor=actor, round=g.round_no, turn=g.turn, text=text,
+            actor=actor, round=g.round.round_no, turn=g.round.turn, text=text,
             to_play=g.current_player(), caller=g.caller_name(),
-            rows=self._rows(g, event, outcome), out=[g.players[p] for p in g.participants
+            rows=self._rows(g, event, outcome), out=[g.players[p] for p in g.round.participants
                                             if not g.active[p]],
             discard_top=_maybe(g.discard_top()),
-            discard_value=g.values[g.pile[-1]] if g.pile else None,
-            pile_size=len(g.pile), deck_size=len(g.deck), held=self._held(g),
+            discard_value=g.round.values[g.round.pile[-1]] if g.round.pile else None,
+            pile_size=len(g.round.pile), deck_size=len(g.round.deck), held=self._held(g),
             scores=g.cumulative_by_name(), hand_totals=self._totals(g),
             round_end=outcome.round_ended,
         )
@@ -184,7 +184,7 @@ class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
         tl = self.timeline
         tl.rounds, tl.complete, tl.winners = list(g.rounds), g.complete, g.winners
         tl.forfeited = tuple(p for i, p in enumerate(g.players) if not g.active[i])
-        tl.mean_value = sum(g.values) / len(g.values) if g.values else 0.0
+        tl.mean_value = sum(g.round.values) / len(g.round.values) if g.round.values else 0.0
 
     def _rows(self, g: GameState, event: Event, outcome: Outcome
               ) -> list[tuple[str, list[tuple[str | None, int | None, int]]]]:
@@ -192,15 +192,15 @@ class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
         touched = _targets(event, outcome)
         dealt = isinstance(event, Deal)
         rows = []
-        for p in g.participants:
+        for p in g.round.participants:
             if not g.active[p]:
                 continue
             old = self.before.rows[p] if p < len(self.before.rows) else []
             cards = []
-            for pos, c in enumerate(g.rows[p]):
+            for pos, c in enumerate(g.round.rows[p]):
                 shown = self.sees(g, c)
-                flags = FACE_UP if g.face_up[c] else 0
-                seen_now = g.face_up[c] if self.seat is None else shown
+                flags = FACE_UP if g.round.face_up[c] else 0
+                seen_now = g.round.face_up[c] if self.seat is None else shown
                 if self.seat is None and not visible(g, p, c):
                     flags |= OWNER_BLIND
                 # by card, not position: a snap or a multi-replacement shifts the cards after
@@ -208,33 +208,35 @@ class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
                 if not dealt and (c not in old or (p, pos) in touched
                                   or (seen_now and not self.before.seen[c])):
                     flags |= CHANGED
-                cards.append((card_label(g.codes[c]) if shown else None,
-                              g.values[c] if shown else None, flags))
+                cards.append((card_label(g.round.codes[c]) if shown else None,
+                              g.round.values[c] if shown else None, flags))
             rows.append((g.players[p], cards))
         return rows
 
     def _held(self, g: GameState) -> tuple[str, str | None, int | None, str] | None:
-        if g.drawn < 0:
+        if g.round.drawn < 0:
             return None
-        shown = self.sees(g, g.drawn)
-        return (g.players[g.current], card_label(g.codes[g.drawn]) if shown else None,
-                g.values[g.drawn] if shown else None, g.drawn_source)
+        shown = self.sees(g, g.round.drawn)
+        return (g.players[g.round.current],
+                card_label(g.round.codes[g.round.drawn]) if shown else None,
+                g.round.values[g.round.drawn] if shown else None, g.round.drawn_source)
 
     def _totals(self, g: GameState) -> dict[str, tuple[int, int]]:
         out = {}
-        for p in g.participants:
+        for p in g.round.participants:
             if not g.active[p]:
                 continue
-            seen = [c for c in g.rows[p] if self.sees(g, c)]
-            out[g.players[p]] = (sum(g.values[c] for c in seen), len(g.rows[p]) - len(seen))
+            seen = [c for c in g.round.rows[p] if self.sees(g, c)]
+            out[g.players[p]] = (sum(g.round.values[c] for c in seen),
+                                 len(g.round.rows[p]) - len(seen))
         return out
 
     def _record_turn(self, g: GameState, step: Step, cabo: bool) -> None:
-        if g.round_no == 0:
+        if g.round.round_no == 0:
             return
-        key = (g.round_no, g.turn)
+        key = (g.round.round_no, g.round.turn)
         sample = TurnTotals(
-            round=g.round_no, turn=g.turn, step=step.number,
+            round=g.round.round_no, turn=g.round.turn, step=step.number,
             totals={p: t for p, (t, _) in step.hand_totals.items()},
             unknown={p: u for p, (_, u) in step.hand_totals.items()},
             revealed=step.round_end is not None,

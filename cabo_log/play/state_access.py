@@ -21,18 +21,18 @@ from __future__ import annotations
 
 from engine import EVERYBODY, GameState, Outcome
 from engine.knowledge import Observation
-from engine.state import DRAWN, POWER, TURN_START
+from engine.state import DRAWN, POWER, TURN_START, RoundState
 
 _PLAYING = frozenset((TURN_START, DRAWN, POWER))   # phases with a player to act
 
-Round = GameState
-"""What holds the facts of the round being played (the match state itself, for now)."""
+Round = RoundState
+"""What holds the facts of the round being played (a deal replaces it)."""
 
 
 def round_of(g: GameState) -> Round:
     """The round being played: cards by id (``codes``), ``rows``, ``deck``, ``pile``,
     ``current``, ``turn``, ``caller``, ``drawn``, knowledge (``known``, ``face_up``)."""
-    return g
+    return g.round
 
 
 def deck_top(g: GameState) -> str | None:
@@ -80,7 +80,7 @@ class Observer:
     """Observations of one match for every seat, kept up to date event by event.
 
     ``seen[seat][card]`` is the code of card ``card`` of the round if ``seat`` may see it, else
-    None. A new round (another ``round_no``) rebuilds it from the state; within a round,
+    None. A new round (the deal's new round object) rebuilds it from the state; within a round,
     ``update`` follows each event's outcome: ``learned`` sets a card for one seat (or, with
     ``EVERYBODY``, for all), ``forgotten`` clears it for all; and a card on the discard pile
     is seen by all.
@@ -88,7 +88,7 @@ class Observer:
 
     def __init__(self, g: GameState) -> None:
         self.g = g
-        self.round_no = -1
+        self.round: Round | None = None   # the round ``seen`` is about
         self.seen: list[list[str | None]] = []
         self._pile: list[int] = []
         self._discard: tuple[str, ...] = ()
@@ -103,13 +103,13 @@ class Observer:
         self.seen = [[code if up or k >> seat & 1 else None
                       for code, up, k in zip(codes, face_up, known, strict=True)]
                      for seat in range(len(self.g.players))]
-        self.round_no = r.round_no
+        self.round = r
         self._pile = []
         self._discard = ()
 
     def update(self, done: Outcome) -> None:
         """Follow what an accepted event did to knowledge (``Outcome.learned``/``forgotten``)."""
-        if self.round_no != round_of(self.g).round_no:
+        if round_of(self.g) is not self.round:
             return   # a deal: rebuilt when next asked
         if done.learned:
             codes = round_of(self.g).codes
@@ -142,7 +142,7 @@ class Observer:
         """``engine.knowledge.observe(g, player)``, from what is remembered."""
         g = self.g
         r = round_of(g)
-        if r.round_no != self.round_no:
+        if r is not self.round:
             self._rebuild(r)
         seat = g.seat[player]
         players = g.players
