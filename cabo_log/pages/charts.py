@@ -167,7 +167,7 @@ def totals_figure(tl: Timeline) -> Figure:
     between = [{"type": "line", "xref": "x", "yref": "paper", "x0": x - 0.5, "x1": x - 0.5,
                 "y0": 0, "y1": 1, "line": {"color": "#ccc", "width": 1}} for x in starts[1:]]
     return {"data": data, "layout": layout(
-        title, 400, **({"shapes": between} if between else {}),
+        title, 400, shapes=between,
         xaxis={"title": {"text": "turns, round by round"}, "tickmode": "array",
                "tickvals": starts, "ticktext": [f"R{turns[x].round}" for x in starts],
                "showgrid": False},

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from cabo_log.log.render import special_hand
@@ -62,8 +63,10 @@ class NotAPlayer(ValueError):
     """``--as`` names somebody who does not play in the game."""
 
 
+@cache
 def card_label(code: str) -> str:
-    """How a card is shown: ``"10H"`` -> ``"10♥"``, ``"JK"`` -> ``"JK"``, ``"7"`` -> ``"7"``."""
+    """How a card is shown: ``"10H"`` -> ``"10♥"``, ``"JK"`` -> ``"JK"``, ``"7"`` -> ``"7"``
+    (remembered: a long match's page shows a card tens of thousands of times)."""
     if code[-1:] in _SUITS and len(code) >= 2:
         return code[:-1] + _SUITS[code[-1]]
     return code
@@ -116,7 +119,7 @@ class Step:
             "n": self.number, "line": self.line, "type": self.type, "kind": self.kind,
             "actor": self.actor, "round": self.round, "turn": self.turn, "text": self.text,
             "toPlay": self.to_play, "caller": self.caller,
-            "rows": [{"p": p, "cards": [list(c) for c in cards]} for p, cards in self.rows],
+            "rows": [{"p": p, "cards": cards} for p, cards in self.rows],   # tuples: arrays
             "out": self.out, "top": self.discard_top, "topValue": self.discard_value,
             "pile": self.pile_size, "deck": self.deck_size,
             "held": None if self.held is None else dict(zip(("p", "c", "v", "src"), self.held,
