@@ -7,6 +7,7 @@ step view to the event a click names (every point's ``customdata`` is its step).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from cabo_log.log.render import special_hand
@@ -25,6 +26,7 @@ KIND_COLOURS = {
 KIND_SYMBOLS = {"cabo": "star", "forfeit": "x", "round end": "diamond", "deal": "square",
                 "reshuffle": "hexagon", "claim": "diamond-open", "skip": "circle-open"}
 _CALL_STAR = {"symbol": "star", "size": 17, "line": {"width": 1, "color": "#333"}}
+LABEL_GAP = 0.04        # the least distance between two round names, as a share of the axis
 
 
 # --- 1. cumulative score per round -------------------------------------------------------------
@@ -159,6 +161,7 @@ def totals_figure(tl: Timeline) -> Figure:
                        for _, t in calls],
             hovertemplate=HOVER))
     starts = [x for x, t in enumerate(turns) if x == 0 or t.round != turns[x - 1].round]
+    ticks = [x for x, shown in zip(starts, _room(starts, len(turns)), strict=True) if shown]
     if tl.viewer is not None:
         title = f"Hand totals as {esc(tl.viewer)} could estimate them"
         ytitle = f"estimated total (unseen card = {tl.mean_value:.1f})"
@@ -169,7 +172,7 @@ def totals_figure(tl: Timeline) -> Figure:
     return {"data": data, "layout": layout(
         title, 400, shapes=between,
         xaxis={"title": {"text": "turns, round by round"}, "tickmode": "array",
-               "tickvals": starts, "ticktext": [f"R{turns[x].round}" for x in starts],
+               "tickvals": ticks, "ticktext": [f"R{turns[x].round}" for x in ticks],
                "showgrid": False},
         yaxis={"title": {"text": ytitle}})}
 
@@ -297,14 +300,31 @@ def _round_bands(tl: Timeline) -> dict[str, Any]:
          "xref": "x", "yref": "y", "line": {"color": "#111", "width": 2, "dash": "dot"},
          "name": "cursor"}]
     notes: list[dict[str, Any]] = []
-    for number, start, end in _round_spans(tl):
+    spans = _round_spans(tl)
+    named = _room([(start + end) / 2 for _, start, end in spans],
+                  (spans[-1][2] - spans[0][1]) if spans else 0)
+    for (number, start, end), shown in zip(spans, named, strict=True):
         if number % 2 == 0:
             shapes.append({"type": "rect", "xref": "x", "yref": "paper", "x0": start - 0.5,
                            "x1": end + 0.5, "y0": 0, "y1": 1, "fillcolor": "#f0f0f0",
                            "line": {"width": 0}, "layer": "below"})
-        notes.append({"x": (start + end) / 2, "y": count + 0.85, "text": f"round {number}",
-                      "showarrow": False, "font": {"size": 11, "color": "#666"}})
+        if shown:
+            notes.append({"x": (start + end) / 2, "y": count + 0.85, "text": f"round {number}",
+                          "showarrow": False, "font": {"size": 11, "color": "#666"}})
     return {"shapes": shapes, "annotations": notes}
+
+
+def _room(xs: Sequence[float], extent: float) -> list[bool]:
+    """Which labels along an axis to show: not one that would run into the label shown before
+    it (closer than ``LABEL_GAP`` of the axis), so a long match's rounds are named sparsely
+    instead of on top of each other."""
+    out: list[bool] = []
+    last: float | None = None
+    for x in xs:
+        shown = last is None or x - last >= LABEL_GAP * extent
+        out.append(shown)
+        last = x if shown else last
+    return out
 
 
 def _round_spans(tl: Timeline) -> list[tuple[int, int, int]]:
