@@ -26,7 +26,9 @@ KIND_COLOURS = {
 KIND_SYMBOLS = {"cabo": "star", "forfeit": "x", "round end": "diamond", "deal": "square",
                 "reshuffle": "hexagon", "claim": "diamond-open", "skip": "circle-open"}
 _CALL_STAR = {"symbol": "star", "size": 17, "line": {"width": 1, "color": "#333"}}
-LABEL_GAP = 0.04        # the least distance between two round names, as a share of the axis
+LABEL_GAP = 0.05        # the least distance between two round names, as a share of the axis
+LEGEND_ROW = 3          # legend entries in a row of a half-width chart
+LEGEND_ROW_HEIGHT = 22  # pixels
 
 
 # --- 1. cumulative score per round -------------------------------------------------------------
@@ -57,8 +59,9 @@ def score_figure(tl: Timeline) -> Figure:
             hovertext=[f"{esc(p)} forfeited in round {left[p][0]}" for p, _, _, _ in gone],
             hovertemplate=HOVER))
     target = {"xref": "x domain", "y": tl.target, "yref": "y"}
+    extra = _legend_room(len(data))
     return {"data": data, "layout": layout(
-        "Score after each round", 380,
+        "Score after each round", 380 + extra, **_more_margin(extra),
         shapes=[{"type": "line", "x0": 0, "x1": 1, "y0": tl.target, "y1": tl.target,
                  "xref": "x domain", "yref": "y", "line": {"dash": "dot", "color": "#999"}}],
         annotations=[{"showarrow": False, "text": f"target {tl.target}", "x": 0,
@@ -66,6 +69,17 @@ def score_figure(tl: Timeline) -> Figure:
         xaxis={"title": {"text": "round"}, "tickmode": "array", "tickvals": rounds,
                "ticktext": ["start"] + [str(r) for r in rounds[1:]]},
         yaxis={"title": {"text": "match score"}, "rangemode": "tozero"})}
+
+
+def _legend_room(entries: int) -> int:
+    """Pixels more at the top for a legend of more than two rows (in a half-width chart about
+    three entries make a row), so that it never covers the chart's title."""
+    rows = -(-entries // LEGEND_ROW)
+    return LEGEND_ROW_HEIGHT * max(0, rows - 2)
+
+
+def _more_margin(extra: int) -> dict[str, Any]:
+    return {"margin": {"l": 60, "r": 20, "t": 84 + extra, "b": 50}} if extra else {}
 
 
 def _score_line(tl: Timeline, p: str, left: tuple[int, int] | None
