@@ -12,6 +12,7 @@ reaching into pages/.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from cabo_log.log.render import special_hand
 from cabo_log.log.replay import ReplayVisitor
@@ -42,8 +43,10 @@ class NotAPlayer(ValueError):
     """``--as`` names somebody who does not play in the game."""
 
 
+@cache
 def card_label(code: str) -> str:
-    """How a card is shown: ``"10H"`` -> ``"10♥"``, ``"JK"`` -> ``"JK"``, ``"7"`` -> ``"7"``."""
+    """How a card is shown: ``"10H"`` -> ``"10♥"``, ``"JK"`` -> ``"JK"``, ``"7"`` -> ``"7"``
+    (remembered: a long match's page shows a card tens of thousands of times)."""
     if code[-1:] in _SUITS and len(code) >= 2:
         return code[:-1] + _SUITS[code[-1]]
     return code

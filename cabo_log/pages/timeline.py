@@ -77,7 +77,7 @@ class Step:
             "n": self.number, "line": self.line, "type": self.type, "kind": self.kind,
             "actor": self.actor, "round": self.round, "turn": self.turn, "text": self.text,
             "toPlay": self.to_play, "caller": self.caller,
-            "rows": [{"p": p, "cards": [list(c) for c in cards]} for p, cards in self.rows],
+            "rows": [{"p": p, "cards": cards} for p, cards in self.rows],   # tuples: arrays
             "out": self.out, "top": self.discard_top, "topValue": self.discard_value,
             "pile": self.pile_size, "deck": self.deck_size,
             "held": None if self.held is None else dict(zip(("p", "c", "v", "src"), self.held,
