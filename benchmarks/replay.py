@@ -18,6 +18,10 @@ Figures, each the best of ``--repeat`` runs over the whole corpus held in memory
 - apply only:        ``new_game`` + ``apply`` of already parsed events + ``finish``;
 - parse + apply:     ``replay_bytes`` on the file bytes (JSON decoding, event parsing, every
                      rule checked, knowledge tracked) - what ``cabo-log replay`` does;
+- apply only / parse + apply (compiled): the same two with the mypyc-compiled engine of
+                     ``make compiled`` (``build/mypyc``), measured in a child process with
+                     ``PYTHONPATH=build/mypyc`` against its own orjson reference; shown when
+                     that build exists (``--no-compiled`` skips it);
 - parse + apply + rows: what a ``cabo-log load`` worker does (IPC and DuckDB aside): read and
                      hash each file, replay it with the loader's ``RowCollector``, build the
                      Arrow batches of each ~1 MB chunk of files.
@@ -38,8 +42,10 @@ import argparse
 import cProfile
 import gc
 import io
+import json
 import os
 import pstats
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -47,13 +53,15 @@ from pathlib import Path
 
 import orjson
 
+import engine.game
 from cabo_log.db.load import Task, _chunks, replay_tasks
-from cabo_log.log.fastdecode import fast_body, fast_event
+from cabo_log.log.fastdecode import EVENT_OF, fast_body, fast_event
 from cabo_log.log.logfile import decode_line, iter_lines, parse_line
 from cabo_log.log.replay import replay_bytes
 from cabo_log.play.simulate import write_games
 from engine import apply, finish, new_game, parse_event
 
+COMPILED = Path(__file__).resolve().parents[1] / "build" / "mypyc"
 TABLES = [("edition1", 3, None, 0.0), ("edition2", 4, None, 0.0), ("golf", 3, None, 0.0),
           ("online", 4, None, 0.01)]
 
@@ -83,6 +91,28 @@ def best(repeat: int, run: Callable[[], object]) -> float:
     return min(times)
 
 
+def show(label: str, events: int, seconds: float, reference: float, extra: str = "") -> None:
+    print(f"{label:22s} {events / seconds:>12,.0f} events/s  ({seconds:.2f} s, "
+          f"{seconds / events * 1e6:.2f} us/event, {seconds / reference:.2f}x orjson{extra})")
+
+
+def compiled_figures(args: argparse.Namespace, events: int, pure: dict[str, float]) -> None:
+    """Apply only and parse + apply with the compiled engine (a child process with
+    ``build/mypyc`` first on its path), each against the child's own orjson reference."""
+    command = [sys.executable, __file__, "--engine-only", "--corpus", str(args.corpus),
+               "--games", str(args.games), "--repeat", str(args.repeat)]
+    env = {**os.environ, "PYTHONPATH": str(COMPILED)}
+    run = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    if figures["engine"].endswith(".py"):
+        print(f"(build/mypyc holds no compiled engine: {figures['engine']})")
+        return
+    for label in ("apply only", "parse + apply"):
+        seconds = figures[label]
+        show(f"{label} (compiled)", events, seconds, figures["ref"],
+             f", {pure[label] / seconds:.2f}x faster than pure")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per ruleset (100)")
@@ -91,6 +121,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each figure (3)")
     parser.add_argument("--profile", action="store_true", help="print cProfile hot spots")
     parser.add_argument("--no-rows", action="store_true", help="skip the row-building figure")
+    parser.add_argument("--no-compiled", action="store_true",
+                        help="skip the compiled engine's figures")
+    parser.add_argument("--engine-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     paths = corpus(args.corpus, args.games)
@@ -114,10 +147,15 @@ def main() -> None:
         for data in logs:
             head, _, body = data.partition(b"\n")
             parse_line(head)
-            if fast_body(body) is None:
+            decoded = fast_body(body)
+            if decoded is None:
                 for raw in body.split(b"\n"):
                     if raw and fast_event(raw) is None:
                         parse_line(raw)
+                continue
+            event_of = EVENT_OF
+            for line in decoded:
+                event_of[line.__class__](line)
 
     def decode_lines() -> None:
         for raw in lines:
@@ -151,6 +189,11 @@ def main() -> None:
             assert all(o.status == "loaded" for o in outcomes)
             rows.batches()
 
+    if args.engine_only:  # the child that measures the compiled engine
+        figures = {label: best(args.repeat, run) for label, run in (
+            ("ref", orjson_only), ("apply only", apply_only), ("parse + apply", parse_apply))}
+        print(json.dumps({"engine": engine.game.__file__, **figures}))
+        return
     reference = best(args.repeat, orjson_only)
     print(f"{'orjson loads (ref)':22s} {events / reference:>12,.0f} events/s  "
           f"({reference:.2f} s, {reference / events * 1e6:.2f} us/event)")
@@ -160,10 +203,12 @@ def main() -> None:
               ("apply only", apply_only), ("parse + apply", parse_apply)]
     if not args.no_rows:
         stages.append(("parse + apply + rows", with_rows))
+    pure: dict[str, float] = {}
     for label, run in stages:
-        seconds = best(args.repeat, run)
-        print(f"{label:22s} {events / seconds:>12,.0f} events/s  ({seconds:.2f} s, "
-              f"{seconds / events * 1e6:.2f} us/event, {seconds / reference:.2f}x orjson)")
+        pure[label] = seconds = best(args.repeat, run)
+        show(label, events, seconds, reference)
+    if not args.no_compiled and (COMPILED / ".stamp").is_file():
+        compiled_figures(args, events, pure)
 
     if args.profile:
         for label, run in (("parse + apply", parse_apply), ("parse + apply + rows", with_rows)):

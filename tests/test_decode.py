@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cabo_log.log.builder import LogBuilder
-from cabo_log.log.fastdecode import fast_body, fast_event
+from cabo_log.log.fastdecode import fast_body, fast_event, fast_events
 from cabo_log.log.logfile import iter_events, parse_line
 from cabo_log.log.replay import ReplayResult, _replay_lines, replay_bytes
 from engine import CaboLogError, LogSyntaxError
@@ -199,7 +199,7 @@ def test_the_valid_samples_take_the_whole_body_path() -> None:
     taken = [p.name for p in SAMPLE_LOGS if p.parent == SAMPLES
              and fast_body(p.read_bytes().partition(b"\n")[2]) is not None]
     assert len(taken) == len([p for p in SAMPLE_LOGS if p.parent == SAMPLES])
-    events = fast_body((SAMPLES / "golf-snaps.jsonl").read_bytes().partition(b"\n")[2])
+    events = fast_events((SAMPLES / "golf-snaps.jsonl").read_bytes().partition(b"\n")[2])
     assert events is not None
     assert events == [parse_line(raw) for raw in
                       (SAMPLES / "golf-snaps.jsonl").read_bytes().split(b"\n")[1:] if raw]
@@ -222,7 +222,7 @@ BODIES = [
 
 @pytest.mark.parametrize("body", BODIES)
 def test_fast_body_vouches_only_for_whole_clean_lines(body: bytes) -> None:
-    events = fast_body(body)
+    events = fast_events(body)
     if body == b"":
         assert events == []
     else:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from cabo_log.log.chain import check_line, line_hash
-from cabo_log.log.fastdecode import fast_body, fast_decode
+from cabo_log.log.fastdecode import EVENT_OF, Line, fast_body, fast_decode
 from cabo_log.log.logfile import parse_line, read_bytes, strip_bom
 from engine import (
     CaboLogError,
@@ -121,19 +121,19 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
     """
     text = strip_bom(data)
     head, _, body = text.partition(b"\n")
-    events = None if b'"h"' in text or not head.strip() else fast_body(body)
-    if events is None:
+    decoded = None if b'"h"' in text or not head.strip() else fast_body(body)
+    if decoded is None:
         return _replay_lines(text, file, until, visitor, finish_log)
-    return _replay_events(head, events, text.count(b"\n") + 1,
-                          file, until, visitor, finish_log)
+    return _replay_decoded(head, decoded, text.count(b"\n") + 1,
+                           file, until, visitor, finish_log)
 
 
-def _replay_events(head: bytes, events: list[Event], lines: int, file: str | None,
-                   until: int | None, visitor: ReplayVisitor[Any] | None,
-                   finish_log: bool) -> ReplayResult:
-    """The replay of a header line and the events of the lines after it (line 2 on, no
-    blank lines); ``lines`` is what the line-by-line reading counts (a trailing newline
-    starts one more, empty, line)."""
+def _replay_decoded(head: bytes, decoded: list[Line], lines: int, file: str | None,
+                    until: int | None, visitor: ReplayVisitor[Any] | None,
+                    finish_log: bool) -> ReplayResult:
+    """The replay of a header line and the decoded lines after it (line 2 on, no blank
+    lines), each made an event just before it is applied; ``lines`` is what the
+    line-by-line reading counts (a trailing newline starts one more, empty, line)."""
     state: GameState | None = None
     number = 1
     try:
@@ -145,7 +145,9 @@ def _replay_events(head: bytes, events: list[Event], lines: int, file: str | Non
             visitor.begin(state, header)
         if until is not None and _index(header, state) >= until:
             return ReplayResult(file, state, None, number)
-        for number, event in enumerate(events, start=2):
+        event_of = EVENT_OF
+        for number, line in enumerate(decoded, start=2):
+            event = event_of[line.__class__](line)
             done = apply(state, event)
             if visitor is not None:
                 visitor.event(number, event, state, done)
