@@ -10,7 +10,7 @@ from .cards import describe_difference
 from .errors import IllegalEventError, InconsistentLogError
 from .events import Deal, Peek
 from .outcome import Outcome, outcome
-from .state import BEFORE_DEAL, MATCH_OVER, ROUND_OVER, TURN_START, GameState
+from .state import BEFORE_DEAL, MATCH_OVER, ROUND_OVER, TURN_START, GameState, RoundState
 from .table import check_position, in_round, need_round, seat_of
 
 
@@ -19,7 +19,7 @@ def deal(g: GameState, e: Deal) -> Outcome:
         raise IllegalEventError("match_over", "the match is over; no more rounds are dealt")
     if g.phase != BEFORE_DEAL and g.phase != ROUND_OVER:
         raise IllegalEventError("round_in_progress",
-                                f"round {g.round_no} is still being played")
+                                f"round {g.round.round_no} is still being played")
     expected_round = len(g.rounds) + 1
     if e.round != expected_round:
         raise InconsistentLogError("wrong_round",
@@ -81,50 +81,43 @@ def _deck_error(g: GameState, codes: list[str]) -> None:
 
 def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
                  codes: list[str]) -> None:
+    """A fresh ``RoundState`` replaces the last round's: the cards in deal order, the rows
+    dealt, one card on the pile, the rest the draw pile (top last)."""
     count = len(codes)
-    g.round_no = number
-    g.participants = seats
-    g.in_play = [p in seats for p in range(len(g.players))]
-    g.codes = codes
-    g.values = [g.values_of[c] for c in codes]
-    g.known = [0] * count
-    g.face_up = [False] * count
-    g.rows = [[] for _ in g.players]
-    for k, p in enumerate(seats):
-        g.rows[p] = list(range(4 * k, 4 * k + 4))
+    seat_count = len(g.players)
     top = 4 * len(seats)
-    g.pile = [top]
-    g.face_up[top] = True
-    g.known[top] = g.everybody
-    g.deck = list(range(count - 1, top, -1))
-    g.out = []
-    g.first = g.current = first
-    g.turn = 0
-    g.started = False
-    g.peeked = [False] * len(g.players)
-    g.caller = -1
-    g.caller_forfeited = False
-    g.final_left = []
-    g.drawn = -1
-    g.drawn_source = ""
-    g.pending_power = None
-    g.reshuffles = 0
-    g.phase = TURN_START
+    rows: list[list[int]] = [[] for _ in range(seat_count)]
+    for k, p in enumerate(seats):
+        rows[p] = list(range(4 * k, 4 * k + 4))
+    known = [0] * count
+    face_up = [False] * count
+    face_up[top] = True
+    known[top] = g.everybody
     fixed = g.rules.peek_positions
     if fixed is not None:
         for p in seats:
             bit = 1 << p
             for pos in fixed:
-                g.known[g.rows[p][pos]] |= bit
+                known[rows[p][pos]] |= bit
+    values_of = g.values_of
+    g.round = RoundState(
+        round_no=number, participants=seats,
+        in_play=[p in seats for p in range(seat_count)],
+        codes=codes, values=[values_of[c] for c in codes], known=known, face_up=face_up,
+        rows=rows, deck=list(range(count - 1, top, -1)), pile=[top],
+        first=first, current=first, peeked=[False] * seat_count,
+    )
+    g.phase = TURN_START
 
 
 def peek(g: GameState, e: Peek) -> Outcome:
+    r = g.round
     need_round(g)
     seat = in_round(g, e.player)
-    if g.started or g.phase != TURN_START:
+    if r.started or g.phase != TURN_START:
         raise IllegalEventError("peek_too_late",
                                 "the initial peek comes before the round's first turn")
-    if g.peeked[seat]:
+    if r.peeked[seat]:
         raise IllegalEventError("already_peeked",
                                 f"{e.player} has already looked at their cards this round")
     rules = g.rules
@@ -139,10 +132,10 @@ def peek(g: GameState, e: Peek) -> Outcome:
         raise IllegalEventError("bad_peek",
                                 f"in {rules.name} the initial peek is positions "
                                 f"{list(rules.peek_positions)}, not {list(positions)}")
-    g.peeked[seat] = True
+    r.peeked[seat] = True
     bit = 1 << seat
-    row = g.rows[seat]
+    row = r.rows[seat]
     for pos in positions:
-        g.known[row[pos]] |= bit
+        r.known[row[pos]] |= bit
     return outcome(places=tuple((seat, pos) for pos in positions),
                    learned=tuple((seat, row[pos]) for pos in positions))

@@ -37,7 +37,7 @@ from .outcome import NOTHING, Outcome, outcome
 from .play import cabo, discard, draw, replace, skip
 from .powers import power
 from .rulesets import Ruleset, resolve
-from .state import POWER, GameState
+from .state import POWER, GameState, RoundState
 from .table import end_turn
 
 
@@ -65,7 +65,8 @@ def new_game(header: GameStart, rules: Ruleset | None = None) -> GameState:
         values_of=rules.values(), power_of=rules.power_table(),
         deck_counter=dict(Counter(rules.deck_codes())), sorted_deck=sorted(rules.deck_codes()),
         active=[True] * count, cumulative=[0] * count, reset_used=[False] * count,
-        peeked=[False] * count, in_play=[False] * count, everybody=(1 << count) - 1,
+        round=RoundState(peeked=[False] * count, in_play=[False] * count),
+        everybody=(1 << count) - 1,
         seq_mode=header.seq is not None,
     )
 
@@ -142,7 +143,7 @@ def _after_lapse(g: GameState, e: Event, handler: Handler) -> Outcome:
     rejected line changes nothing; the few fields a turn end can touch are saved first (the
     lapse is rare enough for that, and far cheaper than copying the state)."""
     saved = _Lapse(g)
-    lapsed = g.pending_power
+    lapsed = g.round.pending_power
     result = end_turn(g)
     try:
         done = handler(g, e)
@@ -157,18 +158,19 @@ def _after_lapse(g: GameState, e: Event, handler: Handler) -> Outcome:
 class _Lapse:
     """What ``end_turn`` (and the round scoring it may start) can change, saved to undo it."""
 
-    __slots__ = ("pending_power", "phase", "current", "final_left", "cumulative",
+    __slots__ = ("round", "pending_power", "phase", "current", "final_left", "cumulative",
                  "reset_used", "rounds", "known", "ending", "winners", "complete", "tiebreak")
 
     def __init__(self, g: GameState) -> None:
-        self.pending_power = g.pending_power
+        self.round = r = g.round
+        self.pending_power = r.pending_power
         self.phase = g.phase
-        self.current = g.current
-        self.final_left = g.final_left[:]
+        self.current = r.current
+        self.final_left = r.final_left[:]
         self.cumulative = g.cumulative[:]
         self.reset_used = g.reset_used[:]
         self.rounds = len(g.rounds)
-        self.known = g.known[:]
+        self.known = r.known[:]
         self.ending = g.ending
         self.winners = g.winners
         self.complete = g.complete
@@ -176,14 +178,15 @@ class _Lapse:
 
     def restore(self, g: GameState) -> None:
         """Put the fields back (lists in place: readers may hold on to them)."""
-        g.pending_power = self.pending_power
+        g.round = r = self.round
+        r.pending_power = self.pending_power
         g.phase = self.phase
-        g.current = self.current
-        g.final_left[:] = self.final_left
+        r.current = self.current
+        r.final_left[:] = self.final_left
         g.cumulative[:] = self.cumulative
         g.reset_used[:] = self.reset_used
         del g.rounds[self.rounds:]
-        g.known[:] = self.known
+        r.known[:] = self.known
         g.ending = self.ending
         g.winners = self.winners
         g.complete = self.complete
@@ -194,7 +197,7 @@ def _keeps_power(g: GameState, e: Event, kind: type) -> bool:
     """A power stays pending through its user's power/skip and through any forfeit (a
     forfeit of the user ends the turn itself, before the round can be scored)."""
     if kind is Power or kind is Skip:
-        return g.seat.get(e.player) == g.current  # type: ignore[attr-defined]
+        return g.seat.get(e.player) == g.round.current  # type: ignore[attr-defined]
     return kind is Forfeit
 
 
@@ -215,7 +218,7 @@ def finish(g: GameState) -> Outcome:
     says what that lapse did (``NOTHING`` when no power was pending)."""
     if g.phase != POWER:
         return NOTHING
-    lapsed = g.pending_power
+    lapsed = g.round.pending_power
     result = end_turn(g)
     return outcome(lapsed=lapsed, turn_ended=True, round_ended=result,
                    match_ended=result is not None and g.complete)

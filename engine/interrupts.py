@@ -25,6 +25,7 @@ from .table import (
 
 
 def snap(g: GameState, e: Snap) -> Outcome:
+    r = g.round
     if not g.rules.snap:
         raise IllegalEventError("snap_not_allowed", f"there is no snapping in {g.rules.name}")
     need_round(g)
@@ -33,34 +34,35 @@ def snap(g: GameState, e: Snap) -> Outcome:
         raise IllegalEventError("wrong_phase",
                                 "a snap comes between turns, not while a card is held")
     check_position(g, seat, e.position)
-    if not g.pile:
+    if not r.pile:
         raise IllegalEventError("discard_empty", "there is no discard to snap onto")
-    row = g.rows[seat]
+    row = r.rows[seat]
     card = row[e.position]
-    code = g.codes[card]
-    if g.values[card] == g.values[g.pile[-1]]:
+    code = r.codes[card]
+    if r.values[card] == r.values[r.pile[-1]]:
         row.pop(e.position)
-        g.pile.append(card)
+        r.pile.append(card)
         make_public(g, card)
         return outcome(card=code, places=((seat, e.position),), discarded=(code,),
                        learned=((EVERYBODY, card),), success=True)
     penalty_possible(g)
-    g.known[card] = g.everybody
+    r.known[card] = g.everybody
     return outcome(card=code, places=((seat, e.position),), learned=((EVERYBODY, card),),
                    success=False, penalty=take_penalty(g, seat))
 
 
 def reshuffle(g: GameState, e: Reshuffle) -> Outcome:
+    r = g.round
     if not g.rules.reshuffle:
         raise IllegalEventError("reshuffle_not_allowed",
                                 f"{g.rules.name} never reshuffles the discard pile")
     need_round(g)
-    if g.deck:
+    if r.deck:
         raise InconsistentLogError("reshuffle_not_needed",
-                                   f"the draw pile still has {len(g.deck)} "
-                                   f"card{'s' if len(g.deck) != 1 else ''}")
-    under = g.pile[:-1]
-    have = Counter(g.codes[c] for c in under)
+                                   f"the draw pile still has {len(r.deck)} "
+                                   f"card{'s' if len(r.deck) != 1 else ''}")
+    under = r.pile[:-1]
+    have = Counter(r.codes[c] for c in under)
     got = Counter(e.deck)
     if have != got:
         raise InconsistentLogError("bad_reshuffle",
@@ -68,19 +70,20 @@ def reshuffle(g: GameState, e: Reshuffle) -> Outcome:
                                    f"under its top card: {describe_difference(have, got)}")
     by_code: dict[str, list[int]] = {}
     for card in under:
-        by_code.setdefault(g.codes[card], []).append(card)
+        by_code.setdefault(r.codes[card], []).append(card)
     new = [by_code[code].pop() for code in e.deck]
     for card in new:
-        g.known[card] = 0
-        g.face_up[card] = False
+        r.known[card] = 0
+        r.face_up[card] = False
     new.reverse()
-    g.deck = new
-    g.pile = g.pile[-1:]
-    g.reshuffles += 1
+    r.deck = new
+    r.pile = r.pile[-1:]
+    r.reshuffles += 1
     return outcome(forgotten=tuple(new))
 
 
 def forfeit(g: GameState, e: Forfeit) -> Outcome:
+    r = g.round
     if not g.rules.forfeits:
         raise IllegalEventError("forfeit_not_allowed", f"there are no forfeits in {g.rules.name}")
     if g.phase == MATCH_OVER:
@@ -89,9 +92,9 @@ def forfeit(g: GameState, e: Forfeit) -> Outcome:
     if not g.active[seat]:
         raise IllegalEventError("inactive_player", f"{e.player} has already left the match")
     g.active[seat] = False
-    if g.in_play:
-        g.in_play[seat] = False
-    playing = g.phase in (TURN_START, DRAWN, POWER) and seat in g.participants
+    if r.in_play:
+        r.in_play[seat] = False
+    playing = g.phase in (TURN_START, DRAWN, POWER) and seat in r.participants
     if not playing:
         if len(g.active_players()) < 2:
             scoring.decide_winners(g, {})
@@ -103,20 +106,21 @@ def forfeit(g: GameState, e: Forfeit) -> Outcome:
 def _leave_round(g: GameState, seat: int) -> Outcome:
     """A player in the round leaves: their row goes out, their held card to the pile; their
     turn ends, or (fewer than two left) the round does, unscored."""
-    was_current = seat == g.current
+    r = g.round
+    was_current = seat == r.current
     discarded: tuple[str, ...] = ()
-    if was_current and g.drawn >= 0:
+    if was_current and r.drawn >= 0:
         discarded = _drop_held(g)
-    g.out.extend(g.rows[seat])
-    g.rows[seat] = []
-    if seat in g.final_left:
-        g.final_left.remove(seat)
-    if seat == g.caller:
-        g.caller_forfeited = True
+    r.out.extend(r.rows[seat])
+    r.rows[seat] = []
+    if seat in r.final_left:
+        r.final_left.remove(seat)
+    if seat == r.caller:
+        r.caller_forfeited = True
     if len(g.active_participants()) < 2:
-        if g.drawn >= 0:  # the last player's held card goes to the pile, unplayed
+        if r.drawn >= 0:  # the last player's held card goes to the pile, unplayed
             _drop_held(g)
-        g.pending_power = None
+        r.pending_power = None
         g.phase = TURN_START
         ended = end_round(g, END_FORFEIT)
         return outcome(discarded=discarded, turn_ended=True, round_ended=ended,
@@ -129,8 +133,9 @@ def _leave_round(g: GameState, seat: int) -> Outcome:
 
 
 def _drop_held(g: GameState) -> tuple[str, ...]:
-    card = g.drawn
-    g.pile.append(card)
+    r = g.round
+    card = r.drawn
+    r.pile.append(card)
     make_public(g, card)
-    g.drawn = -1
-    return (g.codes[card],)
+    r.drawn = -1
+    return (r.codes[card],)

@@ -44,46 +44,51 @@ def _observation(**fields: object) -> Observation:
 
 
 def visible(g: GameState, seat: int, card: int) -> bool:
-    return g.face_up[card] or bool(g.known[card] >> seat & 1)
+    r = g.round
+    return r.face_up[card] or bool(r.known[card] >> seat & 1)
 
 
 def row_view(g: GameState, seat: int, owner: int) -> tuple[str | None, ...]:
     """The owner's row as ``seat`` sees it."""
-    return tuple(g.codes[c] if visible(g, seat, c) else None for c in g.rows[owner])
+    r = g.round
+    return tuple(r.codes[c] if visible(g, seat, c) else None for c in r.rows[owner])
 
 
 def observe(g: GameState, player: str) -> Observation:
     """Built once per bot decision in a simulation: written for speed (no per-card calls)."""
+    r = g.round
     seat = g.seat[player]
     drawn = None
     source = None
-    codes = g.codes
-    if g.drawn >= 0 and (g.current == seat or g.drawn_source == "discard"):
-        drawn = codes[g.drawn]
-        source = g.drawn_source
-    face_up, known, bit = g.face_up, g.known, 1 << seat
+    codes = r.codes
+    if r.drawn >= 0 and (r.current == seat or r.drawn_source == "discard"):
+        drawn = codes[r.drawn]
+        source = r.drawn_source
+    face_up, known, bit = r.face_up, r.known, 1 << seat
     players, active = g.players, g.active
     rows = {players[p]: tuple([codes[c] if face_up[c] or known[c] & bit else None
-                               for c in g.rows[p]])
-            for p in g.participants if active[p]}
+                               for c in r.rows[p]])
+            for p in r.participants if active[p]}
     return _observation(
         me=player, players=players,
         active=tuple([name for name, on in zip(players, active, strict=True) if on]),
-        round=g.round_no, phase=g.phase, to_play=g.current_player(),
-        rows=rows, discard=tuple(map(codes.__getitem__, g.pile)), deck_size=len(g.deck),
+        round=r.round_no, phase=g.phase, to_play=g.current_player(),
+        rows=rows, discard=tuple(map(codes.__getitem__, r.pile)), deck_size=len(r.deck),
         drawn=drawn, drawn_source=source,
-        pending_power=g.pending_power if g.current == seat else None,
-        caller=g.caller_name(), scores=g.cumulative_by_name(), turn=g.turn,
+        pending_power=r.pending_power if r.current == seat else None,
+        caller=g.caller_name(), scores=g.cumulative_by_name(), turn=r.turn,
         ruleset=g.rules.name,
     )
 
 
 def known_cards(g: GameState, seat: int, owner: int) -> list[tuple[int, str]]:
     """(position, code) of the owner's cards that ``seat`` knows."""
-    return [(i, g.codes[c]) for i, c in enumerate(g.rows[owner]) if visible(g, seat, c)]
+    r = g.round
+    return [(i, r.codes[c]) for i, c in enumerate(r.rows[owner]) if visible(g, seat, c)]
 
 
 def known_total(g: GameState, seat: int) -> tuple[int, int]:
     """How many of their own cards a player knows, and the sum of those values."""
-    cards = [c for c in g.rows[seat] if visible(g, seat, c)]
-    return len(cards), sum(g.values[c] for c in cards)
+    r = g.round
+    cards = [c for c in r.rows[seat] if visible(g, seat, c)]
+    return len(cards), sum(r.values[c] for c in cards)

@@ -22,7 +22,8 @@ def needs_deal(g: GameState) -> bool:
 
 def needs_reshuffle(g: GameState) -> bool:
     """The next deck draw would fail without a reshuffle (which the ruleset allows)."""
-    return (g.phase == TURN_START and not g.deck and g.rules.reshuffle and len(g.pile) > 1)
+    r = g.round
+    return (g.phase == TURN_START and not r.deck and g.rules.reshuffle and len(r.pile) > 1)
 
 
 def legal_moves(g: GameState) -> list[Event]:
@@ -38,42 +39,46 @@ def legal_moves(g: GameState) -> list[Event]:
 
 def peek_moves(g: GameState, player: str) -> list[Event]:
     """The initial peeks a player may still make this round."""
+    r = g.round
     seat = g.seat[player]
-    if g.phase != TURN_START or g.started or g.peeked[seat] or seat not in g.participants:
+    if g.phase != TURN_START or r.started or r.peeked[seat] or seat not in r.participants:
         return []
     rules = g.rules
     if rules.peek_positions is not None:
         return [Peek(None, False, player, rules.peek_positions)]
-    size = len(g.rows[seat])
+    size = len(r.rows[seat])
     return [Peek(None, False, player, combo)
             for combo in combinations(range(size), rules.peek_count)]
 
 
 def snap_moves(g: GameState) -> list[Event]:
-    if not g.rules.snap or g.phase != TURN_START or not g.pile:
+    r = g.round
+    if not g.rules.snap or g.phase != TURN_START or not r.pile:
         return []
     return [Snap(None, False, g.players[p], i)
-            for p in g.participants if g.active[p] for i in range(len(g.rows[p]))]
+            for p in r.participants if g.active[p] for i in range(len(r.rows[p]))]
 
 
 def _turn_start(g: GameState) -> list[Event]:
-    me = g.players[g.current]
+    r = g.round
+    me = g.players[r.current]
     moves: list[Event] = []
-    if g.deck or needs_reshuffle(g):
+    if r.deck or needs_reshuffle(g):
         moves.append(Draw(None, False, me, "deck", None))
-    if g.pile and g.rows[g.current]:
+    if r.pile and r.rows[r.current]:
         moves.append(Draw(None, False, me, "discard", None))
-    if g.caller < 0:
+    if r.caller < 0:
         moves.append(Cabo(None, False, me))
     return moves
 
 
 def _placements(g: GameState) -> list[Event]:
-    me = g.players[g.current]
+    r = g.round
+    me = g.players[r.current]
     moves: list[Event] = []
-    if g.drawn_source == "deck":
+    if r.drawn_source == "deck":
         moves.append(Discard(None, False, me))
-    size = len(g.rows[g.current])
+    size = len(r.rows[r.current])
     limit = g.rules.max_replace or LISTED_REPLACE_LIMIT
     for count in range(1, min(limit, size) + 1):
         for combo in combinations(range(size), count):
@@ -82,26 +87,27 @@ def _placements(g: GameState) -> list[Event]:
 
 
 def _powers(g: GameState) -> list[Event]:
-    seat = g.current
+    r = g.round
+    seat = r.current
     me = g.players[seat]
     moves: list[Event] = [Skip(None, False, me)]
-    power = g.pending_power
-    others = [p for p in g.participants if g.active[p] and p != seat]
+    power = r.pending_power
+    others = [p for p in r.participants if g.active[p] and p != seat]
     if power == "peek":
         moves += [Power(None, False, me, "peek", (me, i), None)
-                  for i in range(len(g.rows[seat]))]
+                  for i in range(len(r.rows[seat]))]
     elif power == "spy":
         moves += [Power(None, False, me, "spy", (g.players[p], i), None)
-                  for p in others for i in range(len(g.rows[p]))]
+                  for p in others for i in range(len(r.rows[p]))]
     elif power == "swap":
-        firsts = ([p for p in g.participants if g.active[p]]
+        firsts = ([p for p in r.participants if g.active[p]]
                   if g.rules.swap_any_two_players else [seat])
         for a in firsts:
             for b in others if a == seat else [p for p in others if p > a]:
                 if b == a:
                     continue
-                for i in range(len(g.rows[a])):
-                    for j in range(len(g.rows[b])):
+                for i in range(len(r.rows[a])):
+                    for j in range(len(r.rows[b])):
                         moves.append(Power(None, False, me, "swap", None,
                                            ((g.players[a], i), (g.players[b], j))))
     return moves

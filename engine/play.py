@@ -23,57 +23,60 @@ from .table import (
 
 
 def draw(g: GameState, e: Draw) -> Outcome:
+    r = g.round
     if g.phase != TURN_START:
         need_round(g)
         in_round(g, e.player)
         raise IllegalEventError("wrong_phase",
-                                f"{g.players[g.current]} is in the middle of a turn")
+                                f"{g.players[r.current]} is in the middle of a turn")
     seat = g.seat.get(e.player)
-    if seat != g.current:
+    if seat != r.current:
         in_round(g, e.player)
         raise IllegalEventError("not_your_turn",
-                                f"it is {g.players[g.current]}'s turn, not {e.player}'s")
+                                f"it is {g.players[r.current]}'s turn, not {e.player}'s")
     from_deck = e.source == "deck"
     card = _top(g, seat, from_deck, e.player)
-    if e.card is not None and e.card != g.codes[card]:
+    if e.card is not None and e.card != r.codes[card]:
         raise InconsistentLogError("wrong_card",
-                                   f"the top of the {e.source} pile is {g.codes[card]}, "
+                                   f"the top of the {e.source} pile is {r.codes[card]}, "
                                    f"not {e.card}")
-    g.drawn = card
-    g.drawn_source = e.source
+    r.drawn = card
+    r.drawn_source = e.source
     g.phase = DRAWN
-    g.started = True
-    g.turn += 1
+    r.started = True
+    r.turn += 1
     if from_deck:
-        g.deck.pop()
-        g.known[card] |= 1 << seat
-        return outcome(card=g.codes[card], learned=((seat, card),))
-    g.pile.pop()
-    g.known[card] = g.everybody
-    return outcome(card=g.codes[card])
+        r.deck.pop()
+        r.known[card] |= 1 << seat
+        return outcome(card=r.codes[card], learned=((seat, card),))
+    r.pile.pop()
+    r.known[card] = g.everybody
+    return outcome(card=r.codes[card])
 
 
 def _top(g: GameState, seat: int, from_deck: bool, player: str) -> int:
     """The card a draw takes, or why it cannot be taken."""
+    r = g.round
     if from_deck:
-        if not g.deck:
+        if not r.deck:
             if can_reshuffle(g):
                 raise InconsistentLogError("reshuffle_missing",
                                            "the draw pile is empty: the log must reshuffle "
                                            "the discard pile before this draw")
             raise IllegalEventError("deck_empty", "the draw pile is empty")
-        return g.deck[-1]
-    if not g.pile:
+        return r.deck[-1]
+    if not r.pile:
         raise IllegalEventError("discard_empty", "the discard pile is empty")
-    if not g.rows[seat]:
+    if not r.rows[seat]:
         raise IllegalEventError("empty_row",
                                 f"{player} has no card that the discard could replace")
-    return g.pile[-1]
+    return r.pile[-1]
 
 
 def _holding(g: GameState, player: str, what: str) -> int:
+    r = g.round
     seat = g.seat.get(player)
-    if g.phase != DRAWN or seat != g.current:
+    if g.phase != DRAWN or seat != r.current:
         need_round(g)
         in_round(g, player)
         raise IllegalEventError("nothing_drawn",
@@ -82,16 +85,17 @@ def _holding(g: GameState, player: str, what: str) -> int:
 
 
 def discard(g: GameState, e: Discard) -> Outcome:
+    r = g.round
     _holding(g, e.player, "discard")
-    if g.drawn_source == "discard":
+    if r.drawn_source == "discard":
         raise IllegalEventError("must_replace",
                                 "a card taken from the discard pile must replace a card "
                                 "of the row")
-    card = g.drawn
-    g.pile.append(card)
+    card = r.drawn
+    r.pile.append(card)
     make_public(g, card)
-    g.drawn = -1
-    code = g.codes[card]
+    r.drawn = -1
+    code = r.codes[card]
     power, result = earn_power(g, card)
     return outcome(card=code, discarded=(code,), learned=((EVERYBODY, card),), earned=power,
                    turn_ended=power is None, round_ended=result,
@@ -99,6 +103,7 @@ def discard(g: GameState, e: Discard) -> Outcome:
 
 
 def replace(g: GameState, e: Replace) -> Outcome:
+    r = g.round
     seat = _holding(g, e.player, "place")
     positions = e.positions
     if len(positions) == 1 and (e.into is None or e.into == positions[0]):
@@ -113,8 +118,8 @@ def replace(g: GameState, e: Replace) -> Outcome:
                                 f"{rules.name} allows replacing at most {rules.max_replace} "
                                 f"card{'s' if rules.max_replace != 1 else ''} at once")
     into = positions[0] if e.into is None else e.into
-    row = g.rows[seat]
-    values = g.values
+    row = r.rows[seat]
+    values = r.values
     first_value = values[row[positions[0]]]
     if all(values[row[p]] == first_value for p in positions):
         if into not in positions:
@@ -127,26 +132,28 @@ def replace(g: GameState, e: Replace) -> Outcome:
 
 
 def _place_drawn(g: GameState) -> int:
-    drawn = g.drawn
-    g.face_up[drawn] = g.drawn_source == "discard" and g.rules.taken_discard_face_up
-    g.drawn = -1
+    r = g.round
+    drawn = r.drawn
+    r.face_up[drawn] = r.drawn_source == "discard" and g.rules.taken_discard_face_up
+    r.drawn = -1
     return drawn
 
 
 def _replace_many(g: GameState, seat: int, positions: tuple[int, ...], into: int) -> Outcome:
     """Equal cards leave the row for the discard pile; the drawn card takes ``into``."""
+    r = g.round
     drawn = _place_drawn(g)
-    row = g.rows[seat]
+    row = r.rows[seat]
     chosen = set(positions)
     replaced = [row[p] for p in positions]
-    g.rows[seat] = new = [drawn if i == into else c for i, c in enumerate(row)
+    r.rows[seat] = new = [drawn if i == into else c for i, c in enumerate(row)
                           if i == into or i not in chosen]
     for card in replaced:
-        g.pile.append(card)
+        r.pile.append(card)
         make_public(g, card)
     power, result = (earn_power(g, replaced[-1]) if g.rules.power_from_replaced
                      else (None, end_turn(g)))
-    codes = g.codes
+    codes = r.codes
     return outcome(card=codes[drawn], places=((seat, new.index(drawn)),),
                    discarded=tuple(codes[c] for c in replaced),
                    learned=tuple((EVERYBODY, c) for c in replaced), success=True,
@@ -157,8 +164,9 @@ def _replace_many(g: GameState, seat: int, positions: tuple[int, ...], into: int
 def _replace_failed(g: GameState, seat: int, positions: tuple[int, ...],
                     left: bool) -> Outcome:
     """Unequal cards: they are shown, the drawn card joins the row, maybe a penalty card."""
+    r = g.round
     drawn = _place_drawn(g)
-    row = g.rows[seat]
+    row = r.rows[seat]
     shown = [row[p] for p in positions]
     for card in shown:
         make_public(g, card)
@@ -170,7 +178,7 @@ def _replace_failed(g: GameState, seat: int, positions: tuple[int, ...],
         places = tuple((seat, p) for p in positions)
     penalty = take_penalty(g, seat) if len(positions) >= g.rules.failed_penalty_from else None
     result = end_turn(g)
-    return outcome(card=g.codes[drawn], places=places,
+    return outcome(card=r.codes[drawn], places=places,
                    learned=tuple((EVERYBODY, c) for c in shown), success=False,
                    penalty=penalty, turn_ended=True, round_ended=result,
                    match_ended=result is not None and g.complete)
@@ -179,20 +187,21 @@ def _replace_failed(g: GameState, seat: int, positions: tuple[int, ...],
 def _replace_one(g: GameState, seat: int, pos: int) -> Outcome:
     """The common case, a single replacement (always a success), without the general
     bookkeeping of multi-replacements."""
-    row = g.rows[seat]
+    r = g.round
+    row = r.rows[seat]
     if not 0 <= pos < len(row):
         check_position(g, seat, pos)
     old = row[pos]
     drawn = _place_drawn(g)
     row[pos] = drawn
-    g.pile.append(old)
-    g.face_up[old] = True
-    g.known[old] = g.everybody
+    r.pile.append(old)
+    r.face_up[old] = True
+    r.known[old] = g.everybody
     if g.rules.power_from_replaced:
         power, result = earn_power(g, old)
     else:
         power, result = None, end_turn(g)
-    codes = g.codes
+    codes = r.codes
     return outcome(card=codes[drawn], places=((seat, pos),), discarded=(codes[old],),
                    learned=((EVERYBODY, old),), success=True, earned=power,
                    turn_ended=power is None, round_ended=result,
@@ -200,9 +209,10 @@ def _replace_one(g: GameState, seat: int, pos: int) -> Outcome:
 
 
 def skip(g: GameState, e: Skip) -> Outcome:
+    r = g.round
     need_round(g)
     seat = in_round(g, e.player)
-    if g.phase != POWER or seat != g.current:
+    if g.phase != POWER or seat != r.current:
         raise IllegalEventError("nothing_to_skip", f"{e.player} has no power to skip")
     return turn_over(g)
 
@@ -219,22 +229,23 @@ TURN_ENDED = outcome(turn_ended=True)
 
 
 def cabo(g: GameState, e: Cabo) -> Outcome:
+    r = g.round
     need_round(g)
     seat = in_round(g, e.player)
     if g.phase != TURN_START:
         raise IllegalEventError("wrong_phase", "Cabo is called at the start of a turn")
-    if seat != g.current:
+    if seat != r.current:
         raise IllegalEventError("not_your_turn",
-                                f"it is {g.players[g.current]}'s turn, not {e.player}'s")
-    if g.caller >= 0:
+                                f"it is {g.players[r.current]}'s turn, not {e.player}'s")
+    if r.caller >= 0:
         raise IllegalEventError("second_cabo",
-                                f"{g.players[g.caller]} already called Cabo this round")
-    g.caller = seat
-    g.started = True
-    g.turn += 1
+                                f"{g.players[r.caller]} already called Cabo this round")
+    r.caller = seat
+    r.started = True
+    r.turn += 1
     count = len(g.players)
-    g.final_left = [s for s in ((seat + k) % count for k in range(1, count))
-                    if g.active[s] and s in g.participants]
+    r.final_left = [s for s in ((seat + k) % count for k in range(1, count))
+                    if g.active[s] and s in r.participants]
     return turn_over(g)
 
 

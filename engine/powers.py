@@ -10,16 +10,17 @@ from .table import check_position, end_turn, in_round, need_round
 
 
 def power(g: GameState, e: Power) -> Outcome:
+    r = g.round
     seat = g.seat.get(e.player)
-    if g.phase != POWER or seat != g.current:
+    if g.phase != POWER or seat != r.current:
         need_round(g)
         in_round(g, e.player)
         raise IllegalEventError("power_not_earned",
                                 f"{e.player} has not earned a power at this point")
-    if e.power != g.pending_power:
-        top = g.codes[g.pile[-1]]
+    if e.power != r.pending_power:
+        top = r.codes[r.pile[-1]]
         raise IllegalEventError("wrong_power",
-                                f"the discarded {top} gives {g.pending_power}, not {e.power}")
+                                f"the discarded {top} gives {r.pending_power}, not {e.power}")
     if e.power == "swap":
         return _swap(g, seat, e)
     assert e.target is not None
@@ -30,16 +31,17 @@ def power(g: GameState, e: Power) -> Outcome:
     if e.power == "spy" and target == seat:
         raise IllegalEventError("bad_target", "spy looks at another player's card")
     check_position(g, target, pos)
-    card = g.rows[target][pos]
-    g.known[card] |= 1 << seat
+    card = r.rows[target][pos]
+    r.known[card] |= 1 << seat
     result = end_turn(g)
-    return outcome(card=g.codes[card], places=((target, pos),), learned=((seat, card),),
+    return outcome(card=r.codes[card], places=((target, pos),), learned=((seat, card),),
                    turn_ended=True, round_ended=result,
                    match_ended=result is not None and g.complete)
 
 
 def _swap(g: GameState, seat: int, e: Power) -> Outcome:
     """Exchange two cards of two players, unseen; the user's own place is the first."""
+    r = g.round
     assert e.cards is not None
     (name_a, pos_a), (name_b, pos_b) = e.cards
     a = in_round(g, name_a)
@@ -54,9 +56,9 @@ def _swap(g: GameState, seat: int, e: Power) -> Outcome:
     check_position(g, b, pos_b)
     if b == seat:
         a, pos_a, b, pos_b = b, pos_b, a, pos_a
-    row_a, row_b = g.rows[a], g.rows[b]
+    row_a, row_b = r.rows[a], r.rows[b]
     row_a[pos_a], row_b[pos_b] = row_b[pos_b], row_a[pos_a]
-    moved = (g.codes[row_b[pos_b]], g.codes[row_a[pos_a]])
+    moved = (r.codes[row_b[pos_b]], r.codes[row_a[pos_a]])
     result = end_turn(g)
     return outcome(places=((a, pos_a), (b, pos_b)), moved=moved, turn_ended=True,
                    round_ended=result, match_ended=result is not None and g.complete)

@@ -62,14 +62,15 @@ def special_holders(rules: Ruleset, scored: list[int], totals: dict[int, int],
 
 def finish_round(g: GameState, end: EndReason) -> RoundResult:
     """Score the round that just ended, apply resets, and decide whether the match is over."""
+    r = g.round
     rules = g.rules
     scored = g.active_participants()
-    values = g.values
-    row_values = {p: [values[c] for c in g.rows[p]] for p in scored}
+    values = r.values
+    row_values = {p: [values[c] for c in r.rows[p]] for p in scored}
     totals = {p: sum(row_values[p]) for p in scored}
     caller: int | None = None
-    if g.caller >= 0 and not g.caller_forfeited and g.caller in totals:
-        caller = g.caller
+    if r.caller >= 0 and not r.caller_forfeited and r.caller in totals:
+        caller = r.caller
     success = None
     if caller is not None:
         success = rules.caller_succeeds(totals[caller],
@@ -85,13 +86,13 @@ def finish_round(g: GameState, end: EndReason) -> RoundResult:
     resets, second_exact = _apply_resets(g, scored)
     names = g.players
     result = RoundResult(
-        round=g.round_no, first=names[g.first],
-        players=tuple(names[p] for p in g.participants),
-        caller=names[g.caller] if g.caller >= 0 else None, cabo_success=success, end=end,
+        round=r.round_no, first=names[r.first],
+        players=tuple(names[p] for p in r.participants),
+        caller=names[r.caller] if r.caller >= 0 else None, cabo_success=success, end=end,
         hands={names[p]: g.row_codes(p) for p in scored},
         totals={names[p]: totals[p] for p in scored},
         points={names[p]: points[p] for p in scored},
-        cumulative=g.cumulative_by_name(), turns=g.turn, reshuffles=g.reshuffles,
+        cumulative=g.cumulative_by_name(), turns=r.turn, reshuffles=r.reshuffles,
         special=tuple(names[p] for p in special), resets=tuple(names[p] for p in resets),
         tiebreak=g.tiebreak is not None,
     )
@@ -99,8 +100,8 @@ def finish_round(g: GameState, end: EndReason) -> RoundResult:
     g.phase = ROUND_OVER
     everybody = g.everybody
     for p in scored:  # the hands are revealed at the end of a round
-        for card in g.rows[p]:
-            g.known[card] = everybody
+        for card in r.rows[p]:
+            r.known[card] = everybody
     _check_match_end(g, points, second_exact)
     return result
 

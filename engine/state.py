@@ -1,4 +1,5 @@
-"""The state of one match: a single mutable object that ``apply`` advances in place.
+"""The state of one match: a mutable ``GameState`` that ``apply`` advances in place, holding
+the round being played in a ``RoundState`` that each deal replaces.
 
 Cards are numbered per round (their place in the deal); rows, piles and the drawn card hold
 those numbers. ``codes``, ``values``, ``known`` and ``face_up`` are indexed by them, so what a
@@ -77,33 +78,14 @@ class RoundResult:
         }
 
 
-@dataclass
-class GameState:
-    """One match in progress. Mutated by ``engine.apply``; copy with ``snapshot()``."""
+@dataclass(slots=True)
+class RoundState:
+    """One round being played: the cards, where they lie, who knows them, whose turn it is.
 
-    rules: Ruleset
-    game_id: str
-    players: tuple[str, ...]
-    names: dict[str, object] = field(default_factory=dict)
-    seat: dict[str, int] = field(default_factory=dict)
-    values_of: dict[str, int] = field(default_factory=dict)
-    power_of: dict[int, str] = field(default_factory=dict)
-    deck_counter: dict[str, int] = field(default_factory=dict)
-    sorted_deck: list[str] = field(default_factory=list)
-    # match
-    active: list[bool] = field(default_factory=list)
-    cumulative: list[int] = field(default_factory=list)
-    reset_used: list[bool] = field(default_factory=list)
-    rounds: list[RoundResult] = field(default_factory=list)
-    phase: Phase = Phase.BEFORE_DEAL
-    complete: bool = False
-    winners: tuple[str, ...] = ()
-    ending: bool = False                     # the end condition was met; a tie is being broken
-    tiebreak: tuple[int, ...] | None = None  # golf: seats that play the tie-break round
-    events: int = 1                          # lines applied, header included
-    everybody: int = 0                       # the bit mask of every seat (a public card)
-    seq_mode: bool = False
-    # round
+    A deal builds a fresh one and replaces the previous round's, so nothing of a round can
+    leak into the next. Before the first deal the match holds an empty one (nobody in play).
+    """
+
     round_no: int = 0
     participants: tuple[int, ...] = ()
     in_play: list[bool] = field(default_factory=list)  # dealt in this round and still active
@@ -128,45 +110,79 @@ class GameState:
     pending_power: str | None = None
     reshuffles: int = 0
 
+
+@dataclass(slots=True)
+class GameState:
+    """One match in progress: the match-long facts here, the round being played in
+    ``round``. Mutated by ``engine.apply``; copy with ``snapshot()``."""
+
+    rules: Ruleset
+    game_id: str
+    players: tuple[str, ...]
+    names: dict[str, object] = field(default_factory=dict)
+    seat: dict[str, int] = field(default_factory=dict)
+    values_of: dict[str, int] = field(default_factory=dict)
+    power_of: dict[int, str] = field(default_factory=dict)
+    deck_counter: dict[str, int] = field(default_factory=dict)
+    sorted_deck: list[str] = field(default_factory=list)
+    active: list[bool] = field(default_factory=list)
+    cumulative: list[int] = field(default_factory=list)
+    reset_used: list[bool] = field(default_factory=list)
+    rounds: list[RoundResult] = field(default_factory=list)
+    phase: Phase = Phase.BEFORE_DEAL
+    complete: bool = False
+    winners: tuple[str, ...] = ()
+    ending: bool = False                     # the end condition was met; a tie is being broken
+    tiebreak: tuple[int, ...] | None = None  # golf: seats that play the tie-break round
+    events: int = 1                          # lines applied, header included
+    everybody: int = 0                       # the bit mask of every seat (a public card)
+    seq_mode: bool = False
+    round: RoundState = field(default_factory=RoundState)
+
     # --- small questions -----------------------------------------------------------------
     def name(self, seat: int) -> str:
         return self.players[seat]
 
     def in_round(self, seat: int) -> bool:
-        return self.in_play[seat]
+        return self.round.in_play[seat]
 
     def active_participants(self) -> list[int]:
-        return [p for p in self.participants if self.active[p]]
+        active = self.active
+        return [p for p in self.round.participants if active[p]]
 
     def active_players(self) -> list[int]:
         return [p for p in range(len(self.players)) if self.active[p]]
 
     def row_codes(self, seat: int) -> list[str]:
-        return [self.codes[c] for c in self.rows[seat]]
+        codes = self.round.codes
+        return [codes[c] for c in self.round.rows[seat]]
 
     def row_total(self, seat: int) -> int:
-        values = self.values
-        return sum(values[c] for c in self.rows[seat])
+        values = self.round.values
+        return sum(values[c] for c in self.round.rows[seat])
 
     def discard_top(self) -> str | None:
-        return self.codes[self.pile[-1]] if self.pile else None
+        r = self.round
+        return r.codes[r.pile[-1]] if r.pile else None
 
     def cumulative_by_name(self) -> dict[str, int]:
         return {p: self.cumulative[i] for i, p in enumerate(self.players)}
 
     def current_player(self) -> str | None:
         if self.phase in (TURN_START, DRAWN, POWER):
-            return self.players[self.current]
+            return self.players[self.round.current]
         return None
 
     def caller_name(self) -> str | None:
-        return self.players[self.caller] if self.caller >= 0 else None
+        caller = self.round.caller
+        return self.players[caller] if caller >= 0 else None
 
     def card_locations(self) -> list[int]:
         """Every card id of the round wherever it lies (for conservation checks)."""
-        ids = [c for row in self.rows for c in row] + self.deck + self.pile + self.out
-        if self.drawn >= 0:
-            ids.append(self.drawn)
+        r = self.round
+        ids = [c for row in r.rows for c in row] + r.deck + r.pile + r.out
+        if r.drawn >= 0:
+            ids.append(r.drawn)
         return ids
 
     def snapshot(self) -> GameState:

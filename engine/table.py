@@ -37,24 +37,26 @@ def need_round(g: GameState) -> None:
         raise IllegalEventError("no_round", "no round has been dealt yet")
     if phase == ROUND_OVER:
         raise IllegalEventError("round_over",
-                                f"round {g.round_no} is over; the next event must be a deal")
+                                f"round {g.round.round_no} is over; the next event must be a deal")
     raise IllegalEventError("match_over", "the match is over")
 
 
 def in_round(g: GameState, player: str) -> int:
+    r = g.round
     seat = g.seat.get(player)
-    if seat is not None and g.in_play[seat]:
+    if seat is not None and r.in_play[seat]:
         return seat
     seat = seat_of(g, player)
     if not g.active[seat]:
         raise IllegalEventError("inactive_player", f"{player} has left the match")
-    if seat not in g.participants:
+    if seat not in r.participants:
         raise IllegalEventError("not_in_round", f"{player} does not play in this round")
     return seat
 
 
 def check_position(g: GameState, seat: int, position: int) -> None:
-    size = len(g.rows[seat])
+    r = g.round
+    size = len(r.rows[seat])
     if not 0 <= position < size:
         raise IllegalEventError("bad_position",
                                 f"{g.players[seat]} has no card at position {position} "
@@ -62,12 +64,12 @@ def check_position(g: GameState, seat: int, position: int) -> None:
 
 
 def can_reshuffle(g: GameState) -> bool:
-    return g.rules.reshuffle and len(g.pile) > 1
+    return g.rules.reshuffle and len(g.round.pile) > 1
 
 
 def penalty_possible(g: GameState) -> None:
     """A penalty card is owed: with an empty pile, a reshuffle must have come first."""
-    if not g.deck and can_reshuffle(g):
+    if not g.round.deck and can_reshuffle(g):
         raise InconsistentLogError("reshuffle_missing",
                                    "a penalty card is owed but the draw pile is empty: "
                                    "the log must reshuffle first")
@@ -75,23 +77,25 @@ def penalty_possible(g: GameState) -> None:
 
 def take_penalty(g: GameState, seat: int) -> str | None:
     """The top of the draw pile joins the row, unseen; its code (None: the pile is empty)."""
-    if not g.deck:
+    r = g.round
+    if not r.deck:
         return None
-    card = g.deck.pop()
-    g.rows[seat].append(card)
-    return g.codes[card]
+    card = r.deck.pop()
+    r.rows[seat].append(card)
+    return r.codes[card]
 
 
 def make_public(g: GameState, card: int) -> None:
-    g.face_up[card] = True
-    g.known[card] = g.everybody
+    r = g.round
+    r.face_up[card] = True
+    r.known[card] = g.everybody
 
 
 # --- turn order ------------------------------------------------------------------------------
 
 
 def next_seat(g: GameState, after: int) -> int:
-    in_play = g.in_play
+    in_play = g.round.in_play
     count = len(in_play)
     seat = after
     for _ in range(count):
@@ -103,23 +107,24 @@ def next_seat(g: GameState, after: int) -> int:
 
 def end_turn(g: GameState) -> RoundResult | None:
     """The current turn is complete: hand the turn on, or end the round (its result)."""
-    g.pending_power = None
+    r = g.round
+    r.pending_power = None
     g.phase = TURN_START
-    if g.caller < 0 and (g.deck or not g.rules.deck_empty_ends_round):
-        g.current = next_seat(g, g.current)  # the common case first
+    if r.caller < 0 and (r.deck or not g.rules.deck_empty_ends_round):
+        r.current = next_seat(g, r.current)  # the common case first
         return None
-    if g.caller >= 0 and not g.final_left:
+    if r.caller >= 0 and not r.final_left:
         return end_round(g, EndReason.CABO)
-    if g.rules.deck_empty_ends_round and not g.deck:
+    if g.rules.deck_empty_ends_round and not r.deck:
         return end_round(g, EndReason.DECK_EMPTY)
-    if g.caller >= 0:
-        while g.final_left:
-            seat = g.final_left.pop(0)
-            if g.deck or g.pile:
-                g.current = seat
+    if r.caller >= 0:
+        while r.final_left:
+            seat = r.final_left.pop(0)
+            if r.deck or r.pile:
+                r.current = seat
                 return None
         return end_round(g, EndReason.CABO)  # no remaining final turn had a card to take
-    g.current = next_seat(g, g.current)
+    r.current = next_seat(g, r.current)
     return None
 
 
@@ -130,9 +135,10 @@ def end_round(g: GameState, end: EndReason) -> RoundResult:
 def earn_power(g: GameState, card: int) -> tuple[str | None, RoundResult | None]:
     """A card went to the pile at the end of a turn: its power is pending now, or (none) the
     turn ends. Returns the power earned and the result of a round that ended."""
-    power = g.power_of.get(g.values[card])
+    r = g.round
+    power = g.power_of.get(r.values[card])
     if power is None:
         return None, end_turn(g)
-    g.pending_power = power
+    r.pending_power = power
     g.phase = POWER
     return power, None

@@ -129,13 +129,13 @@ def test_sampling_never_changes_what_the_player_knew(game: int, pick: int, world
     sampled = sample_world(g, seat, pools, random.Random(world))
     me = g.players[seat]
     assert observe(sampled, me) == observe(g, me)
-    assert Counter(sampled.codes) == Counter(g.codes)
+    assert Counter(sampled.round.codes) == Counter(g.round.codes)
     faces: dict[int, set[str]] = {}
     hidden = hidden_cards(g, seat)
     for card in hidden:
-        faces.setdefault(pools.pool.get(card, 0), set()).add(g.codes[card])
+        faces.setdefault(pools.pool.get(card, 0), set()).add(g.round.codes[card])
     for card in hidden:
-        assert sampled.codes[card] in faces[pools.pool.get(card, 0)]
+        assert sampled.round.codes[card] in faces[pools.pool.get(card, 0)]
     for p in g.players:
         assert fast_observe(sampled, p) == observe(sampled, p)
 
@@ -150,8 +150,8 @@ def test_reshuffled_cards_stay_in_their_pool() -> None:
     reshuffled = [c for c, pool in d.pools.pool.items() if pool > 0
                   and c in hidden_cards(d.state, d.seat)]
     assert reshuffled
-    assert Counter(sampled.codes[c] for c in reshuffled) == \
-        Counter(d.state.codes[c] for c in reshuffled)
+    assert Counter(sampled.round.codes[c] for c in reshuffled) == \
+        Counter(d.state.round.codes[c] for c in reshuffled)
 
 
 def test_move_cache_gives_the_engine_moves() -> None:

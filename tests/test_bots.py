@@ -40,13 +40,13 @@ def hide_differently(g: GameState, player: str, rng: random.Random) -> GameState
     unseen places (rows, deck): the same table for that player, different hidden cards."""
     other = g.snapshot()
     seat = g.seat[player]
-    hidden = [c for c in range(len(g.codes)) if not visible(g, seat, c)
-              and c != g.drawn and c not in g.pile]
-    codes = [g.codes[c] for c in hidden]
+    hidden = [c for c in range(len(g.round.codes)) if not visible(g, seat, c)
+              and c != g.round.drawn and c not in g.round.pile]
+    codes = [g.round.codes[c] for c in hidden]
     rng.shuffle(codes)
     for card, code in zip(hidden, codes, strict=True):
-        other.codes[card] = code
-        other.values[card] = other.values_of[code]
+        other.round.codes[card] = code
+        other.round.values[card] = other.values_of[code]
     return other
 
 
@@ -98,13 +98,13 @@ def test_observations_hold_no_state_and_mask_unseen_cards(ruleset: str) -> None:
             obs = observe(g, name)
             for leaf in leaves(obs):
                 assert leaf is None or isinstance(leaf, (str, int, bool)), type(leaf)
-            for owner in g.participants:
+            for owner in g.round.participants:
                 if not g.active[owner]:
                     continue
                 row = obs.rows[g.players[owner]]
-                for code, card in zip(row, g.rows[owner], strict=True):
+                for code, card in zip(row, g.round.rows[owner], strict=True):
                     if visible(g, player, card):
-                        assert code == g.codes[card]
+                        assert code == g.round.codes[card]
                     else:
                         assert code is None
 
@@ -115,12 +115,12 @@ def test_hidden_cards_do_not_change_a_bots_choice(ruleset: str, name: str) -> No
     rng = random.Random(5)
     compared = rows_differ = 0
     for g in states(ruleset, seed=8, every=5):
-        for seat in g.participants:
+        for seat in g.round.participants:
             if not g.active[seat]:
                 continue
             player = g.players[seat]
             other = hide_differently(g, player, rng)
-            if other.codes == g.codes:
+            if other.round.codes == g.round.codes:
                 continue
             assert observe(other, player) == observe(g, player)
             assert legal_moves(other) == legal_moves(g)
@@ -128,7 +128,7 @@ def test_hidden_cards_do_not_change_a_bots_choice(ruleset: str, name: str) -> No
             two = decide(make_bot(name, g.rules), other, player, seed=compared)
             assert one == two
             compared += 1
-            rows_differ += any(g.row_codes(p) != other.row_codes(p) for p in g.participants)
+            rows_differ += any(g.row_codes(p) != other.row_codes(p) for p in g.round.participants)
     assert compared > 20 and rows_differ > 10
 
 
@@ -177,7 +177,7 @@ def test_the_simulator_hands_bots_observations_only(monkeypatch: pytest.MonkeyPa
 @pytest.mark.parametrize("ruleset", list(BUILTINS))
 def test_bots_choose_legal_moves(ruleset: str) -> None:
     for g in states(ruleset, seed=12, bots="random,greedy,cautious", every=3):
-        player = g.players[g.current]
+        player = g.players[g.round.current]
         moves = legal_moves(g)
         keys = {_key(m) for m in moves}
         for name in BOTS:
@@ -198,7 +198,7 @@ def _key(move: Event) -> Any:
 def test_when_cabo_is_the_only_move_every_bot_and_the_server_call_it() -> None:
     """online: both piles empty leaves Cabo as the only move."""
     g = next(states("online", seed=2, every=5))
-    player = g.players[g.current]
+    player = g.players[g.round.current]
     only: list[Event] = [Cabo(None, False, player)]
     for name in BOTS:
         bot = make_bot(name, g.rules)

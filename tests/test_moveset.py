@@ -38,7 +38,7 @@ class _Drawn(ReplayVisitor[None]):
         grouped = [m for group in lazy.kinds().values() for m in group]
         assert grouped == listed
         for seat in range(len(state.players)):   # as each player would see that row
-            row = observe(state, state.players[seat]).rows.get(state.players[state.current])
+            row = observe(state, state.players[seat]).rows.get(state.players[state.round.current])
             if row is None:
                 continue
             values = state.rules.values()

@@ -90,12 +90,12 @@ class Walk:
             if isinstance(event, Cabo):
                 seat = g.seat[event.player]
                 known, known_sum = known_total(g, seat)
-                self.calls.append({"round": g.round_no, "turn": g.turn + 1,
-                                   "hand": len(g.rows[seat]), "known": known,
+                self.calls.append({"round": g.round.round_no, "turn": g.round.turn + 1,
+                                   "hand": len(g.round.rows[seat]), "known": known,
                                    "known_total": known_sum, "caller": event.player})
             if isinstance(event, Replace):
                 seat = g.seat[event.player]
-                row = list(g.rows[seat])
+                row = list(g.round.rows[seat])
                 before_total = g.row_total(seat)
                 knew = all(visible(g, seat, row[p]) for p in event.positions)
             if isinstance(event, Power) and event.cards is not None and pending is not None:
@@ -105,10 +105,10 @@ class Walk:
                 if own:
                     mine = own[0]
                     other = sides[1] if sides[0] == mine else sides[0]
-                    given = g.rows[mine[0]][mine[1]]
-                    got = g.rows[other[0]][other[1]]
-                    pending.update(involved=True, given=g.values[given],
-                                   received=g.values[got],
+                    given = g.round.rows[mine[0]][mine[1]]
+                    got = g.round.rows[other[0]][other[1]]
+                    pending.update(involved=True, given=g.round.values[given],
+                                   received=g.round.values[got],
                                    knew_given=visible(g, user, given),
                                    knew_received=visible(g, user, got))
             done = apply(g, event)
@@ -131,7 +131,7 @@ class Walk:
                     self.powers.append(pending)
                     pending = None
             if g.phase == POWER and pending is None:
-                pending = {"power": g.pending_power, "seat": g.current}
+                pending = {"power": g.round.pending_power, "seat": g.round.current}
         assert g is not None
         finish(g)
         if pending is not None:

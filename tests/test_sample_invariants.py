@@ -24,25 +24,26 @@ def check_state(g: GameState, deck: Counter[str], where: str) -> None:
     assert len(g.cumulative) == len(g.players) == len(g.active), where
     if g.phase == BEFORE_DEAL:
         return
-    count = len(g.codes)
+    count = len(g.round.codes)
     places = g.card_locations()
     assert sorted(places) == list(range(count)), f"{where}: a card was created or lost"
-    assert Counter(g.codes) == deck, f"{where}: the round's cards are not the deck"
-    assert Counter(g.codes[c] for c in places) == deck, f"{where}: rows and piles != deck"
-    assert len(g.values) == len(g.known) == len(g.face_up) == count, where
-    assert all(g.face_up[c] for c in g.pile), f"{where}: a discard lies face down"
-    assert not any(g.face_up[c] for c in g.deck), f"{where}: a deck card lies face up"
+    assert Counter(g.round.codes) == deck, f"{where}: the round's cards are not the deck"
+    assert Counter(g.round.codes[c] for c in places) == deck, f"{where}: rows and piles != deck"
+    assert len(g.round.values) == len(g.round.known) == len(g.round.face_up) == count, where
+    assert all(g.round.face_up[c] for c in g.round.pile), f"{where}: a discard lies face down"
+    assert not any(g.round.face_up[c] for c in g.round.deck), f"{where}: a deck card lies face up"
     for seat in range(len(g.players)):
         if not g.in_round(seat):
-            assert g.rows[seat] == [], f"{where}: {g.players[seat]} sits out but holds cards"
+            assert g.round.rows[seat] == [], f"{where}: {g.players[seat]} sits out but holds cards"
     playing = g.phase in (TURN_START, DRAWN, POWER)
-    assert (g.drawn >= 0) == (g.phase == DRAWN), f"{where}: drawn card vs phase {g.phase}"
-    assert (g.pending_power is not None) == (g.phase == POWER), f"{where}: power vs phase"
+    assert (g.round.drawn >= 0) == (g.phase == DRAWN), f"{where}: drawn card vs phase {g.phase}"
+    assert (g.round.pending_power is not None) == (g.phase == POWER), f"{where}: power vs phase"
     if playing:
-        assert g.in_round(g.current), f"{where}: the player to act is not in the round"
-        assert all(g.in_round(s) for s in g.final_left), f"{where}: final turn for an outsider"
+        assert g.in_round(g.round.current), f"{where}: the player to act is not in the round"
+        assert all(g.in_round(s) for s in g.round.final_left), \
+            f"{where}: final turn for an outsider"
     everybody = g.everybody
-    assert all(0 <= mask <= everybody for mask in g.known), f"{where}: bad knowledge mask"
+    assert all(0 <= mask <= everybody for mask in g.round.known), f"{where}: bad knowledge mask"
 
 
 class Invariants(ReplayVisitor):

@@ -56,11 +56,11 @@ class Conservation(ReplayVisitor):
         self.checked = 0
 
     def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
-        if not state.codes:
+        if not state.round.codes:
             return
         locations = sorted(state.card_locations())
-        assert locations == list(range(len(state.codes))), f"line {line}: cards lost/doubled"
-        assert Counter(state.codes) == Counter(state.rules.deck_codes()), f"line {line}"
+        assert locations == list(range(len(state.round.codes))), f"line {line}: cards lost/doubled"
+        assert Counter(state.round.codes) == Counter(state.rules.deck_codes()), f"line {line}"
         self.checked += 1
 
 
@@ -339,13 +339,13 @@ class Features(ReplayVisitor):
         elif isinstance(event, Forfeit):
             if effect.discarded:
                 seen["forfeit holding a drawn card"] += 1
-            if state.caller >= 0 and state.players[state.caller] == event.player:
+            if state.round.caller >= 0 and state.players[state.round.caller] == event.player:
                 seen["caller forfeits"] += 1
         elif isinstance(event, Reshuffle) and state.phase == "drawn":
             seen["reshuffle before a penalty card"] += 1
         elif isinstance(event, Deal) and state.ending:
             seen["extra round after a tie"] += 1
-        if state.phase == "turn_start" and not state.deck and not state.pile:
+        if state.phase == "turn_start" and not state.round.deck and not state.round.pile:
             seen["both piles empty"] += 1
 
     def end(self, state: GameState) -> None:

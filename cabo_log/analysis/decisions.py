@@ -109,7 +109,7 @@ def _decision_before(g: GameState, pools: Pools, event: Event, index: int,
     """The decision ``event`` makes (or the lapse it implies), seen from before it."""
     if g.phase not in (TURN_START, DRAWN, POWER) or event.auto:
         return None
-    seat = g.current
+    seat = g.round.current
     player = g.players[seat]
     chosen: Event | None = None
     implicit = False
@@ -135,7 +135,7 @@ def _options(g: GameState, chosen: Event) -> list[Event]:
     chosen: looking at a card the player already sees (the same as skipping the power), a
     multi-replacement the player does not know to succeed (a gamble that grows the row and
     shows the cards), a blind swap of two cards the player has not seen."""
-    seat = g.current
+    seat = g.round.current
     key = option_key(chosen)
     views = {p: row_view(g, seat, g.seat[p]) for p in g.players if g.in_round(g.seat[p])}
     options: list[Event] = []

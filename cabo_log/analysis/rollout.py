@@ -91,10 +91,10 @@ class Table:
             if g.rules.snap and self.snaps < MAX_SNAPS and self._snap():
                 return
             self.snaps = 0
-            if g.turn >= MAX_TURNS and g.caller < 0:
-                self.apply(Cabo(None, False, g.players[g.current]))
+            if g.round.turn >= MAX_TURNS and g.round.caller < 0:
+                self.apply(Cabo(None, False, g.players[g.round.current]))
                 return
-        seat = g.current
+        seat = g.round.current
         name = g.players[seat]
         move = self.bots[seat].choose(fast_observe(g, name), self.cache.legal(g), self.rng)
         self.apply(move)
@@ -106,7 +106,7 @@ class Table:
             return False
         count = len(g.players)
         for k in range(count):
-            seat = (g.current + k) % count
+            seat = (g.round.current + k) % count
             name = g.players[seat]
             mine = [m for m in options if isinstance(m, Snap) and m.player == name]
             if len(mine) < 2:

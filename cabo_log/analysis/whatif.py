@@ -123,7 +123,7 @@ def whatif_bytes(data: bytes, file: str | None = None, *, seq: int,
     """See the module docstring."""
     g = position_at(data, file, seq, move)
     in_round = g.phase in (TURN_START, DRAWN, POWER)
-    round_no = g.round_no if in_round or g.rounds else 1
+    round_no = g.round.round_no if in_round or g.rounds else 1
     samples: list[tuple[dict[str, int], tuple[str, ...]]] = []
     cache = MoveCache()
     for k in range(playouts):

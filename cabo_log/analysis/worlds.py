@@ -34,13 +34,13 @@ class Pools:
 
     def follow(self, g: GameState) -> None:
         """Call after every applied event: notices new rounds and reshuffles."""
-        if g.round_no != self.round:
-            self.round = g.round_no
+        if g.round.round_no != self.round:
+            self.round = g.round.round_no
             self.pool = {}
-            self.reshuffles = g.reshuffles
-        elif g.reshuffles != self.reshuffles:
-            self.reshuffles = g.reshuffles
-            for card in g.deck:
+            self.reshuffles = g.round.reshuffles
+        elif g.round.reshuffles != self.reshuffles:
+            self.reshuffles = g.round.reshuffles
+            for card in g.round.deck:
                 self.pool[card] = self.reshuffles
 
     def copy(self) -> Pools:
@@ -65,17 +65,18 @@ def fork(g: GameState) -> GameState:
     world.cumulative = list(g.cumulative)
     world.reset_used = list(g.reset_used)
     world.rounds = list(g.rounds)
-    world.in_play = list(g.in_play)
-    world.codes = list(g.codes)
-    world.values = list(g.values)
-    world.known = list(g.known)
-    world.face_up = list(g.face_up)
-    world.rows = [list(row) for row in g.rows]
-    world.deck = list(g.deck)
-    world.pile = list(g.pile)
-    world.out = list(g.out)
-    world.peeked = list(g.peeked)
-    world.final_left = list(g.final_left)
+    world.round = r = copy.copy(g.round)
+    r.in_play = list(r.in_play)
+    r.codes = list(r.codes)
+    r.values = list(r.values)
+    r.known = list(r.known)
+    r.face_up = list(r.face_up)
+    r.rows = [list(row) for row in r.rows]
+    r.deck = list(r.deck)
+    r.pile = list(r.pile)
+    r.out = list(r.out)
+    r.peeked = list(r.peeked)
+    r.final_left = list(r.final_left)
     return world
 
 
@@ -91,7 +92,7 @@ def sample_world(g: GameState, seat: int, pools: Pools, rng: random.Random) -> G
     groups: dict[int, list[int]] = {}
     for card in hidden_cards(g, seat):
         groups.setdefault(pools.pool.get(card, 0), []).append(card)
-    codes, values = world.codes, world.values
+    codes, values = world.round.codes, world.round.values
     for pool in sorted(groups):
         cards = groups[pool]
         faces = [(codes[c], values[c]) for c in cards]
@@ -104,46 +105,46 @@ def sample_world(g: GameState, seat: int, pools: Pools, rng: random.Random) -> G
 
 def shuffle_deck(g: GameState, rng: random.Random) -> None:
     """Re-order the draw pile of a playable copy in place (the future nobody knows yet)."""
-    deck = list(g.deck)
-    faces = [(g.codes[c], g.values[c]) for c in deck]
+    deck = list(g.round.deck)
+    faces = [(g.round.codes[c], g.round.values[c]) for c in deck]
     rng.shuffle(faces)
     for card, (code, value) in zip(deck, faces, strict=True):
-        g.codes[card] = code
-        g.values[card] = value
+        g.round.codes[card] = code
+        g.round.values[card] = value
 
 
 def card_value(g: GameState, card: int) -> int:
-    return g.values[card]
+    return g.round.values[card]
 
 
 def card_code(g: GameState, card: int) -> str:
-    return g.codes[card]
+    return g.round.codes[card]
 
 
 def fast_observe(g: GameState, player: str) -> Observation:
     """``engine.knowledge.observe`` for the hot loop of rollouts: the same Observation (a test
     checks they are equal), built with local lookups instead of one call per card."""
     seat = g.seat[player]
-    codes, face_up, known = g.codes, g.face_up, g.known
+    codes, face_up, known = g.round.codes, g.round.face_up, g.round.known
     bit = 1 << seat
     players = g.players
     active = g.active
     drawn = None
     source = None
-    if g.drawn >= 0 and (g.current == seat or g.drawn_source == "discard"):
-        drawn = codes[g.drawn]
-        source = g.drawn_source
+    if g.round.drawn >= 0 and (g.round.current == seat or g.round.drawn_source == "discard"):
+        drawn = codes[g.round.drawn]
+        source = g.round.drawn_source
     rows = {players[p]: tuple([codes[c] if face_up[c] or known[c] & bit else None
-                               for c in g.rows[p]])
-            for p in g.participants if active[p]}
+                               for c in g.round.rows[p]])
+            for p in g.round.participants if active[p]}
     return Observation(
         me=player, players=players,
         active=tuple([players[p] for p in range(len(players)) if active[p]]),
-        round=g.round_no, phase=g.phase, to_play=g.current_player(), rows=rows,
-        discard=tuple([codes[c] for c in g.pile]), deck_size=len(g.deck),
+        round=g.round.round_no, phase=g.phase, to_play=g.current_player(), rows=rows,
+        discard=tuple([codes[c] for c in g.round.pile]), deck_size=len(g.round.deck),
         drawn=drawn, drawn_source=source,
-        pending_power=g.pending_power if g.current == seat else None,
-        caller=g.caller_name(), scores=g.cumulative_by_name(), turn=g.turn,
+        pending_power=g.round.pending_power if g.round.current == seat else None,
+        caller=g.caller_name(), scores=g.cumulative_by_name(), turn=g.round.turn,
         ruleset=g.rules.name,
     )
 
@@ -157,9 +158,9 @@ class MoveCache:
         self.moves: dict[tuple[object, ...], list[Event]] = {}
 
     def legal(self, g: GameState) -> list[Event]:
-        key = (g.phase, g.current, g.drawn_source, g.pending_power,
-               tuple([len(r) for r in g.rows]), len(g.deck) > 0, needs_reshuffle(g),
-               len(g.pile) > 0, g.caller >= 0, tuple(g.in_play))
+        key = (g.phase, g.round.current, g.round.drawn_source, g.round.pending_power,
+               tuple([len(r) for r in g.round.rows]), len(g.round.deck) > 0, needs_reshuffle(g),
+               len(g.round.pile) > 0, g.round.caller >= 0, tuple(g.round.in_play))
         moves = self.moves.get(key)
         if moves is None:
             moves = self.moves[key] = legal_moves(g)

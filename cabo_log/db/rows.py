@@ -185,27 +185,27 @@ class RowCollector(ReplayVisitor["RowCollector"]):
 
     # --- one handler per event type --------------------------------------------------------
     def _draw(self, line: int, e: Draw, g: GameState, eff: Outcome) -> None:
-        seat = g.current
+        seat = g.round.current
         self.turns_of[seat] += 1
         # what the drawer knows of their row now is what they know when they place the card
         # (a face-up card is always known to everybody, so ``known`` says it all)
-        self.before_replace = list(map(g.known.__getitem__, g.rows[seat]))
+        self.before_replace = list(map(g.round.known.__getitem__, g.round.rows[seat]))
         card = eff.card
         assert card is not None
         self._draws.append((
-            g.events - 1, line, g.round_no, g.turn, e.player, e.auto,
+            g.events - 1, line, g.round.round_no, g.round.turn, e.player, e.auto,
             self.times.get(line) if self.times else None, card, g.values_of[card],
-            len(g.deck), eff.lapsed is not None or None, None, e.source))
+            len(g.round.deck), eff.lapsed is not None or None, None, e.source))
 
     def _discard(self, line: int, e: Discard, g: GameState, eff: Outcome) -> None:
         card = eff.card
         assert card is not None
         self._discards.append((
-            g.events - 1, line, g.round_no, g.turn, e.player, e.auto,
+            g.events - 1, line, g.round.round_no, g.round.turn, e.player, e.auto,
             self.times.get(line) if self.times else None, card, g.values_of[card],
-            len(g.deck), None, True if eff.round_ended is not None else None,
+            len(g.round.deck), None, True if eff.round_ended is not None else None,
             list(eff.discarded),
-            g.pending_power if g.phase == POWER else None))
+            g.round.pending_power if g.phase == POWER else None))
 
     def _replace(self, line: int, e: Replace, g: GameState, eff: Outcome) -> None:
         values_of = g.values_of
@@ -225,18 +225,19 @@ class RowCollector(ReplayVisitor["RowCollector"]):
                 if known[p] & bit:
                     chosen += 1
         self._replaces.append((
-            g.events - 1, line, g.round_no, g.turn, e.player, e.auto,
-            self.times.get(line) if self.times else None, eff.card, drawn_value, len(g.deck),
+            g.events - 1, line, g.round.round_no, g.round.turn, e.player, e.auto,
+            self.times.get(line) if self.times else None, eff.card, drawn_value, len(g.round.deck),
             eff.lapsed is not None or None, True if eff.round_ended is not None else None,
             list(e.positions), e.into,
             e.end, eff.success, eff.penalty, list(eff.discarded) or None,
-            g.pending_power if g.phase == POWER else None, delta, chosen))
+            g.round.pending_power if g.phase == POWER else None, delta, chosen))
 
     def _common(self, line: int, e: Event, g: GameState, eff: Outcome) -> tuple[Any, ...]:
-        return (g.events - 1, line, g.round_no, g.turn, getattr(e, "player", None), e.auto,
+        return (g.events - 1, line, g.round.round_no, g.round.turn, getattr(e, "player", None),
+                e.auto,
                 self.times.get(line) if self.times else None, eff.card,
                 g.values_of[eff.card] if eff.card is not None else None,
-                len(g.deck), eff.lapsed is not None or None,
+                len(g.round.deck), eff.lapsed is not None or None,
                 True if eff.round_ended is not None else None)
 
     def _peek(self, line: int, e: Peek, g: GameState, eff: Outcome) -> None:
@@ -264,10 +265,11 @@ class RowCollector(ReplayVisitor["RowCollector"]):
 
     def _deal(self, line: int, e: Deal, g: GameState, eff: Outcome) -> None:
         self.events["deal"].append((*self._common(line, e, g, eff), e.first))
-        codes, values = g.codes, g.values
+        codes, values = g.round.codes, g.round.values
         self.dealt[e.round] = {
-            g.players[p]: ([codes[c] for c in g.rows[p]], sum(values[c] for c in g.rows[p]))
-            for p in g.participants}
+            g.players[p]: ([codes[c] for c in g.round.rows[p]],
+                           sum(values[c] for c in g.round.rows[p]))
+            for p in g.round.participants}
         self.turns_of = [0] * len(g.players)
 
     def _snap(self, line: int, e: Snap, g: GameState, eff: Outcome) -> None:
@@ -279,18 +281,18 @@ class RowCollector(ReplayVisitor["RowCollector"]):
                                     eff.penalty, list(eff.discarded) or None, delta))
 
     def _open_power(self, g: GameState) -> None:
-        top = g.pile[-1]
+        top = g.round.pile[-1]
         power = self.open_power = _POWER_ROW.copy()
-        power["round"] = g.round_no
-        power["turn"] = g.turn
+        power["round"] = g.round.round_no
+        power["turn"] = g.round.turn
         power["seq"] = g.events - 1
-        power["player"] = g.players[g.current]
-        power["card"] = g.codes[top]
-        power["card_value"] = g.values[top]
-        power["power"] = g.pending_power
+        power["player"] = g.players[g.round.current]
+        power["card"] = g.round.codes[top]
+        power["card_value"] = g.round.values[top]
+        power["power"] = g.round.pending_power
         # what is known now is what the user knows when using the power (a swap on a final
         # turn ends the round, which reveals every hand before this visitor sees it)
-        self.known_at_power = g.known[:]
+        self.known_at_power = g.round.known[:]
 
     def _close_power(self, outcome: str, use_seq: int | None) -> None:
         power = self.open_power
@@ -335,8 +337,8 @@ class RowCollector(ReplayVisitor["RowCollector"]):
         if self.known_at_power is not None:
             known = self.known_at_power
             bit = 1 << user
-            given_card = g.rows[b][pos_b]       # after the swap, what left a lies with b
-            received_card = g.rows[a][pos_a]
+            given_card = g.round.rows[b][pos_b]       # after the swap, what left a lies with b
+            received_card = g.round.rows[a][pos_a]
             power["knew_given"] = bool(known[given_card] & bit)
             power["knew_received"] = bool(known[received_card] & bit)
         power.update(swap_player_a=sa, swap_position_a=spa, swap_player_b=sb,
@@ -347,7 +349,7 @@ class RowCollector(ReplayVisitor["RowCollector"]):
 
     def _cabo(self, line: int, e: Cabo, g: GameState, eff: Outcome) -> None:
         self.events["cabo"].append(self._common(line, e, g, eff))
-        seat = g.caller
+        seat = g.round.caller
         self.turns_of[seat] += 1
         others = [g.row_total(p) for p in g.active_participants() if p != seat]
         count: int | None = None
@@ -355,11 +357,12 @@ class RowCollector(ReplayVisitor["RowCollector"]):
         if eff.round_ended is None:
             count, total = known_total(g, seat)
         # else the round ended at once (no final turn was possible) and revealed every hand
-        hand = len(g.rows[seat])
+        hand = len(g.round.rows[seat])
         call = self.open_call = _CALL_ROW.copy()
         call.update(
-            round=g.round_no, seq=g.events - 1, turn=g.turn, caller_turn=self.turns_of[seat],
-            caller=g.players[seat], n_players=len(g.participants), hand_cards=hand,
+            round=g.round.round_no, seq=g.events - 1, turn=g.round.turn,
+            caller_turn=self.turns_of[seat],
+            caller=g.players[seat], n_players=len(g.round.participants), hand_cards=hand,
             total_at_call=g.row_total(seat), known_cards=count, known_total=total,
             unknown_cards=hand - count if count is not None else None,
             lowest_other_at_call=min(others) if others else None)

@@ -180,11 +180,12 @@ class _Before:
     @classmethod
     def of(cls, g: GameState, viewer: int | None) -> _Before:
         if viewer is None:
-            seen = list(g.face_up)
+            seen = list(g.round.face_up)
         else:
-            seen = [visible(g, viewer, c) for c in range(len(g.codes))]
-        return cls([list(r) for r in g.rows], g.drawn, g.drawn_source,
-                   g.pile[-1] if g.pile else None, g.pending_power, g.current, seen)
+            seen = [visible(g, viewer, c) for c in range(len(g.round.codes))]
+        return cls([list(r) for r in g.round.rows], g.round.drawn, g.round.drawn_source,
+                   g.round.pile[-1] if g.round.pile else None, g.round.pending_power,
+                   g.round.current, seen)
 
 
 class TimelineBuilder(ReplayVisitor[Timeline]):
@@ -223,13 +224,13 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
         step = Step(
             number=len(self.timeline.steps) + 1, line=line, type=kind_name,
             kind=CLAIM if isinstance(event, (RoundEnd, GameEnd)) else kind_name,
-            actor=actor, round=g.round_no, turn=g.turn, text=text,
+            actor=actor, round=g.round.round_no, turn=g.round.turn, text=text,
             to_play=g.current_player(), caller=g.caller_name(),
-            rows=self._rows(g, event, outcome), out=[g.players[p] for p in g.participants
+            rows=self._rows(g, event, outcome), out=[g.players[p] for p in g.round.participants
                                             if not g.active[p]],
             discard_top=_maybe(g.discard_top()),
-            discard_value=g.values[g.pile[-1]] if g.pile else None,
-            pile_size=len(g.pile), deck_size=len(g.deck), held=self._held(g),
+            discard_value=g.round.values[g.round.pile[-1]] if g.round.pile else None,
+            pile_size=len(g.round.pile), deck_size=len(g.round.deck), held=self._held(g),
             scores=g.cumulative_by_name(), hand_totals=self._totals(g),
             round_end=outcome.round_ended,
         )
@@ -256,7 +257,7 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
         tl = self.timeline
         tl.rounds, tl.complete, tl.winners = list(g.rounds), g.complete, g.winners
         tl.forfeited = tuple(p for i, p in enumerate(g.players) if not g.active[i])
-        tl.mean_value = sum(g.values) / len(g.values) if g.values else 0.0
+        tl.mean_value = sum(g.round.values) / len(g.round.values) if g.round.values else 0.0
 
     # --- what the viewer sees ------------------------------------------------------------
     def sees(self, g: GameState, card: int) -> bool:
@@ -269,7 +270,7 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
         if self.seat is None or self.outcome.round_ended is None:
             return self.sees(g, card)
         assert self.before is not None
-        return g.face_up[card] or self.before.seen[card] or card in self._learned
+        return g.round.face_up[card] or self.before.seen[card] or card in self._learned
 
     def _rows(self, g: GameState, event: Event, outcome: Outcome
               ) -> list[tuple[str, list[tuple[str | None, int | None, int]]]]:
@@ -277,15 +278,15 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
         touched = _targets(event, outcome)
         dealt = isinstance(event, Deal)
         rows = []
-        for p in g.participants:
+        for p in g.round.participants:
             if not g.active[p]:
                 continue
             old = self.before.rows[p] if p < len(self.before.rows) else []
             cards = []
-            for pos, c in enumerate(g.rows[p]):
+            for pos, c in enumerate(g.round.rows[p]):
                 shown = self.sees(g, c)
-                flags = FACE_UP if g.face_up[c] else 0
-                seen_now = g.face_up[c] if self.seat is None else shown
+                flags = FACE_UP if g.round.face_up[c] else 0
+                seen_now = g.round.face_up[c] if self.seat is None else shown
                 if self.seat is None and not visible(g, p, c):
                     flags |= OWNER_BLIND
                 # by card, not position: a snap or a multi-replacement shifts the cards after
@@ -293,33 +294,35 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
                 if not dealt and (c not in old or (p, pos) in touched
                                   or (seen_now and not self.before.seen[c])):
                     flags |= CHANGED
-                cards.append((card_label(g.codes[c]) if shown else None,
-                              g.values[c] if shown else None, flags))
+                cards.append((card_label(g.round.codes[c]) if shown else None,
+                              g.round.values[c] if shown else None, flags))
             rows.append((g.players[p], cards))
         return rows
 
     def _held(self, g: GameState) -> tuple[str, str | None, int | None, str] | None:
-        if g.drawn < 0:
+        if g.round.drawn < 0:
             return None
-        shown = self.sees(g, g.drawn)
-        return (g.players[g.current], card_label(g.codes[g.drawn]) if shown else None,
-                g.values[g.drawn] if shown else None, g.drawn_source)
+        shown = self.sees(g, g.round.drawn)
+        return (g.players[g.round.current],
+                card_label(g.round.codes[g.round.drawn]) if shown else None,
+                g.round.values[g.round.drawn] if shown else None, g.round.drawn_source)
 
     def _totals(self, g: GameState) -> dict[str, tuple[int, int]]:
         out = {}
-        for p in g.participants:
+        for p in g.round.participants:
             if not g.active[p]:
                 continue
-            seen = [c for c in g.rows[p] if self.sees(g, c)]
-            out[g.players[p]] = (sum(g.values[c] for c in seen), len(g.rows[p]) - len(seen))
+            seen = [c for c in g.round.rows[p] if self.sees(g, c)]
+            out[g.players[p]] = (sum(g.round.values[c] for c in seen),
+                                 len(g.round.rows[p]) - len(seen))
         return out
 
     def _record_turn(self, g: GameState, step: Step, cabo: bool) -> None:
-        if g.round_no == 0:
+        if g.round.round_no == 0:
             return
-        key = (g.round_no, g.turn)
+        key = (g.round.round_no, g.round.turn)
         sample = TurnTotals(
-            round=g.round_no, turn=g.turn, step=step.number,
+            round=g.round.round_no, turn=g.round.turn, step=step.number,
             totals={p: t for p, (t, _) in step.hand_totals.items()},
             unknown={p: u for p, (_, u) in step.hand_totals.items()},
             revealed=step.round_end is not None,
@@ -336,7 +339,7 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
 
     # --- the words -----------------------------------------------------------------------
     def name_card(self, g: GameState, card: int, hidden: str = "a card") -> str:
-        return a_card(g.codes[card]) if self.knew(g, card) else hidden
+        return a_card(g.round.codes[card]) if self.knew(g, card) else hidden
 
     def describe(self, e: Event, g: GameState, b: _Before) -> str:
         text = self._describe(e, g, b)
@@ -356,17 +359,18 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
                     f"first; the discard pile starts with {a_card(e.discard)}")
         if isinstance(e, Peek):
             seat = g.seat[e.player]
-            cards = [g.rows[seat][pos] for pos in e.positions]
+            cards = [g.round.rows[seat][pos] for pos in e.positions]
             what = f"{e.player} looked at their cards {_join([str(p) for p in e.positions])}"
             if all(self.knew(g, c) for c in cards):
-                what += f" ({_join([card_label(g.codes[c]) for c in cards])})"
+                what += f" ({_join([card_label(g.round.codes[c]) for c in cards])})"
             return what
         if isinstance(e, Draw):
             if e.source == "discard":
-                return f"{e.player} took {a_card(g.codes[g.drawn])} from the discard pile"
-            return f"{e.player} drew {self.name_card(g, g.drawn)} from the deck"
+                taken = a_card(g.round.codes[g.round.drawn])
+                return f"{e.player} took {taken} from the discard pile"
+            return f"{e.player} drew {self.name_card(g, g.round.drawn)} from the deck"
         if isinstance(e, Discard):
-            text = f"{e.player} discarded {a_card(g.codes[g.pile[-1]])}"
+            text = f"{e.player} discarded {a_card(g.round.codes[g.round.pile[-1]])}"
             return text + _power_earned(g)
         if isinstance(e, Replace):
             return self._replace(e, g, b)
@@ -379,8 +383,8 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
         if isinstance(e, Snap):
             seat = g.seat[e.player]
             card = b.rows[seat][e.position]
-            top = a_card(g.codes[b.pile_top]) if b.pile_top is not None else "nothing"
-            text = (f"{e.player} snapped their card {e.position} ({a_card(g.codes[card])}) "
+            top = a_card(g.round.codes[b.pile_top]) if b.pile_top is not None else "nothing"
+            text = (f"{e.player} snapped their card {e.position} ({a_card(g.round.codes[card])}) "
                     f"onto {top}: ")
             if self.outcome.success:
                 return text + "a match, the card goes to the discard pile"
@@ -414,14 +418,14 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
         seat = g.seat[e.player]
         old = [b.rows[seat][p] for p in e.positions]
         if b.drawn_source == "discard":
-            drawn = f"the {card_label(g.codes[b.drawn])} taken from the discard pile"
+            drawn = f"the {card_label(g.round.codes[b.drawn])} taken from the discard pile"
         elif self.knew(g, b.drawn):
-            drawn = f"the drawn {card_label(g.codes[b.drawn])}"
+            drawn = f"the drawn {card_label(g.round.codes[b.drawn])}"
         else:
             drawn = "the drawn card"
         word = "card" if len(old) == 1 else "cards"
         where = f"their {word} {_join([str(p) for p in e.positions])}"
-        shown = f" ({_join([a_card(g.codes[c]) for c in old])})"
+        shown = f" ({_join([a_card(g.round.codes[c]) for c in old])})"
         if self.outcome.success:
             text = f"{e.player} replaced {where}{shown} with {drawn}"
             return text + (_power_earned(g) if g.phase == POWER else "")
@@ -438,20 +442,20 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
             card_a, card_b = b.rows[sa][ia], b.rows[sb][ib]
             own_a = "their" if pa == e.player else f"{pa}'s"
             text = f"{e.player} swapped {own_a} card {ia} with {pb}'s card {ib}, unseen"
-            known = [f"{own_a} {card_label(g.codes[card_a])}" if self.knew(g, card_a) else "",
-                     f"{pb}'s {card_label(g.codes[card_b])}" if self.knew(g, card_b) else ""]
+            known = [f"{own_a} {card_label(g.round.codes[card_a])}" if self.knew(g, card_a) else "",
+                     f"{pb}'s {card_label(g.round.codes[card_b])}" if self.knew(g, card_b) else ""]
             if any(known):
                 text += f" ({', '.join(k for k in known if k)})"
             return text
         assert e.target is not None
         who, pos = e.target
-        card = g.rows[g.seat[who]][pos]
+        card = g.round.rows[g.seat[who]][pos]
         if e.power == "peek":
             text = f"{e.player} peeked at their card {pos}"
         else:
             text = f"{e.player} spied {who}'s card {pos}"
         if self.knew(g, card):
-            text += f": {a_card(g.codes[card])}"
+            text += f": {a_card(g.round.codes[card])}"
         return text
 
 
@@ -460,8 +464,8 @@ def _maybe(code: str | None) -> str | None:
 
 
 def _power_earned(g: GameState) -> str:
-    if g.phase == POWER and g.pending_power is not None:
-        return f"; it gives the {g.pending_power} power"
+    if g.phase == POWER and g.round.pending_power is not None:
+        return f"; it gives the {g.round.pending_power} power"
     return ""
 
 

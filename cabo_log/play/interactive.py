@@ -109,7 +109,7 @@ class Match:
             elif g.phase == TURN_START and self._snaps():
                 continue
             else:
-                player = g.players[g.current]
+                player = g.players[g.round.current]
                 moves = legal_moves(g)
                 if player == self.me:
                     if g.phase == TURN_START:
@@ -152,7 +152,8 @@ class Match:
             if event.source == "deck":
                 if needs_reshuffle(g):
                     self._reshuffle()
-                event = Draw(None, event.auto, event.player, "deck", g.codes[g.deck[-1]])
+                top = g.round.codes[g.round.deck[-1]]
+                event = Draw(None, event.auto, event.player, "deck", top)
         rounds = len(g.rounds)
         try:
             self.log.append(event)
@@ -172,7 +173,7 @@ class Match:
 
     def _reshuffle(self) -> None:
         g = self.state
-        codes = [g.codes[c] for c in g.pile[:-1]]
+        codes = [g.round.codes[c] for c in g.round.pile[:-1]]
         self.cards.shuffle(codes)
         self._append(Reshuffle(None, False, tuple(codes)))
 
@@ -191,7 +192,7 @@ class Match:
 
     def _peeks(self) -> None:
         g = self.state
-        for seat in g.participants:
+        for seat in g.round.participants:
             player = g.players[seat]
             options = peek_moves(g, player)
             if not options:
@@ -211,7 +212,7 @@ class Match:
         options = snap_moves(g) if self.window < MAX_SNAPS else []
         for player, bot in self.bots.items():
             seat = g.seat[player]
-            if not options or not g.in_round(seat) or len(g.rows[seat]) < 2:
+            if not options or not g.in_round(seat) or len(g.round.rows[seat]) < 2:
                 continue
             mine = [m for m in options if isinstance(m, Snap) and m.player == player]
             choice = bot.snap(observe(g, player), mine, self.rngs[player])

@@ -96,11 +96,11 @@ class Placements(Sequence[Event]):
     """``legal_moves`` in the DRAWN phase: an optional discard, then every replacement."""
 
     def __init__(self, g: GameState) -> None:
-        me = g.players[g.current]
-        self.discard: list[Event] = [Discard(None, False, me)] if g.drawn_source == "deck" \
+        me = g.players[g.round.current]
+        self.discard: list[Event] = [Discard(None, False, me)] if g.round.drawn_source == "deck" \
             else []
         self.me = me
-        self.size = size = len(g.rows[g.current])
+        self.size = size = len(g.round.rows[g.round.current])
         self.limit = min(g.rules.max_replace or LISTED_REPLACE_LIMIT, size)
         self._all: Combos | None = None
 

@@ -296,7 +296,7 @@ class _Match:
         """A deck draw names the card it takes: after a reshuffle, the new top."""
         g = self.state
         if isinstance(event, Draw) and event.source == "deck":
-            return Draw(None, False, event.player, "deck", g.codes[g.deck[-1]])
+            return Draw(None, False, event.player, "deck", g.round.codes[g.round.deck[-1]])
         return event
 
     def _claims(self, event: Event, done: Outcome) -> None:
@@ -349,7 +349,7 @@ class _Match:
 
     def _peeks(self) -> None:
         g = self.state
-        for seat in g.participants:
+        for seat in g.round.participants:
             name = g.players[seat]
             options = peek_moves(g, name)
             if options:
@@ -365,8 +365,8 @@ class _Match:
             self._reshuffle()
         if g.rules.snap and self.window_snaps < MAX_SNAPS and self._snaps():
             return
-        if g.turn >= MAX_TURNS and g.caller < 0:
-            self.emit(Cabo(None, False, g.players[g.current]))
+        if g.round.turn >= MAX_TURNS and g.round.caller < 0:
+            self.emit(Cabo(None, False, g.players[g.round.current]))
             return
         self._move()
 
@@ -378,11 +378,11 @@ class _Match:
             return False
         count = len(g.players)
         for k in range(count):
-            seat = (g.current + k) % count
+            seat = (g.round.current + k) % count
             if not g.in_round(seat):
                 continue
             name = g.players[seat]
-            if len(g.rows[seat]) < 2:
+            if len(g.round.rows[seat]) < 2:
                 continue  # an empty row could not take the discard (see docs/simulate.md)
             mine = [m for m in options if isinstance(m, Snap) and m.player == name]
             choice = self.bots[seat].snap(observe(g, name), mine, self.bot_rngs[seat])
@@ -398,7 +398,7 @@ class _Match:
     def _move(self) -> None:
         """The player to act makes one move: the bot's choice, or the server's on a timeout."""
         g = self.state
-        seat = g.current
+        seat = g.round.current
         name = g.players[seat]
         moves = moves_for(g)
         if not moves:  # pragma: no cover - the engine always leaves a move
@@ -411,7 +411,8 @@ class _Match:
         if getattr(move, "player", None) != name:
             raise SimulationError(f"bot {self.bot_names[name]} played {move} for {name}")
         if isinstance(move, Draw):
-            card = g.codes[g.deck[-1]] if move.source == "deck" and g.deck else None
+            deck = g.round.deck
+            card = g.round.codes[deck[-1]] if move.source == "deck" and deck else None
             move = Draw(None, False, name, move.source, card)
             self.window_snaps = 0
         elif isinstance(move, Cabo):
@@ -428,7 +429,7 @@ class _Match:
     # --- chance and the table ------------------------------------------------------------
     def _reshuffle(self) -> None:
         g = self.state
-        codes = [g.codes[c] for c in g.pile[:-1]]
+        codes = [g.round.codes[c] for c in g.round.pile[:-1]]
         self.cards.shuffle(codes)
         self.emit(Reshuffle(None, False, tuple(codes)))
 

@@ -29,7 +29,7 @@ def st(b: LogBuilder) -> GameState:
 
 def to_play(b: LogBuilder) -> str:
     g = st(b)
-    return g.players[g.current]
+    return g.players[g.round.current]
 
 
 def in_round(b: LogBuilder) -> bool:
@@ -40,7 +40,7 @@ def quiet_turn(b: LogBuilder, player: str | None = None) -> LogBuilder:
     """The player to act draws from the deck and discards it, skipping any power earned."""
     who = player or to_play(b)
     b.draw(who, "deck").discard(who)
-    if st(b).pending_power is not None:
+    if st(b).round.pending_power is not None:
         b.skip(who)
     return b
 
@@ -72,26 +72,26 @@ def row(b: LogBuilder, player: str) -> list[str]:
 
 def face_up(b: LogBuilder, player: str) -> list[bool]:
     g = st(b)
-    return [g.face_up[c] for c in g.rows[g.seat[player]]]
+    return [g.round.face_up[c] for c in g.round.rows[g.seat[player]]]
 
 
 def knows(b: LogBuilder, who: str, owner: str, position: int) -> bool:
     """Whether ``who`` knows the card at ``owner``'s ``position`` (face up or seen)."""
     g = st(b)
-    card = g.rows[g.seat[owner]][position]
-    return g.face_up[card] or bool(g.known[card] >> g.seat[who] & 1)
+    card = g.round.rows[g.seat[owner]][position]
+    return g.round.face_up[card] or bool(g.round.known[card] >> g.seat[who] & 1)
 
 
 def pile(b: LogBuilder) -> list[str]:
     """The discard pile, bottom first (top last)."""
     g = st(b)
-    return [g.codes[c] for c in g.pile]
+    return [g.round.codes[c] for c in g.round.pile]
 
 
 def deck(b: LogBuilder) -> list[str]:
     """The draw pile, top first."""
     g = st(b)
-    return [g.codes[c] for c in reversed(g.deck)]
+    return [g.round.codes[c] for c in reversed(g.round.deck)]
 
 
 def replay(b: LogBuilder) -> ReplayResult:
@@ -138,7 +138,7 @@ def deal_with_bottom(b: LogBuilder, hands: dict[str, list[str]], discard: str,
 
 def drain(b: LogBuilder, keep: int = 0) -> LogBuilder:
     """Quiet turns until the draw pile holds ``keep`` cards."""
-    while len(st(b).deck) > keep:
+    while len(st(b).round.deck) > keep:
         quiet_turn(b)
     return b
 

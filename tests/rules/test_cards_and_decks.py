@@ -31,7 +31,7 @@ def test_deck_cabo_deck_52_cards(ruleset: str) -> None:
     # value 0 x2, 1..12 x4, 13 x2 = 2 + 48 + 2 = 52 cards
     assert len(CABO_DECK) == 52
     b = deal_whole(game(ruleset), CABO_DECK, ["ana", "bruno"])
-    assert len(st(b).codes) == 52
+    assert len(st(b).round.codes) == 52
 
 
 @pytest.mark.parametrize("ruleset", ["edition1", "edition2"])
@@ -52,7 +52,7 @@ def test_deck_cabo_deck_must_be_exact(ruleset: str, change: str) -> None:
 def test_deck_golf_standard_52_no_jokers() -> None:
     assert len(STANDARD) == 52
     b = deal_whole(game("golf"), STANDARD, ["ana", "bruno"])
-    assert len(st(b).codes) == 52
+    assert len(st(b).round.codes) == 52
     with rejected("unknown_card", InconsistentLogError):
         deal_whole(game("golf"), STANDARD + ["JK"], ["ana", "bruno"])
 
@@ -60,7 +60,7 @@ def test_deck_golf_standard_52_no_jokers() -> None:
 def test_deck_online_standard_52_plus_two_jokers() -> None:
     deck = STANDARD + ["JK", "JK"]  # 52 + 2 = 54
     b = deal_whole(game("online"), deck, ["ana", "bruno"])
-    assert len(st(b).codes) == 54
+    assert len(st(b).round.codes) == 54
     with rejected("bad_deal", InconsistentLogError):  # one joker missing
         deal_whole(game("online"), STANDARD + ["JK"], ["ana", "bruno"])
 
@@ -68,13 +68,13 @@ def test_deck_online_standard_52_plus_two_jokers() -> None:
 def test_deck_golf_jokers_option_adds_two_jokers() -> None:
     deck = STANDARD + ["JK", "JK"]  # 54 with the option
     b = deal_whole(game("golf", jokers=True), deck, ["ana", "bruno"])
-    assert len(st(b).codes) == 54
+    assert len(st(b).round.codes) == 54
 
 
 def test_two_decks_double_every_card() -> None:
     deck = CABO_DECK * 2  # 104 cards, every code twice as often
     b = deal_whole(game("edition1", decks=2), deck, ["ana", "bruno"])
-    assert Counter(st(b).codes) == Counter({"0": 4, "13": 4,
+    assert Counter(st(b).round.codes) == Counter({"0": 4, "13": 4,
                                             **{str(v): 8 for v in range(1, 13)}})
     with rejected("bad_deal", InconsistentLogError):
         deal_whole(game("edition1", decks=2), CABO_DECK, ["ana", "bruno"])
@@ -89,7 +89,7 @@ def test_two_decks_cards_identified_by_position_not_code() -> None:
     assert g.row_codes(0) == ["5", "5", "5", "1"]
     assert g.row_codes(1) == ["1", "5", "2", "2"]
     # 16 distinct physical cards were dealt into rows/pile even though codes repeat
-    assert len(set(g.rows[0]) | set(g.rows[1])) == 8
+    assert len(set(g.round.rows[0]) | set(g.round.rows[1])) == 8
 
 
 # --- card codes ------------------------------------------------------------------------------
@@ -149,7 +149,7 @@ def test_values_golf_joker_has_no_power() -> None:
     b.deal({"ana": ["AS", "2S", "3S", "4S"], "bruno": ["5S", "6S", "7S", "8S"]}, "9S", ["JK"])
     b.draw("ana").discard("ana")
     assert pile(b)[-1] == "JK"
-    assert st(b).pending_power is None and st(b).current == 1  # bruno's turn at once
+    assert st(b).round.pending_power is None and st(b).round.current == 1  # bruno's turn at once
 
 
 def test_values_online_every_king_13_joker_0() -> None:
@@ -164,7 +164,7 @@ def test_values_online_joker_has_no_power() -> None:
     b = game("online")
     b.deal({"ana": ["AS", "2S", "3S", "4S"], "bruno": ["5S", "6S", "7S", "8S"]}, "9S", ["JK"])
     b.draw("ana").discard("ana")
-    assert st(b).pending_power is None and st(b).current == 1
+    assert st(b).round.pending_power is None and st(b).round.current == 1
 
 
 # --- players ---------------------------------------------------------------------------------

@@ -121,7 +121,7 @@ def test_game_end_claim_during_edition2_extra_round_is_premature() -> None:
              "carla": ["13", "13", "12", "11"]}
     for first in ("carla", "ana"):
         b.deal(hands, "6", first=first)
-        while st(b).players[st(b).current] != "carla":
+        while st(b).players[st(b).round.current] != "carla":
             quiet_turn(b)
         cabo_round(b, "carla")
     assert st(b).cumulative_by_name() == {"ana": 20, "bruno": 20, "carla": 118}

@@ -33,7 +33,7 @@ LOW = ["1", "2", "3", "4"]
 
 def pile_under(b: LogBuilder) -> list[str]:
     assert b.state is not None
-    return [b.state.codes[c] for c in b.state.pile[:-1]]
+    return [b.state.round.codes[c] for c in b.state.round.pile[:-1]]
 
 
 def e1(deck_top: tuple[str, ...] = ("7",), players: int = 2) -> LogBuilder:
@@ -78,7 +78,7 @@ def after(build: Callable[[], LogBuilder], line: Line) -> tuple[LogBuilder, int]
 def now(b: LogBuilder) -> str:
     """The player to act."""
     assert b.state is not None
-    return b.state.players[b.state.current]
+    return b.state.players[b.state.round.current]
 
 
 # (name, build, bad line, class, code, message) -- the bad line is the last one of the log
@@ -492,7 +492,7 @@ def test_error_after_a_valid_prefix_keeps_the_valid_part() -> None:
     assert result.error.line == len(b.lines)
     # every line before the bad one was applied, the bad one was not
     assert result.state is not None and result.state.events == len(b.lines) - 1
-    assert result.state.rows[0] == [0, 1, 2, 3]
+    assert result.state.round.rows[0] == [0, 1, 2, 3]
 
 
 def test_quiet_turn_helper_is_legal() -> None:

@@ -253,8 +253,8 @@ def test_online_mid_turn_forfeit_drawn_card_to_discard_no_power() -> None:
                                  "carla": ["5S", "5H", "5D", "5C"]}, "6S", ["9S"])
     b.draw("ana").forfeit("ana", "disconnected")
     assert pile(b) == ["6S", "9S"]
-    assert st(b).pending_power is None and to_play(b) == "bruno"
-    assert st(b).rows[0] == [] and len(st(b).out) == 4  # ana's row leaves play
+    assert st(b).round.pending_power is None and to_play(b) == "bruno"
+    assert st(b).round.rows[0] == [] and len(st(b).round.out) == 4  # ana's row leaves play
     with rejected("inactive_player", IllegalEventError):
         b.draw("ana")
 
@@ -270,7 +270,7 @@ def test_online_forfeit_keeps_another_players_power() -> None:
     b = game("online", O3).deal({"ana": ["AS", "2S", "3S", "4S"], "bruno": ["AH", "2H", "3H", "4H"],
                                  "carla": ["5S", "5H", "5D", "5C"]}, "6S", ["9S"])
     b.draw("ana").discard("ana").forfeit("carla")
-    assert st(b).pending_power == "spy"
+    assert st(b).round.pending_power == "spy"
     b.spy("ana", "bruno", 0)
 
 
@@ -345,7 +345,7 @@ def test_online_forfeit_before_the_first_deal() -> None:
                 "carla": ["7S", "7H", "8S", "8H"]}, "2H")
     b.deal({"ana": ["AS", "2S", "3S", "4S"], "bruno": ["5S", "5H", "6S", "6H"]}, "2H",
            first="bruno")
-    assert st(b).participants == (0, 1)
+    assert st(b).round.participants == (0, 1)
 
 
 def test_online_forfeited_player_gets_no_final_turn() -> None:

@@ -40,7 +40,7 @@ def test_reshuffle_right_after_the_turn_that_emptied_the_pile(
     assert under[0] == top and len(under) == 43
     new = list(reversed(under))                     # any order the log gives
     b.reshuffle(new)
-    assert deck(b) == new and pile(b) == [last_discard] and st(b).reshuffles == 1
+    assert deck(b) == new and pile(b) == [last_discard] and st(b).round.reshuffles == 1
     quiet_turn(b)                                   # the game goes on from the new pile
     assert pile(b)[-1] == new[0]
 
@@ -90,7 +90,7 @@ def test_reshuffle_between_turns_or_right_before_a_penalty_card() -> None:
     who = to_play(b)
     b.draw(who)                                      # the last card: pile now empty
     b.discard(who)
-    if st(b).pending_power:
+    if st(b).round.pending_power:
         b.skip(who)
     b.reshuffle()                                    # right after the turn: fine
     assert len(deck(b)) > 0
@@ -206,7 +206,7 @@ def test_edition2_penalty_card_owed_with_empty_pile_nothing_owed() -> None:
     drain(b, keep=1)
     who = to_play(b)
     b.draw(who).replace(who, [0, 1, 2])              # fails, the pile is empty: no penalty
-    assert len(st(b).rows[st(b).seat[who]]) == 5
+    assert len(st(b).round.rows[st(b).seat[who]]) == 5
     assert last(b).end == "deck_empty"
 
 
@@ -217,7 +217,7 @@ def test_edition2_round_ends_when_the_power_of_the_last_card_is_done() -> None:
     who = to_play(b)
     other = "bruno" if who == "ana" else "ana"
     b.draw(who).discard(who)
-    assert st(b).rounds == [] and st(b).pending_power == "spy"
+    assert st(b).rounds == [] and st(b).round.pending_power == "spy"
     b.spy(who, other, 0)                             # the turn is complete: the round ends
     assert last(b).end == "deck_empty"
 
@@ -257,7 +257,7 @@ def test_online_both_piles_empty_only_cabo_final_turns_skipped() -> None:
         b.draw(nxt, "deck")
     with rejected("discard_empty", IllegalEventError):
         b.draw(nxt, "discard")
-    turns = st(b).turn
+    turns = st(b).round.turn
     b.cabo(nxt)
     # the other player's final turn has no card to take: skipped, the round ends at once
     assert len(st(b).rounds) == 1 and last(b).end == "cabo" and last(b).turns == turns + 1

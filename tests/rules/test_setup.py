@@ -244,7 +244,7 @@ def test_first_player_golf_tie_break_round_next_tied_player() -> None:
     with rejected("wrong_first_player", InconsistentLogError):
         b.deal(tie_hands, "9S", first="ana")
     b.deal(tie_hands, "9S", first="dan")
-    assert st(b).participants == (0, 3)
+    assert st(b).round.participants == (0, 3)
     cabo_round(b, "dan")
     # dan 1+1+1+2 = 5 strictly lowest -> 0; ana 24. Totals: ana 34, dan 10 -> dan wins.
     assert last(b).points == {"ana": 24, "dan": 0}
@@ -256,4 +256,4 @@ def test_initial_peek_still_allowed_after_snaps_before_the_first_turn() -> None:
                           "5D")
     b.snap("bruno", 0)                     # before the first turn
     b.peek("ana", [0, 3])                  # the round's first turn has not started
-    assert st(b).turn == 0
+    assert st(b).round.turn == 0

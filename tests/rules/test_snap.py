@@ -94,9 +94,9 @@ def test_snap_not_while_a_card_is_held() -> None:
 
 def test_snap_while_power_pending_ends_the_turn() -> None:
     b = golf(deck_top=("7D", "AH")).draw("ana").discard("ana")
-    assert st(b).pending_power == "peek"
+    assert st(b).round.pending_power == "peek"
     b.snap("bruno", 3)            # no 7 in bruno's row: 3S mismatch, but legal
-    assert b.outcome.lapsed is not None and st(b).pending_power is None
+    assert b.outcome.lapsed is not None and st(b).round.pending_power is None
     assert to_play(b) == "bruno"
 
 
@@ -143,7 +143,7 @@ def test_snap_gives_no_power() -> None:
     b = game("golf").deal({"ana": ["7S", "2S", "3S", "4S"], "bruno": ["5H", "2H", "3H", "4H"]},
                           "7D")
     b.snap("ana", 0)
-    assert st(b).pending_power is None and st(b).phase == "turn_start"
+    assert st(b).round.pending_power is None and st(b).phase == "turn_start"
 
 
 def test_snap_shorter_row_helps_the_score() -> None:

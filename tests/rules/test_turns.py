@@ -54,8 +54,8 @@ def test_draw_from_deck_only_drawer_sees_it(ruleset: str) -> None:
     b = game(ruleset).deal(hands, top, [c["5"]])
     b.draw("ana", "deck", card=c["5"])
     g = st(b)
-    assert g.face_up[g.drawn] is False
-    assert g.known[g.drawn] == 0b01  # ana (seat 0) only
+    assert g.round.face_up[g.round.drawn] is False
+    assert g.round.known[g.round.drawn] == 0b01  # ana (seat 0) only
 
 
 @pytest.mark.parametrize("ruleset", ALL)
@@ -65,7 +65,7 @@ def test_discard_drawn_card_face_up_on_pile(ruleset: str) -> None:
     b = game(ruleset).deal(hands, top, [c["5"]]).draw("ana").discard("ana")
     assert pile(b) == [top, c["5"]]
     g = st(b)
-    assert g.face_up[g.pile[-1]] and to_play(b) == "bruno"  # no power: the turn is over
+    assert g.round.face_up[g.round.pile[-1]] and to_play(b) == "bruno"  # no power: the turn is over
 
 
 @pytest.mark.parametrize("ruleset", ALL)
@@ -87,7 +87,7 @@ def test_replace_gives_no_power_outside_golf(ruleset: str) -> None:
     hands["ana"][1] = c["7"]                      # the replaced card is a 7 (peek)
     b = game(ruleset).deal(hands, top, [c["9"]]).draw("ana").replace("ana", [1])
     # neither the replaced 7 nor the drawn 9 gives a power: bruno plays at once
-    assert pile(b)[-1] == c["7"] and st(b).pending_power is None and to_play(b) == "bruno"
+    assert pile(b)[-1] == c["7"] and st(b).round.pending_power is None and to_play(b) == "bruno"
 
 
 @pytest.mark.parametrize("ruleset", ALL)
@@ -115,7 +115,7 @@ def test_taken_discard_card_gives_no_power_itself(ruleset: str) -> None:
     hands, _ = hands_for(ruleset)
     b = game(ruleset).deal(hands, c["7"]).draw("ana", "discard").replace("ana", [0])
     # the taken 7 gives nothing; the card put on the pile is ana's 1 (no power either)
-    assert pile(b) == [hands["ana"][0]] and st(b).pending_power is None
+    assert pile(b) == [hands["ana"][0]] and st(b).round.pending_power is None
 
 
 # --- multi-replacement -----------------------------------------------------------------------
@@ -301,7 +301,7 @@ def test_power_peek_own_card(ruleset: str, card: str) -> None:
     hands, top = hands_for(ruleset)
     code = CODES[ruleset][card]
     b = game(ruleset).deal(hands, top, [code]).draw("ana").discard("ana")
-    assert st(b).pending_power == "peek"
+    assert st(b).round.pending_power == "peek"
     with rejected("bad_target", IllegalEventError):
         b.event({"type": "power", "player": "ana", "power": "peek", "target": ["bruno", 0]})
     assert not knows(b, "ana", "ana", 2)
@@ -316,7 +316,7 @@ def test_power_spy_other_players_card(ruleset: str, card: str) -> None:
     hands, top = hands_for(ruleset)
     code = CODES[ruleset][card]
     b = game(ruleset).deal(hands, top, [code]).draw("ana").discard("ana")
-    assert st(b).pending_power == "spy"
+    assert st(b).round.pending_power == "spy"
     with rejected("bad_target", IllegalEventError):
         b.spy("ana", "ana", 0)
     b.spy("ana", "bruno", 1)
@@ -329,7 +329,7 @@ def test_power_swap_own_with_another_players(ruleset: str, card: str) -> None:
     hands, top = hands_for(ruleset)
     code = CODES[ruleset][card]
     b = game(ruleset).deal(hands, top, [code]).draw("ana").discard("ana")
-    assert st(b).pending_power == "swap"
+    assert st(b).round.pending_power == "swap"
     b.swap("ana", ("bruno", 3), ("ana", 0))  # the pairs in any order
     assert row(b, "ana")[0] == hands["bruno"][3] and row(b, "bruno")[3] == hands["ana"][0]
     # blind: ana does not learn bruno's card
@@ -416,7 +416,7 @@ def test_power_none_for_low_cards(ruleset: str, card: str) -> None:
     code = CODES[ruleset][card]
     hands["ana"] = [CODES[ruleset]["8"], *hands["ana"][1:]]
     b = game(ruleset).deal(hands, top, [code]).draw("ana").discard("ana")
-    assert st(b).pending_power is None and to_play(b) == "bruno"
+    assert st(b).round.pending_power is None and to_play(b) == "bruno"
     with rejected("power_not_earned", IllegalEventError):
         b.peek_power("ana", 0)
 
@@ -426,9 +426,9 @@ def test_power_none_for_13_and_0(ruleset: str) -> None:
     b = game(ruleset).deal({"ana": ["1", "2", "3", "4"], "bruno": ["4", "3", "2", "1"]},
                            "5", ["13", "0"])
     b.draw("ana").discard("ana")
-    assert st(b).pending_power is None
+    assert st(b).round.pending_power is None
     b.draw("bruno").discard("bruno")
-    assert st(b).pending_power is None
+    assert st(b).round.pending_power is None
 
 
 @pytest.mark.parametrize("king", ["KS", "KH"])
@@ -436,21 +436,21 @@ def test_power_none_for_kings_golf(king: str) -> None:
     b = game("golf").deal({"ana": ["AS", "2S", "3S", "4S"], "bruno": ["AH", "2H", "3H", "4H"]},
                           "6S", [king])
     b.draw("ana").discard("ana")
-    assert st(b).pending_power is None
+    assert st(b).round.pending_power is None
 
 
 def test_power_none_for_kings_online() -> None:
     b = game("online").deal({"ana": ["AS", "2S", "3S", "4S"], "bruno": ["AH", "2H", "3H", "4H"]},
                             "6S", ["KH"])
     b.draw("ana").discard("ana")
-    assert st(b).pending_power is None
+    assert st(b).round.pending_power is None
 
 
 def test_power_golf_from_replaced_card_taken_discard_replacing_a_9() -> None:
     b = game("golf").deal({"ana": ["AS", "9S", "3S", "4S"], "bruno": ["AH", "2H", "3H", "4H"]},
                           "5D")
     b.draw("ana", "discard").replace("ana", [1])
-    assert pile(b) == ["9S"] and st(b).pending_power == "spy"
+    assert pile(b) == ["9S"] and st(b).round.pending_power == "spy"
     b.spy("ana", "bruno", 2)
     assert knows(b, "ana", "bruno", 2)
 
@@ -459,7 +459,7 @@ def test_power_golf_from_replaced_card_deck_draw_replacing_a_jack() -> None:
     b = game("golf").deal({"ana": ["AS", "JD", "3S", "4S"], "bruno": ["AH", "2H", "3H", "4H"]},
                           "5D", ["2C"])
     b.draw("ana").replace("ana", [1])
-    assert st(b).pending_power == "swap"
+    assert st(b).round.pending_power == "swap"
     b.swap("ana", ("ana", 1), ("bruno", 0))
     assert row(b, "ana")[1] == "AH" and row(b, "bruno")[0] == "2C"
 
@@ -468,16 +468,16 @@ def test_power_golf_from_discarded_draw() -> None:
     b = game("golf").deal({"ana": ["AS", "2S", "3S", "4S"], "bruno": ["AH", "2H", "3H", "4H"]},
                           "5D", ["8C"])
     b.draw("ana").discard("ana")
-    assert st(b).pending_power == "peek"
+    assert st(b).round.pending_power == "peek"
 
 
 def test_power_golf_replaced_low_card_no_power_even_if_drawn_had_one() -> None:
     b = game("golf").deal({"ana": ["AS", "2S", "3S", "4S"], "bruno": ["AH", "2H", "3H", "4H"]},
                           "9D", ["7C"])
     b.draw("ana", "discard").replace("ana", [2])    # took the 9, put the 3 on the pile
-    assert st(b).pending_power is None and to_play(b) == "bruno"
+    assert st(b).round.pending_power is None and to_play(b) == "bruno"
     b.draw("bruno").replace("bruno", [0])           # drew the 7, put the AH on the pile
-    assert st(b).pending_power is None
+    assert st(b).round.pending_power is None
 
 
 @pytest.mark.parametrize("ruleset", ALL)
@@ -485,7 +485,7 @@ def test_power_on_final_turns(ruleset: str) -> None:
     hands, top = hands_for(ruleset)
     b = game(ruleset).deal(hands, top, [CODES[ruleset]["9"]])
     b.cabo("ana").draw("bruno").discard("bruno")
-    assert st(b).pending_power == "spy"
+    assert st(b).round.pending_power == "spy"
     b.spy("bruno", "ana", 0)
     assert b.outcome.card == hands["ana"][0]
     assert len(st(b).rounds) == 1 and last(b).end == "cabo"  # the last final turn is over
@@ -496,7 +496,7 @@ def test_power_skip_explicit(ruleset: str) -> None:
     hands, top = hands_for(ruleset)
     b = game(ruleset).deal(hands, top, [CODES[ruleset]["7"]]).draw("ana").discard("ana")
     b.skip("ana")
-    assert to_play(b) == "bruno" and st(b).pending_power is None
+    assert to_play(b) == "bruno" and st(b).round.pending_power is None
     with rejected("power_not_earned", IllegalEventError):
         b.peek_power("ana", 0)
 
@@ -534,7 +534,7 @@ def test_skip_without_power() -> None:
 def test_cabo_on_the_very_first_turn(ruleset: str) -> None:
     hands, top = hands_for(ruleset)
     b = game(ruleset).deal(hands, top).cabo("ana")
-    assert st(b).caller == 0 and to_play(b) == "bruno"
+    assert st(b).round.caller == 0 and to_play(b) == "bruno"
 
 
 @pytest.mark.parametrize("ruleset", ALL)
@@ -598,7 +598,7 @@ def test_cabo_round_and_play_out_helpers_agree() -> None:
 def test_power_none_for_every_value_without_one(ruleset: str, card: str) -> None:
     hands, top = hands_for(ruleset)    # the deck still holds another copy of each card
     b = game(ruleset).deal(hands, top, [card]).draw("ana").discard("ana")
-    assert st(b).pending_power is None and to_play(b) == "bruno"
+    assert st(b).round.pending_power is None and to_play(b) == "bruno"
 
 
 @pytest.mark.parametrize("ruleset", ALL)
@@ -624,4 +624,4 @@ def test_multi_replacement_with_the_taken_discard(ruleset: str, hands: dict[str,
     assert row(b, "ana") == [top, hands["ana"][1], hands["ana"][3]]
     assert face_up(b, "ana")[0] is lies_face_up and knows(b, "bruno", "ana", 0)
     assert pile(b) == [hands["ana"][0], hands["ana"][2]]
-    assert st(b).pending_power is None
+    assert st(b).round.pending_power is None
