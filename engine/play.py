@@ -5,9 +5,20 @@ Every handler validates first and mutates after, and returns the ``Outcome`` of 
 
 from __future__ import annotations
 
+from .dispatch import handles
 from .errors import IllegalEventError, InconsistentLogError
 from .events import Cabo, Discard, Draw, Replace, Skip
-from .outcome import EVERYBODY, NOTHING, Outcome, outcome
+from .outcome import (
+    EVERYBODY,
+    NOTHING,
+    TURN_ENDED,
+    Discarded,
+    Drew,
+    Ended,
+    Outcome,
+    Replaced,
+    ReplaceFailed,
+)
 from .state import DRAWN, POWER, TURN_START, GameState
 from .table import (
     can_reshuffle,
@@ -22,6 +33,7 @@ from .table import (
 )
 
 
+@handles(Draw)
 def draw(g: GameState, e: Draw) -> Outcome:
     r = g.round
     if g.phase != TURN_START:
@@ -48,10 +60,10 @@ def draw(g: GameState, e: Draw) -> Outcome:
     if from_deck:
         r.deck.pop()
         r.known[card] |= 1 << seat
-        return outcome(card=r.codes[card], learned=((seat, card),))
+        return Drew(r.codes[card], ((seat, card),))
     r.pile.pop()
     r.known[card] = g.everybody
-    return outcome(card=r.codes[card])
+    return Drew(r.codes[card], ())
 
 
 def _top(g: GameState, seat: int, from_deck: bool, player: str) -> int:
@@ -84,6 +96,7 @@ def _holding(g: GameState, player: str, what: str) -> int:
     return seat
 
 
+@handles(Discard)
 def discard(g: GameState, e: Discard) -> Outcome:
     r = g.round
     _holding(g, e.player, "discard")
@@ -95,13 +108,12 @@ def discard(g: GameState, e: Discard) -> Outcome:
     r.pile.append(card)
     make_public(g, card)
     r.drawn = -1
-    code = r.codes[card]
-    power, result = earn_power(g, card)
-    return outcome(card=code, discarded=(code,), learned=((EVERYBODY, card),), earned=power,
-                   turn_ended=power is None, round_ended=result,
-                   match_ended=result is not None and g.complete)
+    power = earn_power(g, card)
+    result = end_turn(g) if power is None else None
+    return Discarded(r.codes[card], card, power, result, result is not None and g.complete)
 
 
+@handles(Replace)
 def replace(g: GameState, e: Replace) -> Outcome:
     r = g.round
     seat = _holding(g, e.player, "place")
@@ -151,14 +163,13 @@ def _replace_many(g: GameState, seat: int, positions: tuple[int, ...], into: int
     for card in replaced:
         r.pile.append(card)
         make_public(g, card)
-    power, result = (earn_power(g, replaced[-1]) if g.rules.power_from_replaced
-                     else (None, end_turn(g)))
+    power = earn_power(g, replaced[-1]) if g.rules.power_from_replaced else None
+    result = end_turn(g) if power is None else None
     codes = r.codes
-    return outcome(card=codes[drawn], places=((seat, new.index(drawn)),),
-                   discarded=tuple(codes[c] for c in replaced),
-                   learned=tuple((EVERYBODY, c) for c in replaced), success=True,
-                   earned=power, turn_ended=power is None, round_ended=result,
-                   match_ended=result is not None and g.complete)
+    return Replaced(codes[drawn], ((seat, new.index(drawn)),),
+                    tuple(codes[c] for c in replaced),
+                    tuple((EVERYBODY, c) for c in replaced),
+                    power, result, result is not None and g.complete)
 
 
 def _replace_failed(g: GameState, seat: int, positions: tuple[int, ...],
@@ -178,10 +189,8 @@ def _replace_failed(g: GameState, seat: int, positions: tuple[int, ...],
         places = tuple((seat, p) for p in positions)
     penalty = take_penalty(g, seat) if len(positions) >= g.rules.failed_penalty_from else None
     result = end_turn(g)
-    return outcome(card=r.codes[drawn], places=places,
-                   learned=tuple((EVERYBODY, c) for c in shown), success=False,
-                   penalty=penalty, turn_ended=True, round_ended=result,
-                   match_ended=result is not None and g.complete)
+    return ReplaceFailed(r.codes[drawn], places, tuple((EVERYBODY, c) for c in shown),
+                         penalty, result, result is not None and g.complete)
 
 
 def _replace_one(g: GameState, seat: int, pos: int) -> Outcome:
@@ -197,17 +206,14 @@ def _replace_one(g: GameState, seat: int, pos: int) -> Outcome:
     r.pile.append(old)
     r.face_up[old] = True
     r.known[old] = g.everybody
-    if g.rules.power_from_replaced:
-        power, result = earn_power(g, old)
-    else:
-        power, result = None, end_turn(g)
+    power = earn_power(g, old) if g.rules.power_from_replaced else None
+    result = end_turn(g) if power is None else None
     codes = r.codes
-    return outcome(card=codes[drawn], places=((seat, pos),), discarded=(codes[old],),
-                   learned=((EVERYBODY, old),), success=True, earned=power,
-                   turn_ended=power is None, round_ended=result,
-                   match_ended=result is not None and g.complete)
+    return Replaced(codes[drawn], ((seat, pos),), (codes[old],), ((EVERYBODY, old),), power,
+                    result, result is not None and g.complete)
 
 
+@handles(Skip)
 def skip(g: GameState, e: Skip) -> Outcome:
     r = g.round
     need_round(g)
@@ -222,12 +228,10 @@ def turn_over(g: GameState) -> Outcome:
     result = end_turn(g)
     if result is None:
         return TURN_ENDED
-    return outcome(turn_ended=True, round_ended=result, match_ended=g.complete)
+    return Ended(result, g.complete)
 
 
-TURN_ENDED = outcome(turn_ended=True)
-
-
+@handles(Cabo)
 def cabo(g: GameState, e: Cabo) -> Outcome:
     r = g.round
     need_round(g)

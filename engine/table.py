@@ -132,13 +132,11 @@ def end_round(g: GameState, end: EndReason) -> RoundResult:
     return scoring.finish_round(g, end)
 
 
-def earn_power(g: GameState, card: int) -> tuple[str | None, RoundResult | None]:
-    """A card went to the pile at the end of a turn: its power is pending now, or (none) the
-    turn ends. Returns the power earned and the result of a round that ended."""
-    r = g.round
-    power = g.power_of.get(r.values[card])
-    if power is None:
-        return None, end_turn(g)
-    r.pending_power = power
-    g.phase = POWER
-    return power, None
+def earn_power(g: GameState, card: int) -> str | None:
+    """A card went to the pile at the end of a turn: its power, now pending (the turn goes
+    on), or None (no power: the caller ends the turn)."""
+    power = g.power_of.get(g.round.values[card])
+    if power is not None:
+        g.round.pending_power = power
+        g.phase = POWER
+    return power
