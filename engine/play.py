@@ -46,28 +46,31 @@ def draw(g: GameState, e: Draw) -> Outcome:
         in_round(g, e.player)
         raise IllegalEventError("not_your_turn",
                                 f"it is {g.players[r.current]}'s turn, not {e.player}'s")
-    from_deck = e.source == "deck"
-    card = _top(g, seat, from_deck, e.player)
-    if e.card is not None and e.card != r.codes[card]:
+    source = e.source
+    from_deck = source == "deck"
+    deck = r.deck
+    card = deck[-1] if from_deck and deck else _top(g, seat, from_deck, e.player)
+    code = r.codes[card]
+    if e.card is not None and e.card != code:
         raise InconsistentLogError("wrong_card",
-                                   f"the top of the {e.source} pile is {r.codes[card]}, "
-                                   f"not {e.card}")
+                                   f"the top of the {source} pile is {code}, not {e.card}")
     r.drawn = card
-    r.drawn_source = e.source
+    r.drawn_source = source
     g.phase = DRAWN
     r.started = True
     r.turn += 1
     if from_deck:
-        r.deck.pop()
+        deck.pop()
         r.known[card] |= 1 << seat
-        return Drew(r.codes[card], ((seat, card),))
+        return Drew(code, ((seat, card),))
     r.pile.pop()
     r.known[card] = g.everybody
-    return Drew(r.codes[card], ())
+    return Drew(code, ())
 
 
 def _top(g: GameState, seat: int, from_deck: bool, player: str) -> int:
-    """The card a draw takes, or why it cannot be taken."""
+    """The card a draw takes, or why it cannot be taken (the common case, the top of a
+    non-empty draw pile, is taken in ``draw`` itself)."""
     r = g.round
     if from_deck:
         if not r.deck:
@@ -106,7 +109,8 @@ def discard(g: GameState, e: Discard) -> Outcome:
                                 "of the row")
     card = r.drawn
     r.pile.append(card)
-    make_public(g, card)
+    r.face_up[card] = True
+    r.known[card] = g.everybody
     r.drawn = -1
     power = earn_power(g, card)
     result = end_turn(g) if power is None else None
@@ -201,7 +205,9 @@ def _replace_one(g: GameState, seat: int, pos: int) -> Outcome:
     if not 0 <= pos < len(row):
         check_position(g, seat, pos)
     old = row[pos]
-    drawn = _place_drawn(g)
+    drawn = r.drawn
+    r.face_up[drawn] = r.drawn_source == "discard" and g.rules.taken_discard_face_up
+    r.drawn = -1
     row[pos] = drawn
     r.pile.append(old)
     r.face_up[old] = True

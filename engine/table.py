@@ -111,7 +111,11 @@ def end_turn(g: GameState) -> RoundResult | None:
     r.pending_power = None
     g.phase = TURN_START
     if r.caller < 0 and (r.deck or not g.rules.deck_empty_ends_round):
-        r.current = next_seat(g, r.current)  # the common case first
+        in_play = r.in_play  # the common case first: the next seat is still in the round
+        seat = r.current + 1
+        if seat == len(in_play):
+            seat = 0
+        r.current = seat if in_play[seat] else next_seat(g, seat)
         return None
     if r.caller >= 0 and not r.final_left:
         return end_round(g, EndReason.CABO)
