@@ -15,7 +15,7 @@ killed. Here every moving part is visible:
   alone, which decides. A worker leaves when its pipe closes, when told to, when killed, or
   when the parent dies (a ``lifeline`` pipe whose only writer is the parent reads end-of-file).
 - The parent waits with short timeouts, so a signal is handled within a fraction of a second
-  whatever thread the operating system delivered it to; ``stop_signals`` turns the first
+  whatever thread the operating system delivered it to; ``stop.stop_signals`` turns the first
   SIGINT or SIGTERM into ``Interrupted`` in the main thread; leaving the ``Pool`` block with an
   exception kills the workers (SIGKILL: nothing in them needs cleaning up) and reaps them
   with bounded waits.
@@ -38,14 +38,26 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import connection
 from multiprocessing.connection import Connection
-from types import FrameType, TracebackType
+from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# the stop signals live in ``stop``; re-exported because the pool's users need both
+from cabo_log.stop import (
+    STOP_SIGNALS,
+    Interrupted,
+    blocked,
+    deaf,
+    interruption,
+    received,
+    stop_signals,
+)
+
+__all__ = ["Interrupted", "Pool", "WorkerDied", "cores", "deaf", "interruption", "received",
+           "stop_signals", "worker_count"]
+
 POLL_SECONDS = 0.1      # the longest the parent waits without looking at its signals
 REAP_SECONDS = 2.0      # how long a killed worker may take to be gone
 
@@ -68,96 +80,6 @@ def worker_count(requested: int | None, tasks: int) -> int:
     the cores (extra processes only compete for them and cost memory) nor than the tasks."""
     wanted = cores() if requested is None else requested
     return max(1, min(wanted, cores(), tasks))
-
-
-# --- signals --------------------------------------------------------------------------------
-
-class Interrupted(KeyboardInterrupt):
-    """SIGINT or SIGTERM arrived: the command stops. ``exit_code`` is the shell's 128 + signal."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-    @property
-    def exit_code(self) -> int:
-        return 128 + self.signum
-
-    @property
-    def verb(self) -> str:
-        return "terminated" if self.signum == signal.SIGTERM else "interrupted"
-
-
-_received: int | None = None
-
-
-def received() -> int | None:
-    """The stop signal received inside ``stop_signals``, if any."""
-    return _received
-
-
-@contextmanager
-def stop_signals() -> Iterator[None]:
-    """Within the block, the first SIGINT or SIGTERM raises ``Interrupted`` in the main thread;
-    later ones are ignored (also after the block: the process is on its way out), so the stop
-    path that the first one started is not cut short. Outside the main thread (where Python
-    cannot catch signals) it does nothing."""
-    global _received
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        global _received
-        if _received is None:
-            _received = signum
-            raise Interrupted(signum)
-
-    _received = None
-    before = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        for sig, old in before.items():
-            # once stopping, stay deaf: a second Ctrl-C must not cut the exit short
-            signal.signal(sig, old if _received is None else signal.SIG_IGN)
-
-
-@contextmanager
-def deaf() -> Iterator[None]:
-    """Within the block SIGINT and SIGTERM are ignored: the work they would stop is done, and
-    what is left (a summary to print) is better finished than cut short."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = {sig: signal.signal(sig, signal.SIG_IGN) for sig in STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        for sig, old in before.items():
-            signal.signal(sig, old)
-
-
-def interruption(exc: BaseException) -> Interrupted | None:
-    """``exc`` as the stop it stands for: an ``Interrupted`` as is, any other exception raised
-    while a stop signal was being handled (a library may wrap the interruption in its own
-    error) as ``Interrupted`` of that signal, a bare KeyboardInterrupt as SIGINT."""
-    if isinstance(exc, Interrupted):
-        return exc
-    if _received is not None:
-        return Interrupted(_received)
-    if isinstance(exc, KeyboardInterrupt):
-        return Interrupted(signal.SIGINT)
-    return None
-
-
-@contextmanager
-def _blocked(signals: Sequence[int]) -> Iterator[None]:
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 # --- the worker side --------------------------------------------------------------------------
@@ -225,7 +147,7 @@ def _start_forkserver(preload: Sequence[str]) -> Any:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["__main__", __name__, *preload])
     resource_tracker.ensure_running()
-    with _blocked(STOP_SIGNALS):
+    with blocked(STOP_SIGNALS):
         forkserver.ensure_running()
     return context
 

@@ -1,5 +1,5 @@
 """The timeline: its data (snapshots, totals, words), what ``--as`` hides, the figures, the page's
-escaping, the command line, and ``report_figure``.
+escaping and the command line.
 
 Expected values are worked out here from the log itself (a small hand-built game whose rows a
 few lines of test code can follow), not taken from the code under test.
@@ -9,23 +9,22 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 import typer
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cabo_log.cli import timeline as cli_timeline
 from cabo_log.log.logfile import dumps_event
-from cabo_log.pages.charts import (
-    events_figure,
-    figure_json,
-    report_figure,
-    score_figure,
-    totals_figure,
-)
+from cabo_log.pages.assets import script_json
+from cabo_log.pages.charts import events_figure, score_figure, totals_figure
+from cabo_log.pages.plot import figure_json, white_template, wrap_lines
 from cabo_log.pages.timeline import (
     CHANGED,
     FACE_UP,
@@ -35,10 +34,12 @@ from cabo_log.pages.timeline import (
     build_timeline,
     timeline_from_bytes,
 )
-from cabo_log.pages.timeline_html import render_page, script_json
+from cabo_log.pages.timeline_html import render_page
 from engine import RoundResult, apply, new_game, parse_event
 from engine.cards import cabo_deck
 from engine.knowledge import observe
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 
 # --- a small hand-built game ------------------------------------------------------------------
 
@@ -281,26 +282,26 @@ def test_invalid_log_keeps_the_valid_part(tmp_path: Path) -> None:
 def test_events_figure_has_a_marker_per_event(tiny: Path) -> None:
     tl = build_timeline(tiny)
     fig = events_figure(tl)
-    traces = {t.name: t for t in fig.data}
-    markers = sum(len(t.x) for name, t in traces.items() if name != "round end")
+    traces = {t["name"]: t for t in fig["data"]}
+    markers = sum(len(t["x"]) for name, t in traces.items() if name != "round end")
     assert markers == len(tiny_game()) - 1
-    assert list(traces["cabo"].x) == [15]
-    assert list(traces["round end"].x) == [21]
+    assert traces["cabo"]["x"] == [15]
+    assert traces["round end"]["x"] == [21]
     # lanes: the table on top, then the players in seat order
-    assert list(traces["deal"].y) == [3, 3] and list(traces["cabo"].y) == [0]
-    assert list(traces["power"].y) == [2, 2, 1]
-    draws = dict(zip(traces["draw"].x, traces["draw"].hovertext, strict=True))
+    assert traces["deal"]["y"] == [3, 3] and traces["cabo"]["y"] == [0]
+    assert traces["power"]["y"] == [2, 2, 1]
+    draws = dict(zip(traces["draw"]["x"], traces["draw"]["hovertext"], strict=True))
     assert draws[4].endswith("ana drew a 9 from the deck")
     assert "&lt;script&gt;alert(1)&lt;/script&gt; took a 5" in draws[9]
     assert EVIL not in json.dumps(figure_json(fig))   # markup never reaches plotly as is
-    hidden = {t.name: t for t in events_figure(build_timeline(tiny, "bruno")).data}
-    assert dict(zip(hidden["draw"].x, hidden["draw"].hovertext, strict=True))[4].endswith(
+    hidden = {t["name"]: t for t in events_figure(build_timeline(tiny, "bruno"))["data"]}
+    assert dict(zip(hidden["draw"]["x"], hidden["draw"]["hovertext"], strict=True))[4].endswith(
         "ana drew a card from the deck")
 
 
 def test_score_figure(tiny: Path) -> None:
     fig = score_figure(build_timeline(tiny))
-    lines = {t.name: list(t.y) for t in fig.data if t.mode == "lines+markers"}
+    lines = {t["name"]: t["y"] for t in fig["data"] if t["mode"] == "lines+markers"}
     follow = Follow(tiny_game()[1])
     for e in tiny_game()[2:22]:
         follow.apply(e)
@@ -308,10 +309,12 @@ def test_score_figure(tiny: Path) -> None:
     assert totals[EVIL] < min(totals["ana"], totals["bruno"])   # so the Cabo succeeds: 0
     assert lines == {"ana": [0, totals["ana"]], "bruno": [0, totals["bruno"]],
                      "&lt;script&gt;alert(1)&lt;/script&gt;": [0, 0]}
-    calls = next(t for t in fig.data if t.name == "Cabo call: success")
-    assert list(calls.x) == [1] and list(calls.y) == [0]
-    assert "success" in calls.hovertext[0]
-    assert [t.name for t in fig.data if t.name.startswith("Cabo call")] == ["Cabo call: success"]
+    calls = next(t for t in fig["data"] if t["name"] == "Cabo call: success")
+    assert calls["x"] == [1] and calls["y"] == [0]
+    assert "success" in calls["hovertext"][0]
+    assert [t["name"] for t in fig["data"] if t["name"].startswith("Cabo call")] == [
+        "Cabo call: success"]
+    assert fig["layout"]["shapes"][0]["y0"] == 100    # the target line
 
 
 def test_score_figure_marks_resets() -> None:
@@ -326,30 +329,44 @@ def test_score_figure_marks_resets() -> None:
     tl.rounds[0].points.update({"ana": 60, "bruno": 70})
     tl.rounds[0].totals.update({"ana": 60, "bruno": 60})
     fig = score_figure(tl)
-    reset = next(t for t in fig.data if t.name.startswith("reset"))
-    assert reset.name == "reset 100 \u2192 50"
-    assert list(reset.x) == [2] and list(reset.y) == [50]
-    calls = next(t for t in fig.data if t.name == "Cabo call: failure")
-    assert list(calls.x) == [1] and "failure" in calls.hovertext[0]
-    assert calls.marker.color == "#E45756"
+    reset = next(t for t in fig["data"] if t["name"].startswith("reset"))
+    assert reset["name"] == "reset 100 \u2192 50"
+    assert reset["x"] == [2] and reset["y"] == [50]
+    calls = next(t for t in fig["data"] if t["name"] == "Cabo call: failure")
+    assert calls["x"] == [1] and "failure" in calls["hovertext"][0]
+    assert calls["marker"]["color"] == "#E45756"
 
 
 def test_totals_figure(tiny: Path) -> None:
     tl = build_timeline(tiny, "bruno")
     fig = totals_figure(tl)
-    bruno = next(t for t in fig.data if t.name == "bruno")
+    bruno = next(t for t in fig["data"] if t["name"] == "bruno")
     deck = [int(c) for c in cabo_deck()]
     assert tl.mean_value == sum(deck) / len(deck)
     # 10 in the two cards bruno peeked, two unseen counted at the deck average: an estimate
-    assert list(bruno.y)[:2] == [10 + 2 * tl.mean_value] * 2
-    assert "2 cards unseen" in bruno.hovertext[0] and "(estimate)" in bruno.hovertext[0]
-    ana = next(t for t in fig.data if t.name == "ana")     # unseen: not drawn flat at 0
-    assert list(ana.y)[0] == 4 * tl.mean_value and "estimate" in fig.layout.yaxis.title.text
-    call = next(t for t in fig.data if t.name == "Cabo call")
-    assert len(call.x) == 1 and "calls Cabo" in call.hovertext[0]
+    assert bruno["y"][:2] == [10 + 2 * tl.mean_value] * 2
+    assert "2 cards unseen" in bruno["hovertext"][0] and "(estimate)" in bruno["hovertext"][0]
+    ana = next(t for t in fig["data"] if t["name"] == "ana")     # unseen: not drawn flat at 0
+    assert ana["y"][0] == 4 * tl.mean_value
+    assert "estimate" in fig["layout"]["yaxis"]["title"]["text"]
+    call = next(t for t in fig["data"] if t["name"] == "Cabo call")
+    assert len(call["x"]) == 1 and "calls Cabo" in call["hovertext"][0]
     omniscient = totals_figure(build_timeline(tiny))
-    ana = next(t for t in omniscient.data if t.name == "ana")
-    assert list(ana.y)[0] == 3 + 12 + 7 + 0
+    ana = next(t for t in omniscient["data"] if t["name"] == "ana")
+    assert ana["y"][0] == 3 + 12 + 7 + 0
+
+
+def test_figures_are_plotly_json(tiny: Path) -> None:
+    """Built as dicts, the figures are what plotly.js reads: every trace a scatter with as
+    many points as hovers, the white template added for the page."""
+    tl = build_timeline(tiny, "bruno")
+    for build in (events_figure, score_figure, totals_figure):
+        fig = figure_json(build(tl))
+        assert set(fig) == {"data", "layout"}
+        assert fig["layout"]["template"]["layout"]["plot_bgcolor"] == "white"
+        for t in fig["data"]:
+            assert t["type"] == "scatter" and len(t["x"]) == len(t["y"]) == len(t["hovertext"])
+        json.dumps(fig, allow_nan=False)
 
 
 # --- the page ---------------------------------------------------------------------------------
@@ -494,32 +511,24 @@ def test_simulated_games(ruleset: str) -> None:
         render_page(tl, plotly="cdn")
 
 
-# --- report_figure ------------------------------------------------------------------------------
+# --- hover texts ------------------------------------------------------------------------------
 
-def test_report_figure_bars_per_numeric_column() -> None:
-    fig = report_figure("wins by player", ["player", "games", "wins", "note"],
-                        [("ana", 10, 4, "x"), ("bruno", 12, 7.5, None), ("<b>", 1, None, "y")])
-    assert fig is not None
-    assert [t.type for t in fig.data] == ["bar", "bar"]
-    assert [t.name for t in fig.data] == ["games", "wins"]
-    assert list(fig.data[0].x) == ["ana", "bruno", "&lt;b&gt;"]
-    assert list(fig.data[1].y) == [4, 7.5, None]
-    assert fig.layout.title.text == "wins by player"
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["a", "ana", "drew", "9", "x" * 30, "y" * 80, "-", "co-op",
+                                 " ", "  ", "\t", "\u00a0", "\u2192", "<b>"]), max_size=40),
+       st.integers(min_value=8, max_value=80))
+def test_wrap_lines_breaks_as_textwrap_does(parts: list[str], width: int) -> None:
+    text = " ".join(parts)
+    assert wrap_lines(text, width) == textwrap.wrap(text, width)
 
 
-def test_report_figure_repeated_categories_use_all_text_columns() -> None:
-    fig = report_figure("r", ["ruleset", "player", "n"],
-                        [("golf", "ana", 1), ("golf", "bruno", 2)])
-    assert fig is not None
-    assert list(fig.data[0].x) == ["golf \u00b7 ana", "golf \u00b7 bruno"]
+def test_wrap_lines_on_every_step_of_the_samples() -> None:
+    for path in sorted(SAMPLES.glob("*.jsonl")):
+        for step in build_timeline(path).steps:
+            assert wrap_lines(step.text) == textwrap.wrap(step.text, 72), step.text
 
 
-@pytest.mark.parametrize(("columns", "rows"), [
-    (["player", "games"], []),                               # no rows
-    (["player", "note"], [("ana", "x")]),                    # nothing numeric
-    (["round", "points"], [(1, 3), (2, 5)]),                 # no text column
-    (["player", "flag"], [("ana", True), ("bruno", False)]),  # booleans are not numbers
-])
-def test_report_figure_none_when_nothing_sensible(columns: list[str],
-                                                  rows: list[tuple[Any, ...]]) -> None:
-    assert report_figure("r", columns, rows) is None
+def test_the_white_template_is_plotlys() -> None:
+    import plotly.io as pio
+
+    assert white_template() == pio.templates["plotly_white"].to_plotly_json()

@@ -20,7 +20,8 @@ from browser import watch as watch_page
 from test_timeline import EVIL, EVIL_ID, EVIL_NAME, tiny_game, write_log
 
 from cabo_log.pages.timeline import build_timeline
-from cabo_log.pages.timeline_html import render_page, write_folder
+from cabo_log.pages.timeline_files import write_folder
+from cabo_log.pages.timeline_html import render_page
 
 __all__ = ["browser_context_args", "browser_type_launch_args", "offline"]   # fixtures
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from cabo_log.pages.timeline import CHANGED, build_timeline
-from cabo_log.pages.timeline_html import render_page, write_folder
+from cabo_log.pages.timeline_files import write_folder
+from cabo_log.pages.timeline_html import render_page
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cabo_log.log.replay import replay_file
-from cabo_log.pages.timeline_html import write_folder
+from cabo_log.pages.timeline_files import write_folder
 from cabo_log.play.simulate import write_games
 from cabo_log.workers import Pool, WorkerDied, cores, worker_count
 

@@ -13,29 +13,25 @@ from cabo_log.analysis.analyse import analyse_bytes
 from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, MIN_ROLLOUTS, Settings
 from cabo_log.analysis.rollout import DEFAULT_POLICY, policy_names
 from cabo_log.analysis.whatif import DEFAULT_PLAYOUTS, whatif_bytes
-from cabo_log.workers import interruption, stop_signals
+from cabo_log.cli.errors import json_object, usage
+from cabo_log.stop import interruption, stop_signals
 from engine import CaboLogError
-
-
-def _usage(message: str) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(2)
 
 
 def _read(file: Path) -> bytes:
     if not file.is_file():
-        raise _usage(f"no such file: {file}")
+        raise usage(f"no such file: {file}")
     try:
         return file.read_bytes()
     except OSError as exc:
-        raise _usage(f"cannot read {file}: {exc.strerror or exc}") from None
+        raise usage(f"cannot read {file}: {exc.strerror or exc}") from None
 
 
 def _check(rollouts: int, bot: str, least: int = 1) -> None:
     if rollouts < least:
-        raise _usage(f"--rollouts must be at least {least}, not {rollouts}")
+        raise usage(f"--rollouts must be at least {least}, not {rollouts}")
     if bot not in policy_names():
-        raise _usage(f"unknown bot {bot!r} (known: {', '.join(policy_names())})")
+        raise usage(f"unknown bot {bot!r} (known: {', '.join(policy_names())})")
 
 
 BotOption = Annotated[str, typer.Option(
@@ -65,7 +61,7 @@ def analyse_command(
     data = _read(file)
     _check(rollouts, bot, MIN_ROLLOUTS)
     if jobs is not None and jobs < 1:
-        raise _usage(f"--jobs must be at least 1, not {jobs}")
+        raise usage(f"--jobs must be at least 1, not {jobs}")
     show = sys.stderr.isatty() if progress is None else progress
     try:
         with stop_signals():
@@ -76,7 +72,7 @@ def analyse_command(
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     except ValueError as exc:
-        raise _usage(str(exc)) from None
+        raise usage(str(exc)) from None
     except KeyboardInterrupt as exc:
         stop = interruption(exc)
         typer.echo(f"\ncabo-log: {stop.verb if stop else 'interrupted'}", err=True)
@@ -103,12 +99,7 @@ def whatif_command(
     _check(rollouts, bot)
     event: dict[str, Any] | None = None
     if move is not None:
-        try:
-            event = json.loads(move)
-        except json.JSONDecodeError as exc:
-            raise _usage(f"--move is not valid JSON: {exc.msg}") from None
-        if not isinstance(event, dict):
-            raise _usage("--move must be a JSON object (one event)")
+        event = json_object(move, "--move", "a JSON object (one event)")
     try:
         result = whatif_bytes(data, str(file), seq=at, move=event, playouts=rollouts,
                               seed=seed, policy=bot)
@@ -116,7 +107,7 @@ def whatif_command(
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     except ValueError as exc:
-        raise _usage(str(exc)) from None
+        raise usage(str(exc)) from None
     typer.echo(json.dumps(result.as_json(), ensure_ascii=False) if as_json else result.text())
 
 

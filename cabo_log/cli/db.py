@@ -8,22 +8,21 @@ report, bad parameter, missing file), 1 for a database or load that failed, neve
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from cabo_log.cli.progress import Bar
+from cabo_log.cli.errors import failed, usage
 from cabo_log.db.reports import Format
+
+if TYPE_CHECKING:
+    from cabo_log.progress import Progress
 
 DbOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
     "--db", help="The DuckDB database file.", envvar="CABO_LOG_DB", show_envvar=True,
     show_default="./cabo.duckdb", metavar="FILE")]
-
-
-def _fail(message: str, code: int) -> NoReturn:
-    typer.echo(f"cabo-log: {message}", err=True)
-    raise typer.Exit(code)
 
 
 def _db(path: Path | None) -> Path:
@@ -32,68 +31,87 @@ def _db(path: Path | None) -> Path:
     return path if path is not None else default_path()
 
 
-def load_command(
-    paths: Annotated[list[Path], typer.Argument(
-        help="Log files and folders (searched recursively for *.jsonl).")],
-    db: DbOption = None,
-    jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--jobs", "-j", min=1, help="Replay worker processes (capped at the cores, and at one "
-        "per MB of logs to replay: more would only compete).",
-        show_default="one per core")] = None,
-    allow_errors: Annotated[bool, typer.Option(
-        "--allow-errors", help="Exit 0 even if some logs were rejected.")] = False,
-    force: Annotated[bool, typer.Option(
-        "--force", help="Replay every file, even those unchanged since they were loaded.")
-    ] = False,
-    quiet: Annotated[bool, typer.Option(
-        "--quiet", "-q", help="Only the summary: no progress bar, no line per rejected log.")
-    ] = False,
-    analyse: Annotated[bool, typer.Option(
-        "--analyse", help="Then analyse every loaded game's decisions into the 'decisions' "
-                          "table (slow: see 'cabo-log analyse').")] = False,
-    rollouts: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--rollouts", min=2, help="With --analyse: sampled worlds per compared option.",
-        show_default="8")] = None,
-    cluster: Annotated[Optional[str], typer.Option(  # noqa: UP045
-        "--cluster", help="Replay on a Dask cluster: a scheduler address "
-                          "(tcp://host:8786), or local:N for N local worker processes.",
-        show_default=False)] = None,
-    parquet_out: Annotated[Optional[Path], typer.Option(  # noqa: UP045
-        "--parquet-out", help="With --cluster: keep the games as a Parquet dataset in this "
-                              "folder; --db becomes a file of views over it.",
-        show_default=False)] = None,
-) -> None:
+PathsArgument = Annotated[list[Path], typer.Argument(
+    help="Log files and folders (searched recursively for *.jsonl).")]
+JobsOption = Annotated[Optional[int], typer.Option(  # noqa: UP045
+    "--jobs", "-j", min=1, help="Replay worker processes (capped at the cores, and at one "
+    "per MB of logs to replay: more would only compete).", show_default="one per core")]
+AllowErrorsOption = Annotated[bool, typer.Option(
+    "--allow-errors", help="Exit 0 even if some logs were rejected.")]
+ForceOption = Annotated[bool, typer.Option(
+    "--force", help="Replay every file, even those unchanged since they were loaded.")]
+QuietOption = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="Only the summary: no progress bar, no line per rejected log.")]
+AnalyseOption = Annotated[bool, typer.Option(
+    "--analyse", help="Then analyse every loaded game's decisions into the 'decisions' "
+                      "table (slow: see 'cabo-log analyse').")]
+RolloutsOption = Annotated[Optional[int], typer.Option(  # noqa: UP045
+    "--rollouts", min=2, help="With --analyse: sampled worlds per compared option.",
+    show_default="8")]
+ClusterOption = Annotated[Optional[str], typer.Option(  # noqa: UP045
+    "--cluster", help="Replay on a Dask cluster: a scheduler address "
+                      "(tcp://host:8786), or local:N for N local worker processes.",
+    show_default=False)]
+ParquetOutOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045
+    "--parquet-out", help="With --cluster: keep the games as a Parquet dataset in this "
+                          "folder; --db becomes a file of views over it.", show_default=False)]
+
+
+@dataclass(frozen=True)
+class _LoadArgs:
+    """What ``load`` was asked to do, as the library functions take it."""
+
+    paths: list[Path]
+    database: Path
+    jobs: int | None
+    force: bool
+    cluster: str | None
+    parquet_out: Path | None
+
+
+def load_command(paths: PathsArgument, db: DbOption = None, jobs: JobsOption = None,
+                 allow_errors: AllowErrorsOption = False, force: ForceOption = False,
+                 quiet: QuietOption = False, analyse: AnalyseOption = False,
+                 rollouts: RolloutsOption = None, cluster: ClusterOption = None,
+                 parquet_out: ParquetOutOption = None) -> None:
     """Replay logs and load what the engine derives into DuckDB (safe to re-run).
 
     Ctrl-C or SIGTERM stops it within a second or two: the batches committed stay, the one in
     progress is rolled back (exit 130 or 143).
     """
-    from cabo_log.workers import deaf, interruption, stop_signals
-
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
-        _fail(f"no such file or folder: {', '.join(missing)}", 2)
+        raise usage(f"no such file or folder: {', '.join(missing)}")
     if parquet_out is not None and cluster is None:
-        _fail("--parquet-out needs --cluster (use --cluster local:1 on one machine)", 2)
-    database = _db(db)
-    bar = Bar("loading", enabled=not quiet)
+        raise usage("--parquet-out needs --cluster (use --cluster local:1 on one machine)")
+    args = _LoadArgs(paths, _db(db), jobs, force, cluster, parquet_out)
+    summary = _load_and_say(args, quiet)
+    if analyse:
+        _analyse(args.database, rollouts, jobs, not quiet and sys.stderr.isatty())
+    raise typer.Exit(summary.exit_code(allow_errors))
+
+
+def _load_and_say(args: _LoadArgs, quiet: bool) -> Any:
+    """The load with its progress bar, stoppable by a signal, then its summary printed."""
+    from cabo_log.progress import Progress
+    from cabo_log.stop import deaf, interruption, stop_signals
+
+    bar = Progress.on_terminal(not quiet, unit="files", label="loading")
     summary: Any = None
     with stop_signals():
         try:
-            summary = _load(paths, database, jobs, force, bar, cluster, parquet_out)
+            summary = _load(args, bar)
             with deaf():   # the load is done and committed: a late signal changes nothing
                 bar.close()
-                _say(summary, database, quiet)
+                _say(summary, args.database, quiet)
         except KeyboardInterrupt as exc:
             bar.close()
             if summary is None:   # before the load began
                 stop = interruption(exc)
                 assert stop is not None
-                _fail(f"{stop.verb}; {_kept(0)}", stop.exit_code)
-            _say(summary, database, quiet)   # it came just as the finished load returned
-    if analyse:
-        _analyse(database, rollouts, jobs, not quiet and sys.stderr.isatty())
-    raise typer.Exit(summary.exit_code(allow_errors))
+                raise failed(f"{stop.verb}; {_kept(0)}", stop.exit_code) from None
+            _say(summary, args.database, quiet)   # it came just as the finished load returned
+    return summary
 
 
 def _say(summary: Any, database: Path, quiet: bool) -> None:
@@ -115,14 +133,14 @@ def _analyse(database: Path, rollouts: int | None, jobs: int | None, show: bool)
         done = analyse_database(database, settings, jobs=jobs,
                                 progress=sys.stderr if show else None)
     except KeyboardInterrupt:
-        _fail("interrupted; the games analysed so far are kept (run again to finish)", 130)
+        raise failed("interrupted; the games analysed so far are kept (run again to finish)",
+                     130) from None
     for skipped in done.skipped:
         typer.echo(skipped, err=True)
     typer.echo(f"{database}: {done.text()}")
 
 
-def _load(paths: list[Path], database: Path, jobs: int | None, force: bool, bar: Bar,
-          cluster: str | None = None, parquet_out: Path | None = None) -> Any:
+def _load(args: _LoadArgs, bar: Progress) -> Any:
     """``load_paths`` (or ``load_cluster`` with ``--cluster``), its failures as one line each
     (and the exit status they call for)."""
     from cabo_log.db.cluster import ClusterError, load_cluster
@@ -130,17 +148,18 @@ def _load(paths: list[Path], database: Path, jobs: int | None, force: bool, bar:
     from cabo_log.db.load import LoadError, LoadInterrupted, NoLogsFound, load_paths
 
     try:
-        if cluster is not None:
-            return load_cluster(paths, database, cluster, parquet_out=parquet_out, force=force,
-                                progress=bar.update, on_total=bar.start)
-        return load_paths(paths, database, jobs=jobs, force=force, progress=bar.update,
-                          on_total=bar.start)
+        if args.cluster is not None:
+            return load_cluster(args.paths, args.database, args.cluster,
+                                parquet_out=args.parquet_out, force=args.force,
+                                progress=bar.advance, on_total=bar.start)
+        return load_paths(args.paths, args.database, jobs=args.jobs, force=args.force,
+                          progress=bar.advance, on_total=bar.start)
     except (DatabaseError, NoLogsFound, ClusterError) as exc:
-        _fail(str(exc), 1)
+        raise failed(str(exc), 1) from None
     except LoadError as exc:
-        _fail(f"{exc}; {_kept(exc.committed)}", 1)
+        raise failed(f"{exc}; {_kept(exc.committed)}", 1) from None
     except LoadInterrupted as exc:
-        _fail(f"{_stopped(exc.signum)}; {_kept(exc.committed)}", 128 + exc.signum)
+        raise failed(f"{_stopped(exc.signum)}; {_kept(exc.committed)}", 128 + exc.signum) from None
 
 
 def _stopped(signum: int) -> str:
@@ -167,7 +186,7 @@ def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
         if need_schema:
             check_version(con, database)
     except DatabaseError as exc:
-        _fail(str(exc), 1)
+        raise failed(str(exc), 1) from None
     return con
 
 
@@ -187,8 +206,8 @@ def _format(fmt: Format | None, output: Path | None) -> str:
         fmt = Format.HTML if output is not None and output.suffix.lower() in (".html", ".htm") \
             else Format.TABLE
     if fmt is Format.HTML and output is None and sys.stdout.isatty():
-        _fail("an HTML page is not for the terminal: write it to a file with -o FILE.html "
-              "(or redirect the output)", 2)
+        raise usage("an HTML page is not for the terminal: write it to a file with -o FILE.html "
+                    "(or redirect the output)")
     return str(fmt)
 
 
@@ -199,7 +218,7 @@ def _emit(text: str, output: Path | None) -> None:
     try:
         output.write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
     except OSError as exc:
-        _fail(f"cannot write {output}: {exc.strerror or exc}", 1)
+        raise failed(f"cannot write {output}: {exc.strerror or exc}", 1) from None
 
 
 def report_command(
@@ -226,21 +245,21 @@ def report_command(
             typer.echo(f"{report.name:28s} {report.title}" + (f"  {params}" if params else ""))
         return
     if name is None:
-        _fail("which report? (cabo-log report --list shows them)", 2)
+        raise usage("which report? (cabo-log report --list shows them)")
     form = _format(fmt, output)
     try:
         report = reports.get(name)
         values = reports.bind(report, param or [])
     except reports.ReportError as exc:
-        _fail(str(exc), 2)
+        raise failed(str(exc), 2) from None
     con = _open_for_reading(db, need_schema=True)
     try:
         reports.check_values(con, report, values)
         columns, rows = reports.run(con, report, values)
     except reports.ReportError as exc:
-        _fail(str(exc), 2)
+        raise failed(str(exc), 2) from None
     except duckdb.Error as exc:
-        _fail(f"report {name} failed: {_one_line(exc)}", 1)
+        raise failed(f"report {name} failed: {_one_line(exc)}", 1) from None
     finally:
         con.close()
     _emit(reports.render(columns, rows, form, report=report, values=values,
@@ -265,7 +284,7 @@ def sql_command(
     try:
         columns, rows = reports.fetch(con, query)
     except duckdb.Error as exc:
-        _fail(_one_line(exc), 1)
+        raise failed(_one_line(exc), 1) from None
     finally:
         con.close()
     _emit(reports.render(columns, rows, form), output)
@@ -285,9 +304,9 @@ def export_command(
     try:
         counts = export_parquet(_db(db), parquet)
     except DatabaseError as exc:
-        _fail(str(exc), 1)
+        raise failed(str(exc), 1) from None
     except (OSError, duckdb.Error) as exc:
-        _fail(f"cannot export to {parquet}: {_one_line(exc)}", 1)
+        raise failed(f"cannot export to {parquet}: {_one_line(exc)}", 1) from None
     typer.echo(f"{parquet}: " + ", ".join(f"{t} {n:,}" for t, n in counts.items()))
 
 

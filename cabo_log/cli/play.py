@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
+from cabo_log.cli.errors import json_object, usage
 from cabo_log.log.append import GameLog
 from cabo_log.play.interactive import Match, Quit, new_match
 from engine import CaboLogError, RulesetError
-
-
-def _usage(message: str) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(2)
 
 
 def _ask(prompt: str) -> str:
@@ -45,28 +40,26 @@ def play_command(
     try:
         if resume is not None:
             if not resume.is_file():
-                raise _usage(f"no such file: {resume}")
+                raise usage(f"no such file: {resume}")
             log = GameLog.open(resume)
         else:
-            opts = json.loads(options) if options else {}
+            opts = json_object(options, "--options") if options else {}
             if seed is None:
                 seed = random.SystemRandom().randrange(10**6)
             target = out if out is not None else Path(f"cabo-{ruleset}-{seed}.jsonl")
             log = new_match(target, ruleset, players, bot, seat=seat, seed=seed, options=opts)
-    except json.JSONDecodeError as exc:
-        raise _usage(f"--options is not valid JSON: {exc.msg}") from None
     except RulesetError as exc:
-        raise _usage(exc.message) from None
+        raise usage(exc.message) from None
     except CaboLogError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     except (ValueError, KeyError) as exc:
-        raise _usage(str(exc)) from None
+        raise usage(str(exc)) from None
     with log:
         try:
             match = Match(log, _ask, typer.echo)
         except ValueError as exc:
-            raise _usage(str(exc)) from None
+            raise usage(str(exc)) from None
         try:
             typer.echo(f"Playing {log.path} as {match.me}; every move is saved as it is made.")
             match.play()

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from cabo_log.cli.errors import failed, json_object, usage
 from cabo_log.log.logfile import find_logs
 from cabo_log.log.render import describe
 from cabo_log.log.replay import ReplayResult, replay_file
@@ -16,11 +17,6 @@ from cabo_log.log.schemas import schema_text
 from engine import BUILTINS, CaboLogError, resolve
 from engine.knowledge import observe
 from engine.rulesets import BuiltinRuleset
-
-
-def _usage(message: str) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(2)
 
 
 def _view(result: ReplayResult, as_player: str) -> dict[str, Any]:
@@ -47,10 +43,10 @@ def replay_command(
 ) -> None:
     """Replay a log by the rules and give an account: rounds, calls, hands, points, winners."""
     if file.is_dir():
-        raise _usage(f"{file} is a folder; replay reads one log, e.g. cabo-log replay "
+        raise usage(f"{file} is a folder; replay reads one log, e.g. cabo-log replay "
                      f"{file / 'GAME.jsonl'} (for a whole folder: cabo-log validate {file})")
     if not file.is_file():
-        raise _usage(f"no such file: {file}")
+        raise usage(f"no such file: {file}")
     if follow:
         from cabo_log.cli.write import follow_log
 
@@ -58,7 +54,7 @@ def replay_command(
     result = replay_file(file, until=until)
     if as_player is not None and result.state is not None \
             and as_player not in result.state.players:
-        raise _usage(f"{as_player!r} is not a player of {file} "
+        raise usage(f"{as_player!r} is not a player of {file} "
                      f"(its players: {', '.join(result.state.players)})")
     if as_json:
         report = result.report()
@@ -86,12 +82,10 @@ def validate_command(
     """Check logs against the rules: one line per bad file, a summary, exit 1 if any is bad."""
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
-        raise _usage(f"no such file or folder: {', '.join(missing)}")
+        raise usage(f"no such file or folder: {', '.join(missing)}")
     files = find_logs(paths)
     if not files:
-        typer.echo(f"cabo-log: no logs found (no *.jsonl under {', '.join(map(str, paths))})",
-                   err=True)
-        raise typer.Exit(1)
+        raise failed(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
     bad = 0
     for path in files:
         result = replay_file(path)
@@ -119,16 +113,11 @@ def rules_command(
         for rules in BUILTINS.values():
             typer.echo(f"{rules.name:<9} {rules.description}")
         return
-    try:
-        opts = json.loads(options) if options else {}
-    except json.JSONDecodeError as exc:
-        raise _usage(f"--options is not valid JSON: {exc.msg}") from None
-    if not isinstance(opts, dict):
-        raise _usage("--options must be a JSON object")
+    opts = json_object(options, "--options") if options else {}
     try:
         rules = resolve(name.value, opts)
     except CaboLogError as exc:
-        raise _usage(exc.message) from None
+        raise usage(exc.message) from None
     typer.echo(json.dumps(rules.parameters(), indent=2))
 
 

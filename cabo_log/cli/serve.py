@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from cabo_log.cli.db import DbOption, _db
+from cabo_log.cli.errors import failed
 
 
 def serve_command(
@@ -28,8 +29,7 @@ def serve_command(
     try:
         app = create_app(database)
     except DatabaseError as exc:
-        typer.echo(f"cabo-log: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise failed(str(exc)) from None
     if host not in ("127.0.0.1", "localhost", "::1"):
         typer.echo(f"cabo-log: listening on {host}: anyone who can reach it can read the "
                    "whole database", err=True)
@@ -37,8 +37,7 @@ def serve_command(
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning")
     except OSError as exc:
-        typer.echo(f"cabo-log: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(1) from None
+        raise failed(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def register(app: typer.Typer) -> None:

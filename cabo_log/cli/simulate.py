@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
+from cabo_log.cli.errors import failed, json_object, usage
 from cabo_log.play.bots import BOTS
 from cabo_log.play.simulate import SimulationError, existing_logs, table, write_games
 from engine import BUILTINS
 from engine.rulesets import BuiltinRuleset
-
-
-def _usage(message: str) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(2)
 
 
 def _complete_bots(incomplete: str) -> list[str]:
@@ -67,33 +62,10 @@ def simulate_command(
     The same arguments give byte-identical files on any machine. Ctrl-C or SIGTERM stops it
     within a second or two (exit 130 or 143); every file written is whole.
     """
-    from cabo_log.workers import interruption, stop_signals
+    from cabo_log.stop import interruption, stop_signals
 
-    if ruleset is None:
-        raise _usage(f"--ruleset is required (one of {', '.join(BUILTINS)})")
-    name = ruleset.value  # the engine reads a plain str, as it does from a log header
-    opts: Any = {}
-    if options:
-        try:
-            opts = json.loads(options)
-        except json.JSONDecodeError as exc:
-            raise _usage(f"--options is not valid JSON: {exc.msg}") from None
-        if not isinstance(opts, dict):
-            raise _usage("--options must be a JSON object")
-    if games < 1:
-        raise _usage(f"--games must be at least 1, not {games}")
-    try:
-        table(name, players=players, options=opts, bots=bot, forfeit_rate=forfeit_rate,
-              auto_rate=auto_rate)
-    except ValueError as exc:
-        raise _usage(getattr(exc, "message", None) or str(exc)) from None
-    if out.exists() and not out.is_dir():
-        raise _usage(f"--out {out} is a file, not a folder")
-    taken = existing_logs(out, name, seed=seed, games=games)
-    if taken and not force:
-        raise _usage(f"{out} already holds {len(taken)} of these logs ({taken[0].name}"
-                     f"{', ...' if len(taken) > 1 else ''}); --force overwrites them, or "
-                     "choose another --out or --seed")
+    name, opts = _check_table(ruleset, options, players, games, bot, forfeit_rate, auto_rate)
+    _check_out(out, name, seed, games, force)
     show = sys.stderr.isatty() if progress is None else progress
     try:
         with stop_signals():
@@ -104,14 +76,41 @@ def simulate_command(
     except KeyboardInterrupt as exc:
         stop = interruption(exc)
         assert stop is not None
-        typer.echo(f"cabo-log: {stop.verb}; the files written are whole", err=True)
-        raise typer.Exit(stop.exit_code) from None
+        raise failed(f"{stop.verb}; the files written are whole", stop.exit_code) from None
     except SimulationError as exc:  # a bug, not a usage error: say so plainly
-        typer.echo(f"cabo-log: simulation failed: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise failed(f"simulation failed: {exc}") from None
     except OSError as exc:
-        raise _usage(f"cannot write to {out}: {exc.strerror or exc}") from None
+        raise usage(f"cannot write to {out}: {exc.strerror or exc}") from None
     typer.echo(f"simulated {summary}")
+
+
+def _check_table(ruleset: BuiltinRuleset | None, options: str | None, players: int,
+                 games: int, bot: str, forfeit_rate: float, auto_rate: float
+                 ) -> tuple[str, dict[str, Any]]:
+    """The ruleset's name and options, once the table they describe can be seated."""
+    if ruleset is None:
+        raise usage(f"--ruleset is required (one of {', '.join(BUILTINS)})")
+    name = ruleset.value  # the engine reads a plain str, as it does from a log header
+    opts = json_object(options, "--options") if options else {}
+    if games < 1:
+        raise usage(f"--games must be at least 1, not {games}")
+    try:
+        table(name, players=players, options=opts, bots=bot, forfeit_rate=forfeit_rate,
+              auto_rate=auto_rate)
+    except ValueError as exc:
+        raise usage(getattr(exc, "message", None) or str(exc)) from None
+    return name, opts
+
+
+def _check_out(out: Path, name: str, seed: int, games: int, force: bool) -> None:
+    """``--out`` is a folder (or nothing yet) without this run's logs, unless ``--force``."""
+    if out.exists() and not out.is_dir():
+        raise usage(f"--out {out} is a file, not a folder")
+    taken = existing_logs(out, name, seed=seed, games=games)
+    if taken and not force:
+        raise usage(f"{out} already holds {len(taken)} of these logs ({taken[0].name}"
+                    f"{', ...' if len(taken) > 1 else ''}); --force overwrites them, or "
+                    "choose another --out or --seed")
 
 
 def register(app: typer.Typer) -> None:

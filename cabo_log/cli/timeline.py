@@ -9,24 +9,11 @@ from typing import Annotated, Optional
 import typer
 
 from cabo_log.analysis.analyse import GameAnalysis
+from cabo_log.cli.errors import failed, usage
+from cabo_log.pages.assets import CDN, INLINE
 from cabo_log.pages.timeline import NotAPlayer
-from cabo_log.pages.timeline_html import CDN, INLINE, default_output, write_folder, write_timeline
+from cabo_log.pages.timeline_files import default_output, write_folder, write_timeline
 from engine import CaboLogError
-
-
-def _usage(message: str) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(2)
-
-
-def _stopped(message: str, code: int) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(code)
-
-
-def _failed(message: str) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(1)
 
 
 def timeline_command(
@@ -57,11 +44,11 @@ def timeline_command(
     progress bar on a terminal; Ctrl-C or SIGTERM stops it, exit 130 or 143)."""
     if path.is_dir():
         if analyse:
-            raise _usage("--analyse takes one log, not a folder")
+            raise usage("--analyse takes one log, not a folder")
         _folder(path, output, as_player, cdn, jobs)
         return
     if not path.exists():
-        raise _usage(f"no such file or folder: {path}")
+        raise usage(f"no such file or folder: {path}")
     analysis = _analysis(path, rollouts) if analyse else None
     out = output if output is not None else default_output(path)
     if out.is_dir():
@@ -69,9 +56,9 @@ def timeline_command(
     try:
         tl = write_timeline(path, out, as_player, CDN if cdn else INLINE, analysis)
     except NotAPlayer as exc:
-        raise _usage(str(exc)) from None
+        raise usage(str(exc)) from None
     except OSError as exc:
-        raise _failed(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise failed(f"cannot write {out}: {exc.strerror or exc}") from None
     if tl.players:
         note = " (the valid part, up to the error)" if tl.error is not None else ""
         typer.echo(f"wrote {out}{note}")
@@ -96,32 +83,30 @@ def _analysis(path: Path, rollouts: int | None) -> GameAnalysis | None:
 
 def _folder(folder: Path, output: Path | None, as_player: str | None, cdn: bool,
             jobs: int | None) -> None:
-    from cabo_log.cli.progress import Bar
     from cabo_log.log.logfile import find_logs
-    from cabo_log.workers import interruption, stop_signals
+    from cabo_log.progress import Progress
+    from cabo_log.stop import interruption, stop_signals
 
     outdir = output if output is not None else Path(f"{folder.resolve().name}-timeline")
     if outdir.exists() and not outdir.is_dir():
-        raise _usage(f"{outdir} is a file; for a folder of logs -o names a folder")
-    bar = Bar("pages", enabled=True)
+        raise usage(f"{outdir} is a file; for a folder of logs -o names a folder")
+    bar = Progress.on_terminal(unit="pages")
     try:
         with stop_signals():
             bar.start(len(find_logs([folder])))
             result = write_folder(folder, outdir, as_player, cdn, jobs=jobs,
-                                  progress=bar.update)
+                                  progress=bar.advance)
     except KeyboardInterrupt as exc:
-        bar.close()
         stop = interruption(exc)
         assert stop is not None
-        raise _stopped(f"{stop.verb}; {outdir / 'index.html'} was not written",
+        raise failed(f"{stop.verb}; {outdir / 'index.html'} was not written",
                        stop.exit_code) from None
     except OSError as exc:
-        bar.close()
-        raise _failed(f"cannot write into {outdir}: {exc.strerror or exc}") from None
+        raise failed(f"cannot write into {outdir}: {exc.strerror or exc}") from None
     finally:
-        bar.close()
+        bar.close()      # the terminal's line is left clean whatever happened
     if as_player is not None and not result.games and result.skipped:
-        raise _usage(f"{as_player!r} plays in none of the logs in {folder}")
+        raise usage(f"{as_player!r} plays in none of the logs in {folder}")
     for skipped in result.skipped:
         typer.echo(f"{skipped}: skipped, {as_player} does not play in it", err=True)
     if not result.games and not result.skipped:

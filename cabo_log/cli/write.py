@@ -8,16 +8,12 @@ from typing import Annotated, Optional
 
 import typer
 
+from cabo_log.cli.errors import usage
 from cabo_log.log.repair import repair
 from cabo_log.log.writes import append_texts, seal
 from cabo_log.pages.timeline import NotAPlayer
 from cabo_log.play.follow import follow
 from engine import CaboLogError
-
-
-def _usage(message: str) -> typer.Exit:
-    typer.echo(f"cabo-log: {message}", err=True)
-    return typer.Exit(2)
 
 
 def interrupted(message: str) -> typer.Exit:
@@ -43,11 +39,11 @@ def append_command(
     if texts == ["-"]:
         texts = [line for line in sys.stdin.read().split("\n") if line.strip()]
     elif "-" in texts:
-        raise _usage("- (standard input) cannot be mixed with events on the command line")
+        raise usage("- (standard input) cannot be mixed with events on the command line")
     if not texts:
-        raise _usage("no events to append")
+        raise usage("no events to append")
     if file.is_dir():
-        raise _usage(f"{file} is a folder")
+        raise usage(f"{file} is a folder")
     try:
         done = append_texts(file, texts, chain=chain, expect_seq=expect_seq,
                             fsync=not no_fsync)
@@ -67,7 +63,7 @@ def seal_command(
 ) -> None:
     """Write a chained (tamper-evident) copy of a log and print its head."""
     if not source.is_file():
-        raise _usage(f"no such file: {source}")
+        raise usage(f"no such file: {source}")
     try:
         done = seal(source, out)
     except CaboLogError as exc:
@@ -82,7 +78,7 @@ def repair_command(
 ) -> None:
     """Cut a torn last line off a log (keeping the original as FILE.bak) and say so."""
     if not file.is_file():
-        raise _usage(f"no such file: {file}")
+        raise usage(f"no such file: {file}")
     try:
         done = repair(file)
     except CaboLogError as exc:
@@ -102,7 +98,7 @@ def follow_log(file: Path, viewer: str | None = None) -> None:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     except NotAPlayer:
-        raise _usage(f"{viewer!r} is not a player of {file}") from None
+        raise usage(f"{viewer!r} is not a player of {file}") from None
     except KeyboardInterrupt:
         raise interrupted(f"stopped following {file}") from None
 

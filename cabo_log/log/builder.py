@@ -11,14 +11,65 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from cabo_log.log.append import EventWriter, MemorySink, write_log
 from cabo_log.log.logfile import dumps_event
 from engine import CaboLogError, GameState, Outcome, Ruleset, resolve
 
 
-class LogBuilder:
+class _Moves:
+    """The moves of a turn, one method each, as a player would say them: each adds its event
+    through ``event`` (``LogBuilder`` checks it when strict)."""
+
+    def event(self, obj: dict[str, Any]) -> Self:
+        raise NotImplementedError
+
+    def peek(self, player: str, positions: Sequence[int]) -> Self:
+        return self.event({"type": "peek", "player": player, "positions": list(positions)})
+
+    def draw(self, player: str, source: str = "deck", card: str | None = None) -> Self:
+        obj: dict[str, Any] = {"type": "draw", "player": player, "source": source}
+        if card is not None:
+            obj["card"] = card
+        return self.event(obj)
+
+    def discard(self, player: str) -> Self:
+        return self.event({"type": "discard", "player": player})
+
+    def replace(self, player: str, positions: Sequence[int], *, into: int | None = None,
+                end: str | None = None) -> Self:
+        obj: dict[str, Any] = {"type": "replace", "player": player,
+                               "positions": list(positions)}
+        if into is not None:
+            obj["into"] = into
+        if end is not None:
+            obj["end"] = end
+        return self.event(obj)
+
+    def peek_power(self, player: str, position: int) -> Self:
+        return self.event({"type": "power", "player": player, "power": "peek",
+                           "target": [player, position]})
+
+    def spy(self, player: str, target: str, position: int) -> Self:
+        return self.event({"type": "power", "player": player, "power": "spy",
+                           "target": [target, position]})
+
+    def swap(self, player: str, a: tuple[str, int], b: tuple[str, int]) -> Self:
+        return self.event({"type": "power", "player": player, "power": "swap",
+                           "cards": [list(a), list(b)]})
+
+    def skip(self, player: str) -> Self:
+        return self.event({"type": "skip", "player": player})
+
+    def cabo(self, player: str) -> Self:
+        return self.event({"type": "cabo", "player": player})
+
+    def snap(self, player: str, position: int) -> Self:
+        return self.event({"type": "snap", "player": player, "position": position})
+
+
+class LogBuilder(_Moves):
     """Accumulates the lines of one game; ``state`` follows along when strict."""
 
     def __init__(self, ruleset: str | dict[str, Any], players: Sequence[str], *,
@@ -116,49 +167,6 @@ class LogBuilder:
             if must is not None:
                 return self.state.players[must]
         return next(iter(hands))
-
-    def peek(self, player: str, positions: Sequence[int]) -> LogBuilder:
-        return self.event({"type": "peek", "player": player, "positions": list(positions)})
-
-    def draw(self, player: str, source: str = "deck", card: str | None = None) -> LogBuilder:
-        obj: dict[str, Any] = {"type": "draw", "player": player, "source": source}
-        if card is not None:
-            obj["card"] = card
-        return self.event(obj)
-
-    def discard(self, player: str) -> LogBuilder:
-        return self.event({"type": "discard", "player": player})
-
-    def replace(self, player: str, positions: Sequence[int], *, into: int | None = None,
-                end: str | None = None) -> LogBuilder:
-        obj: dict[str, Any] = {"type": "replace", "player": player,
-                               "positions": list(positions)}
-        if into is not None:
-            obj["into"] = into
-        if end is not None:
-            obj["end"] = end
-        return self.event(obj)
-
-    def peek_power(self, player: str, position: int) -> LogBuilder:
-        return self.event({"type": "power", "player": player, "power": "peek",
-                           "target": [player, position]})
-
-    def spy(self, player: str, target: str, position: int) -> LogBuilder:
-        return self.event({"type": "power", "player": player, "power": "spy",
-                           "target": [target, position]})
-
-    def swap(self, player: str, a: tuple[str, int], b: tuple[str, int]) -> LogBuilder:
-        return self.event({"type": "power", "player": player, "power": "swap",
-                           "cards": [list(a), list(b)]})
-
-    def skip(self, player: str) -> LogBuilder:
-        return self.event({"type": "skip", "player": player})
-
-    def cabo(self, player: str) -> LogBuilder:
-        return self.event({"type": "cabo", "player": player})
-
-    def snap(self, player: str, position: int) -> LogBuilder:
-        return self.event({"type": "snap", "player": player, "position": position})
 
     def reshuffle(self, deck: Sequence[str] | None = None) -> LogBuilder:
         """Reshuffle; without ``deck`` the discard pile under its top, oldest card on top."""

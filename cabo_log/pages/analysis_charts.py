@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import plotly.graph_objects as go
-
 from cabo_log.analysis.analyse import DecisionResult, GameAnalysis
-from cabo_log.pages.charts import _base_layout, esc, lanes, player_colour, wrap
+from cabo_log.pages.charts import lanes
+from cabo_log.pages.plot import HOVER, Figure, Trace, esc, layout, player_colour, scatter, wrap
 from cabo_log.pages.timeline import Timeline
 
 MARK_COLOURS = {"??": "#d62728", "?": "#ff7f0e", "?!": "#bcbd22"}
@@ -39,30 +38,29 @@ def analysis_marks(tl: Timeline, analysis: GameAnalysis) -> dict[str, dict[str, 
             for d in visible_decisions(tl, analysis) if d.mark is not None}
 
 
-def add_mark_trace(fig: go.Figure, tl: Timeline, analysis: GameAnalysis) -> None:
+def add_mark_trace(fig: Figure, tl: Timeline, analysis: GameAnalysis) -> None:
     """Marked decisions on the events figure's lanes, as their mark in a coloured label."""
     lane = lanes(tl)
     marked = [d for d in visible_decisions(tl, analysis) if d.mark is not None]
     if not marked:
         return
-    fig.add_trace(go.Scatter(
+    fig["data"].append(scatter(
         x=[d.seq for d in marked], y=[lane[d.player] + 0.32 for d in marked],
         mode="text", name="analysis marks", text=[str(d.mark) for d in marked],
         textfont={"color": [MARK_COLOURS[str(d.mark)] for d in marked], "size": 14},
         customdata=[d.seq for d in marked],
-        hovertext=[wrap(mark_text(tl, d)) for d in marked],
-        hovertemplate="%{hovertext}<extra></extra>"))
+        hovertext=[wrap(mark_text(tl, d)) for d in marked], hovertemplate=HOVER))
 
 
-def evaluation_figure(tl: Timeline, analysis: GameAnalysis) -> go.Figure:
+def evaluation_figure(tl: Timeline, analysis: GameAnalysis) -> Figure:
     """Each player's expected round points at their decisions (lower is better)."""
-    fig = go.Figure()
+    data: list[Trace] = []
     shown = visible_decisions(tl, analysis)
     for i, p in enumerate(tl.players):
         mine = [d for d in shown if d.player == p and d.expected is not None]
         if not mine:
             continue
-        fig.add_trace(go.Scatter(
+        data.append(scatter(
             x=[d.seq for d in mine], y=[d.expected for d in mine], name=esc(p),
             mode="lines+markers", line={"color": player_colour(i), "width": 1.5},
             marker={"size": [12 if d.mark else 5 for d in mine],
@@ -72,13 +70,12 @@ def evaluation_figure(tl: Timeline, analysis: GameAnalysis) -> go.Figure:
             hovertext=[wrap(mark_text(tl, d)) if d.mark else
                        esc(f"seq {d.seq} {p}: {d.expected:.1f} expected round points")
                        for d in mine],
-            hovertemplate="%{hovertext}<extra></extra>"))
+            hovertemplate=HOVER))
     accuracy = ", ".join(f"{esc(p)} {a:.0f} %" for p, a in analysis.accuracy().items()
                          if a is not None and (tl.viewer is None or p == tl.viewer))
     title = (f"Expected round points at each decision ({analysis.settings.rollouts} rollouts; "
              f"accuracy: {accuracy or 'n/a'})")
-    _base_layout(fig, title, 360)
-    fig.update_xaxes(title="event", zeroline=False)
-    fig.update_yaxes(title="expected round points", zeroline=True)
-    fig.update_layout(hovermode="closest")
-    return fig
+    return {"data": data, "layout": layout(
+        title, 360, xaxis={"title": {"text": "event"}, "zeroline": False},
+        yaxis={"title": {"text": "expected round points"}, "zeroline": True},
+        hovermode="closest")}

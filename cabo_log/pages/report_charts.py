@@ -8,7 +8,7 @@ inside it, so it can never overlap the legend.
 
 Figures are plain plotly JSON (``{"data": [...], "layout": {...}}``) built as dicts: plotly's
 graph objects validate and deep-copy on every update, which cost most of a report page's time.
-Strings from the database are data: they go through ``charts.esc`` before plotly draws them.
+Strings from the database are data: they go through ``plot.esc`` before plotly draws them.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cabo_log.db.report_header import ChartKind, ChartSpec
-from cabo_log.pages.charts import FONT, PLAYER_COLOURS, esc
+from cabo_log.pages.plot import FONT, PLAYER_COLOURS, esc
 
 __all__ = ["Figure", "Row", "figure", "label"]
 
@@ -105,30 +105,29 @@ def _trace_name(spec: ChartSpec, series: str, y: str) -> str:
     return esc(series or label(y))
 
 
-def _bars(spec: ChartSpec, groups: dict[str, list[Row]]) -> list[Trace]:
+def _per_column(spec: ChartSpec, groups: dict[str, list[Row]],
+                style: Callable[[int], Trace]) -> list[Trace]:
+    """A trace per series and ``y`` column, over the rows' ``x``; ``style(i)`` gives the
+    i-th trace its type and look (bars, lines)."""
     out: list[Trace] = []
     for series, rows in groups.items():
         xs = [esc(_value(r.get(spec.x or ""))) for r in rows]
         for y in spec.y:
             name = _trace_name(spec, series, y)
-            out.append({"type": "bar", "x": xs, "y": [r.get(y) for r in rows], "name": name,
-                        "marker": {"color": _colour(len(out))},
+            out.append({**style(len(out)), "x": xs, "y": [r.get(y) for r in rows],
+                        "name": name,
                         "hovertemplate": f"{name}<br>%{{x}}: %{{y}}<extra></extra>"})
     return out
+
+
+def _bars(spec: ChartSpec, groups: dict[str, list[Row]]) -> list[Trace]:
+    return _per_column(spec, groups, lambda i: {"type": "bar", "marker": {"color": _colour(i)}})
 
 
 def _lines(spec: ChartSpec, groups: dict[str, list[Row]]) -> list[Trace]:
-    out: list[Trace] = []
-    for series, rows in groups.items():
-        xs = [esc(_value(r.get(spec.x or ""))) for r in rows]
-        for y in spec.y:
-            name = _trace_name(spec, series, y)
-            out.append({"type": "scatter", "x": xs, "y": [r.get(y) for r in rows],
-                        "name": name, "mode": "lines+markers",
-                        "line": {"color": _colour(len(out)), "width": 2},
-                        "marker": {"size": 7},
-                        "hovertemplate": f"{name}<br>%{{x}}: %{{y}}<extra></extra>"})
-    return out
+    return _per_column(spec, groups, lambda i: {
+        "type": "scatter", "mode": "lines+markers", "line": {"color": _colour(i), "width": 2},
+        "marker": {"size": 7}})
 
 
 def _histograms(spec: ChartSpec, groups: dict[str, list[Row]]) -> list[Trace]:

@@ -3,7 +3,7 @@ table. The same fragments make the page ``cabo-log report --format html`` writes
 ``/reports/NAME`` page of ``cabo-log serve``.
 
 Everything that comes from the database or the report files is escaped here; chart data goes
-into JSON blocks made safe for ``<script>`` by ``timeline_html.script_json``.
+into JSON blocks made safe for ``<script>`` by ``assets.script_json``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cabo_log.db.reports import Report, plain, text
+from cabo_log.pages.assets import plotly_tag, script_json, static
 from cabo_log.pages.report_charts import figure, label
-from cabo_log.pages.timeline_html import _plotly_tag, _static, script_json
 
 __all__ = ["ChartBlock", "chart_blocks", "charts_html", "params_html", "prose_html",
            "render_report_page", "table_html"]
@@ -152,10 +152,10 @@ def render_report_page(columns: list[str], rows: list[tuple[Any, ...]], report: 
         body = (f'<section class="panel prose">{prose_html(report.doc, values)}'
                 f"{params_html(report, values)}</section>")
         charts = charts_html(chart_blocks(report, columns, rows))
-    script = (f"{_plotly_tag(plotly)}<script>{_static('report.js')}</script>" if charts else "")
+    script = (f"{plotly_tag(plotly)}<script>{static('report.js')}</script>" if charts else "")
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>cabo-log report: {esc(name)}</title><style>{_static('report.css')}</style>"
+            f"<title>cabo-log report: {esc(name)}</title><style>{static('report.css')}</style>"
             f"</head><body><header><h1>{esc(label(name))}</h1>{lead}</header><main>{body}"
             f'{charts}<section class="panel"><h2>The table</h2>{table_html(columns, rows)}'
             f"</section></main><footer>Made by cabo-log report {esc(name)}.</footer>"

@@ -1,29 +1,18 @@
-"""Assembling a game's timeline page, and the index page of a folder of games.
+"""A game's timeline page: the header, the step view of the table, the three charts (and,
+analysed, the marks and the evaluation graph), the rounds table, and the data the page's
+script reads.
 
 A page is one HTML file: the stylesheet and script from ``cabo_log/static`` are inlined, the
 data (snapshots and figures) is one JSON block, and plotly.js is embedded (default), linked
-from its CDN, or taken from a file beside the page (a folder of pages shares one copy).
-
-Player ids, names and every other string from a log are data: they are HTML-escaped in markup,
-and the JSON block escapes ``<``, ``>`` and ``&`` so no string can close the ``<script>``.
+from its CDN, or taken from a file beside the page (``assets``). Strings from the log are
+escaped in markup and in the JSON block (see ``assets``).
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import html
-import json
-import os
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from cabo_log.analysis.analyse import GameAnalysis
-from cabo_log.log.logfile import find_logs
 from cabo_log.log.render import special_hand
 from cabo_log.pages.analysis_charts import (
     MARK_COLOURS,
@@ -31,115 +20,31 @@ from cabo_log.pages.analysis_charts import (
     analysis_marks,
     evaluation_figure,
 )
-from cabo_log.pages.charts import (
-    KIND_COLOURS,
-    events_figure,
-    figure_json,
-    score_figure,
-    totals_figure,
-)
-from cabo_log.pages.timeline import NotAPlayer, Timeline, build_timeline
+from cabo_log.pages.assets import INLINE, esc, head, plotly_note, plotly_tag, script_json, static
+from cabo_log.pages.charts import KIND_COLOURS, events_figure, score_figure, totals_figure
+from cabo_log.pages.plot import figure_json
+from cabo_log.pages.timeline import Timeline
 
-INLINE = "inline"
-CDN = "cdn"
-
-_JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
-                 "\u2028": "\\u2028", "\u2029": "\\u2029"}
-
-
-
-def _head(title: str, extra: str = "") -> str:
-    """The document start shared by game pages and the index: meta, title, styles."""
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="cabo-log timeline">
-<title>{esc(title)}</title>
-<style>{_static("timeline.css")}</style>
-{extra}
-</head>
-<body>"""
-
-def script_json(obj: Any) -> str:
-    """JSON text that is safe inside a ``<script>`` element: no ``</script>``, no ``<!--``."""
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    for char, escaped in _JSON_ESCAPES.items():
-        text = text.replace(char, escaped)
-    return text
-
-
-def esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
-@cache
-def _static(name: str) -> str:
-    return (resources.files("cabo_log") / "static" / name).read_text(encoding="utf-8")
-
-
-@cache
-def plotly_js() -> str:
-    """The plotly.js bundle shipped with the plotly package (works offline)."""
-    from plotly.offline import get_plotlyjs
-
-    return str(get_plotlyjs())
-
-
-def _plotly_tag(plotly: str) -> str:
-    if plotly == INLINE:
-        return f"<script>{plotly_js()}</script>"
-    if plotly == CDN:
-        from plotly.io._utils import plotly_cdn_url
-
-        digest = hashlib.sha384(plotly_js().encode("utf-8")).digest()
-        sri = "sha384-" + base64.b64encode(digest).decode("ascii")
-        return (f'<script src="{esc(plotly_cdn_url())}" integrity="{sri}" '
-                'crossorigin="anonymous" charset="utf-8"></script>')
-    return f'<script src="{esc(plotly)}" charset="utf-8"></script>'
-
-
-@dataclass
-class GameSummary:
-    """One line of a folder's index page."""
-
-    file: str
-    page: str | None
-    game_id: str
-    ruleset: str
-    players: tuple[str, ...]
-    rounds: int
-    winners: tuple[str, ...]
-    complete: bool
-    error: str | None
-    scores: dict[str, int] = field(default_factory=dict)      # the last match scores
-    forfeited: tuple[str, ...] = ()
-
-    @classmethod
-    def of(cls, tl: Timeline, file: str, page: str | None) -> GameSummary:
-        return cls(file, page, tl.game_id, tl.ruleset, tl.players, len(tl.rounds),
-                   tl.winners, tl.complete, str(tl.error) if tl.error else None,
-                   dict(tl.steps[-1].scores) if tl.steps else {}, tl.forfeited)
+__all__ = ["page_data", "render_page"]
 
 
 def page_data(tl: Timeline, analysis: GameAnalysis | None = None) -> dict[str, Any]:
     """Everything the page's script reads: snapshots, figures, colours (and, analysed, the
     marks and the evaluation graph: ``analysis_charts``)."""
+    events = events_figure(tl)
+    if analysis is not None:
+        add_mark_trace(events, tl, analysis)
     data: dict[str, Any] = {
         "game": tl.game_id, "players": list(tl.players), "viewer": tl.viewer,
         "steps": [s.as_json() for s in tl.steps],
         "figures": {
-            "events": figure_json(events_figure(tl)),
+            "events": figure_json(events),
             "score": figure_json(score_figure(tl)),
             "totals": figure_json(totals_figure(tl)),
         },
         "kindColours": KIND_COLOURS,
     }
     if analysis is not None:
-        events = events_figure(tl)
-        add_mark_trace(events, tl, analysis)
-        data["figures"]["events"] = figure_json(events)
         data["figures"]["analysis"] = figure_json(evaluation_figure(tl, analysis))
         data["analysis"] = {"marks": analysis_marks(tl, analysis), "colours": MARK_COLOURS}
     return data
@@ -224,15 +129,6 @@ def _rounds_table(tl: Timeline) -> str:
             + ". Click a round to see its last table.</p></section>")
 
 
-def _plotly_note(plotly: str) -> str:
-    if plotly == INLINE:
-        return ("This page embeds plotly.js (a few MB) so it works offline; "
-                "<code>cabo-log timeline --cdn</code> links it from its CDN instead.")
-    if plotly == CDN:
-        return "plotly.js is linked from its CDN: the charts need a network connection."
-    return f"plotly.js is read from {esc(plotly)} beside the page."
-
-
 def render_page(tl: Timeline, plotly: str = INLINE,
                 analysis: GameAnalysis | None = None) -> str:
     """The whole HTML page of one game. ``plotly``: ``"inline"``, ``"cdn"`` or a script URL."""
@@ -241,7 +137,7 @@ def render_page(tl: Timeline, plotly: str = INLINE,
             f"{len(tl.rounds)} round{'s' if len(tl.rounds) != 1 else ''} \u00b7 {_status(tl)}")
     source = f" \u00b7 {esc(tl.file)}" if tl.file else ""
     data = script_json(page_data(tl, analysis))
-    return f"""{_head(title, _plotly_tag(plotly))}
+    return f"""{head(title, plotly_tag(plotly))}
 <header>
 <h1>Cabo game <span class="game-id">{esc(tl.game_id)}</span></h1>
 <p class="meta">{meta}</p>
@@ -283,144 +179,12 @@ def render_page(tl: Timeline, plotly: str = INLINE,
 {_rounds_table(tl)}
 </main>
 <footer>Made by cabo-log from the log{source}. Keys: \u2190 \u2192 step, Home/End.
-{_plotly_note(plotly)}</footer>
+{plotly_note(plotly)}</footer>
 <script type="application/json" id="cabo-timeline-data">{data}</script>
-<script>{_static("timeline.js")}</script>
+<script>{static("timeline.js")}</script>
 </body>
 </html>
 """
 
 
 _ANALYSIS_PANEL = '<section class="panel"><div class="chart" id="chart-analysis"></div></section>\n'
-
-
-def render_index(title: str, games: list[GameSummary]) -> str:
-    """The index page of a folder: one line per game with its final scores, linking its page;
-    invalid logs in a table of their own below, with their error."""
-    lines, bad = [], []
-    for g in games:
-        name = esc(g.file)
-        link = f'<a href="{esc(g.page)}">{name}</a>' if g.page else name
-        if g.error:
-            bad.append(f"<tr><td>{link}</td><td>{esc(g.error)}</td></tr>")
-            continue
-        status = "complete" if g.complete else "in progress"
-        winners = esc(", ".join(g.winners)) or "\u2013"
-        scores = ", ".join(f"{esc(p)} {s}" + (" (left)" if p in g.forfeited else "")
-                           for p, s in g.scores.items()) or "\u2013"
-        lines.append(f"<tr><td>{link}</td><td class=\"id\">{esc(g.game_id)}</td>"
-                     f"<td>{esc(g.ruleset)}</td><td class=\"num\">{g.rounds}</td>"
-                     f"<td>{scores}</td><td>{winners}</td><td>{status}</td></tr>")
-    count = f"{len(lines)} game{'s' if len(lines) != 1 else ''}"
-    if bad:
-        count += f", {len(bad)} invalid log{'s' if len(bad) != 1 else ''}"
-    invalid = ("" if not bad else
-               '<section class="panel"><h2>Invalid logs</h2><table class="rounds index">'
-               "<thead><tr><th>log</th><th>error (the page shows the valid part)</th></tr>"
-               f"</thead><tbody>{''.join(bad)}</tbody></table></section>")
-    return f"""{_head(title)}
-<header><h1>{esc(title)}</h1><p class="meta">{count}</p></header>
-<main><section class="panel">
-<table class="rounds index"><thead><tr><th>log</th><th>game</th><th>ruleset</th>
-<th class="num">rounds</th><th>final scores</th><th>winner</th><th>status</th></tr></thead>
-<tbody>{"".join(lines)}</tbody></table>
-</section>
-{invalid}</main>
-<footer>Made by cabo-log. Each page embeds nothing but its data; they share plotly.js from
-plotly.min.js beside this index (or its CDN with --cdn), so the folder works offline.</footer>
-</body>
-</html>
-"""
-
-
-# --- writing files ----------------------------------------------------------------------------
-
-def default_output(log: Path) -> Path:
-    """``games/g1.jsonl`` -> ``./g1.html`` (in the current directory)."""
-    return Path(log.name).with_suffix(".html")
-
-
-def write_timeline(log: Path, out: Path, viewer: str | None = None,
-                   plotly: str = INLINE, analysis: GameAnalysis | None = None) -> Timeline:
-    """Render one log's page to ``out``. An invalid log still gets a page of its valid part
-    (with the error shown on it) unless not even its header could be read; the caller reports
-    ``timeline.error``. Raises ``NotAPlayer`` for an unknown ``viewer``."""
-    tl = build_timeline(log, viewer)
-    if tl.players:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(render_page(tl, plotly, analysis), encoding="utf-8")
-    return tl
-
-
-@dataclass
-class FolderResult:
-    index: Path
-    games: list[GameSummary]
-    errors: list[str]        # one ``FILE:LINE: code: message`` per invalid log
-    skipped: list[str]       # logs the viewer does not play in
-
-
-def write_folder(folder: Path, outdir: Path, viewer: str | None = None,
-                 cdn: bool = False, *, jobs: int | None = None,
-                 progress: Callable[[int], None] | None = None) -> FolderResult:
-    """Render every ``*.jsonl`` under ``folder`` into ``outdir`` (same relative paths, ``.html``)
-    plus ``index.html``. The pages share one ``plotly.min.js`` in ``outdir`` unless ``cdn``.
-    They are rendered by ``jobs`` worker processes (default one per core, see
-    ``workers.worker_count``); ``progress`` is called with 1 as each page is done."""
-    from cabo_log.workers import Pool, worker_count
-
-    outdir.mkdir(parents=True, exist_ok=True)
-    shared = outdir / "plotly.min.js"
-    if not cdn:
-        shared.write_text(plotly_js(), encoding="utf-8")
-    pages: list[_Page] = []
-    for log in find_logs([folder]):
-        rel = log.relative_to(folder).with_suffix(".html")
-        if rel == Path("index.html"):
-            rel = Path("index-game.html")
-        page = outdir / rel
-        plotly = CDN if cdn else os.path.relpath(shared, page.parent).replace(os.sep, "/")
-        pages.append(_Page(log, log.relative_to(folder).as_posix(), rel.as_posix(), page,
-                           viewer, plotly))
-    games: list[GameSummary] = []
-    errors: list[str] = []
-    skipped: list[str] = []
-    with Pool(worker_count(jobs, len(pages)), preload=[__name__]) as pool:
-        for job, (summary, error) in zip(pages, pool.imap(_render, pages), strict=True):
-            if summary is None:
-                skipped.append(str(job.log))
-            else:
-                games.append(summary)
-            if error is not None:
-                errors.append(error)
-            if progress is not None:
-                progress(1)
-    index = outdir / "index.html"
-    title = f"Cabo games in {folder.resolve().name or folder}"
-    if viewer is not None:
-        title += f", as {viewer} knew them"
-    index.write_text(render_index(title, games), encoding="utf-8")
-    return FolderResult(index, games, errors, skipped)
-
-
-@dataclass(frozen=True)
-class _Page:
-    """One page of ``write_folder`` (sent to a worker)."""
-
-    log: Path
-    file: str           # the log, relative to the folder
-    rel: str            # the page, relative to the output folder
-    page: Path
-    viewer: str | None
-    plotly: str
-
-
-def _render(job: _Page) -> tuple[GameSummary | None, str | None]:
-    """Write one page: its line of the index (None: the viewer does not play in it) and the
-    log's error, if any."""
-    try:
-        tl = write_timeline(job.log, job.page, job.viewer, job.plotly)
-    except NotAPlayer:
-        return None, None
-    summary = GameSummary.of(tl, job.file, job.rel if tl.players else None)
-    return summary, str(tl.error) if tl.error is not None else None

@@ -34,8 +34,8 @@ from starlette.routing import Route
 from cabo_log.db import reports
 from cabo_log.db.database import check_version
 from cabo_log.db.readonly import QueryTimeout, open_readonly, run_limited
+from cabo_log.pages.assets import plotly_js, static
 from cabo_log.pages.report_page import chart_blocks, charts_html, prose_html, table_html
-from cabo_log.pages.timeline_html import _static, plotly_js
 from cabo_log.pages.web.game_page import game_page
 from cabo_log.pages.web.games import (
     SORTS,
@@ -214,7 +214,7 @@ class Explorer:
                  "plotly.min.js": "text/javascript"}
         if name not in media:
             return self.error(404, "Not found", f"There is no file {name!r} here.")
-        body = plotly_js() if name == "plotly.min.js" else _static(name)
+        body = plotly_js() if name == "plotly.min.js" else static(name)
         return Response(body, media_type=media[name],
                         headers={"Cache-Control": "public, max-age=3600"})
 
