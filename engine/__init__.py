@@ -14,11 +14,12 @@ from .events import Event, GameStart, parse_event, type_name
 from .game import apply, finish, new_game
 from .outcome import EVERYBODY, Outcome
 from .rulesets import BUILTINS, Ruleset, resolve
-from .state import EndReason, GameState, Phase, RoundResult
+from .state import EndReason, GameState, Phase, RoundResult, RoundState
+from .vocabulary import DrawSource, ExactReset, PowerKind
 
 __all__ = [
-    "BUILTINS", "EVERYBODY", "CaboLogError", "EndReason", "Event", "GameStart", "GameState",
-    "IllegalEventError", "InconsistentLogError", "LogSyntaxError", "Outcome", "Phase",
-    "RoundResult", "Ruleset", "RulesetError",
+    "BUILTINS", "EVERYBODY", "CaboLogError", "DrawSource", "EndReason", "Event", "ExactReset",
+    "GameStart", "GameState", "IllegalEventError", "InconsistentLogError", "LogSyntaxError",
+    "Outcome", "Phase", "PowerKind", "RoundResult", "RoundState", "Ruleset", "RulesetError",
     "apply", "finish", "new_game", "parse_event", "resolve", "type_name",
 ]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar
 
 from .errors import LogSyntaxError
+from .vocabulary import POWERS, SOURCES, DrawSource, PowerKind
 
 FORMAT = "cabo-log/1"
 Slot = tuple[str, int]
@@ -58,7 +59,7 @@ class Peek(Event):
 class Draw(Event):
     TYPE: ClassVar[str] = "draw"
     player: str
-    source: str
+    source: DrawSource
     card: str | None
 
 
@@ -81,7 +82,7 @@ class Replace(Event):
 class Power(Event):
     TYPE: ClassVar[str] = "power"
     player: str
-    power: str
+    power: PowerKind
     target: Slot | None
     cards: tuple[Slot, Slot] | None
 
@@ -289,10 +290,11 @@ def _peek(o: Mapping[str, Any], seq: int | None, auto: bool) -> Peek:
 
 
 def _draw(o: Mapping[str, Any], seq: int | None, auto: bool) -> Draw:
-    source = o.get("source")
-    if source != "deck" and source != "discard":
-        source = _str(o, "draw", "source")
-        raise _fail("draw", "source", f"must be 'deck' or 'discard', not {_show(source)}")
+    raw = o.get("source")
+    source = SOURCES.get(raw) if isinstance(raw, str) else None
+    if source is None:
+        raw = _str(o, "draw", "source")
+        raise _fail("draw", "source", f"must be 'deck' or 'discard', not {_show(raw)}")
     card = o.get("card")
     if card is not None and type(card) is not str:
         card = _opt_str(o, "draw", "card")
@@ -321,13 +323,14 @@ def _replace(o: Mapping[str, Any], seq: int | None, auto: bool) -> Replace:
 
 
 def _power(o: Mapping[str, Any], seq: int | None, auto: bool) -> Power:
-    power = o.get("power")
-    if power != "peek" and power != "spy" and power != "swap":
-        power = _str(o, "power", "power")
-        raise _fail("power", "power", f"must be 'peek', 'spy' or 'swap', not {_show(power)}")
+    raw = o.get("power")
+    power = POWERS.get(raw) if isinstance(raw, str) else None
+    if power is None:
+        raw = _str(o, "power", "power")
+        raise _fail("power", "power", f"must be 'peek', 'spy' or 'swap', not {_show(raw)}")
     target: Slot | None = None
     cards: tuple[Slot, Slot] | None = None
-    if power == "swap":
+    if power == PowerKind.SWAP:
         raw = _get(o, "power", "cards")
         if type(raw) is not list or len(raw) != 2:
             raise _fail("power", "cards", "must be two [player, position] pairs")

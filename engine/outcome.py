@@ -16,6 +16,7 @@ dataclass pays an ``object.__setattr__`` per field on every event.
 from __future__ import annotations
 
 from .state import RoundResult
+from .vocabulary import PowerKind
 
 Place = tuple[int, int]        # (seat, position in that seat's row)
 Learned = tuple[tuple[int, int], ...]
@@ -47,9 +48,9 @@ class Outcome:
     """A multi-replacement's or a snap's success (a single replacement always succeeds)."""
     penalty: str | None = None
     """The penalty card taken (failed multi-replacement, wrong snap)."""
-    earned: str | None = None
+    earned: PowerKind | None = None
     """The power this event earned, pending now."""
-    lapsed: str | None = None
+    lapsed: PowerKind | None = None
     """A pending power that lapsed because this event came instead of its use or skip."""
     turn_ended: bool = False
     """The turn passed on (or the round ended) with this event."""
@@ -118,7 +119,7 @@ class Ended(Outcome):
     turn_ended = True
 
     def __init__(self, round_ended: RoundResult | None, match_ended: bool,
-                 lapsed: str | None = None) -> None:
+                 lapsed: PowerKind | None = None) -> None:
         self.round_ended = round_ended
         self.match_ended = match_ended
         self.lapsed = lapsed
@@ -130,7 +131,7 @@ class Discarded(Outcome):
     __slots__ = ("card", "discarded", "learned", "earned", "turn_ended", "round_ended",
                  "match_ended")
 
-    def __init__(self, code: str, card: int, earned: str | None,
+    def __init__(self, code: str, card: int, earned: PowerKind | None,
                  round_ended: RoundResult | None, match_ended: bool) -> None:
         self.card = code
         self.discarded = (code,)
@@ -149,7 +150,7 @@ class Replaced(Outcome):
     success = True
 
     def __init__(self, card: str, places: tuple[Place, ...], discarded: tuple[str, ...],
-                 learned: Learned, earned: str | None, round_ended: RoundResult | None,
+                 learned: Learned, earned: PowerKind | None, round_ended: RoundResult | None,
                  match_ended: bool) -> None:
         self.card = card
         self.places = places
@@ -251,7 +252,7 @@ class AfterLapse(Outcome):
 
     __slots__ = FIELDS
 
-    def __init__(self, done: Outcome, lapsed: str | None, round_ended: RoundResult | None,
+    def __init__(self, done: Outcome, lapsed: PowerKind | None, round_ended: RoundResult | None,
                  match_ended: bool) -> None:
         for name in FIELDS:
             setattr(self, name, getattr(done, name))

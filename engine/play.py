@@ -31,6 +31,7 @@ from .table import (
     penalty_possible,
     take_penalty,
 )
+from .vocabulary import DrawSource
 
 
 @handles(Draw)
@@ -47,7 +48,7 @@ def draw(g: GameState, e: Draw) -> Outcome:
         raise IllegalEventError("not_your_turn",
                                 f"it is {g.players[r.current]}'s turn, not {e.player}'s")
     source = e.source
-    from_deck = source == "deck"
+    from_deck = source == DrawSource.DECK
     deck = r.deck
     card = deck[-1] if from_deck and deck else _top(g, seat, from_deck, e.player)
     code = r.codes[card]
@@ -103,7 +104,7 @@ def _holding(g: GameState, player: str, what: str) -> int:
 def discard(g: GameState, e: Discard) -> Outcome:
     r = g.round
     _holding(g, e.player, "discard")
-    if r.drawn_source == "discard":
+    if r.drawn_source == DrawSource.DISCARD:
         raise IllegalEventError("must_replace",
                                 "a card taken from the discard pile must replace a card "
                                 "of the row")
@@ -150,7 +151,7 @@ def replace(g: GameState, e: Replace) -> Outcome:
 def _place_drawn(g: GameState) -> int:
     r = g.round
     drawn = r.drawn
-    r.face_up[drawn] = r.drawn_source == "discard" and g.rules.taken_discard_face_up
+    r.face_up[drawn] = r.drawn_source == DrawSource.DISCARD and g.rules.taken_discard_face_up
     r.drawn = -1
     return drawn
 
@@ -206,7 +207,7 @@ def _replace_one(g: GameState, seat: int, pos: int) -> Outcome:
         check_position(g, seat, pos)
     old = row[pos]
     drawn = r.drawn
-    r.face_up[drawn] = r.drawn_source == "discard" and g.rules.taken_discard_face_up
+    r.face_up[drawn] = r.drawn_source == DrawSource.DISCARD and g.rules.taken_discard_face_up
     r.drawn = -1
     row[pos] = drawn
     r.pile.append(old)

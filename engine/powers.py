@@ -8,6 +8,7 @@ from .events import Power
 from .outcome import Looked, Outcome, Swapped
 from .state import POWER, GameState
 from .table import check_position, end_turn, in_round, need_round
+from .vocabulary import PowerKind
 
 
 @handles(Power)
@@ -23,14 +24,14 @@ def power(g: GameState, e: Power) -> Outcome:
         top = r.codes[r.pile[-1]]
         raise IllegalEventError("wrong_power",
                                 f"the discarded {top} gives {r.pending_power}, not {e.power}")
-    if e.power == "swap":
+    if e.power == PowerKind.SWAP:
         return _swap(g, seat, e)
     assert e.target is not None
     target_name, pos = e.target
     target = in_round(g, target_name)
-    if e.power == "peek" and target != seat:
+    if e.power == PowerKind.PEEK and target != seat:
         raise IllegalEventError("bad_target", "peek looks at one of the user's own cards")
-    if e.power == "spy" and target == seat:
+    if e.power == PowerKind.SPY and target == seat:
         raise IllegalEventError("bad_target", "spy looks at another player's card")
     check_position(g, target, pos)
     card = r.rows[target][pos]

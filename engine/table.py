@@ -19,6 +19,7 @@ from .state import (
     GameState,
     RoundResult,
 )
+from .vocabulary import PowerKind
 
 
 def seat_of(g: GameState, player: str) -> int:
@@ -136,7 +137,7 @@ def end_round(g: GameState, end: EndReason) -> RoundResult:
     return scoring.finish_round(g, end)
 
 
-def earn_power(g: GameState, card: int) -> str | None:
+def earn_power(g: GameState, card: int) -> PowerKind | None:
     """A card went to the pile at the end of a turn: its power, now pending (the turn goes
     on), or None (no power: the caller ends the turn)."""
     power = g.power_of.get(g.round.values[card])

@@ -21,6 +21,7 @@ import random
 from engine import Event, GameState
 from engine.knowledge import Observation, visible
 from engine.moves import legal_moves, needs_reshuffle
+from engine.vocabulary import DrawSource
 
 
 class Pools:
@@ -131,7 +132,8 @@ def fast_observe(g: GameState, player: str) -> Observation:
     active = g.active
     drawn = None
     source = None
-    if g.round.drawn >= 0 and (g.round.current == seat or g.round.drawn_source == "discard"):
+    r = g.round
+    if r.drawn >= 0 and (r.current == seat or r.drawn_source == DrawSource.DISCARD):
         drawn = codes[g.round.drawn]
         source = g.round.drawn_source
     rows = {players[p]: tuple([codes[c] if face_up[c] or known[c] & bit else None

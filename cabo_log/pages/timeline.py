@@ -42,6 +42,7 @@ from engine.events import (
 from engine.knowledge import visible
 from engine.outcome import NOTHING
 from engine.state import MATCH_OVER, POWER
+from engine.vocabulary import DrawSource, PowerKind
 
 TABLE = "table"   # the lane of events nobody in particular made (deal, reshuffle, claims)
 
@@ -365,7 +366,7 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
                 what += f" ({_join([card_label(g.round.codes[c]) for c in cards])})"
             return what
         if isinstance(e, Draw):
-            if e.source == "discard":
+            if e.source == DrawSource.DISCARD:
                 taken = a_card(g.round.codes[g.round.drawn])
                 return f"{e.player} took {taken} from the discard pile"
             return f"{e.player} drew {self.name_card(g, g.round.drawn)} from the deck"
@@ -417,7 +418,7 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
     def _replace(self, e: Replace, g: GameState, b: _Before) -> str:
         seat = g.seat[e.player]
         old = [b.rows[seat][p] for p in e.positions]
-        if b.drawn_source == "discard":
+        if b.drawn_source == DrawSource.DISCARD:
             drawn = f"the {card_label(g.round.codes[b.drawn])} taken from the discard pile"
         elif self.knew(g, b.drawn):
             drawn = f"the drawn {card_label(g.round.codes[b.drawn])}"
@@ -436,7 +437,7 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
         return text
 
     def _power(self, e: Power, g: GameState, b: _Before) -> str:
-        if e.power == "swap":
+        if e.power == PowerKind.SWAP:
             (sa, ia), (sb, ib) = self.outcome.places   # the user's own place first
             pa, pb = g.players[sa], g.players[sb]
             card_a, card_b = b.rows[sa][ia], b.rows[sb][ib]
@@ -450,7 +451,7 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
         assert e.target is not None
         who, pos = e.target
         card = g.round.rows[g.seat[who]][pos]
-        if e.power == "peek":
+        if e.power == PowerKind.PEEK:
             text = f"{e.player} peeked at their card {pos}"
         else:
             text = f"{e.player} spied {who}'s card {pos}"

@@ -21,6 +21,7 @@ from engine import GameState
 from engine.events import Discard, Event, Replace
 from engine.moves import LISTED_REPLACE_LIMIT, legal_moves
 from engine.state import DRAWN
+from engine.vocabulary import DrawSource
 
 
 class Combos(Sequence[Event]):
@@ -97,8 +98,8 @@ class Placements(Sequence[Event]):
 
     def __init__(self, g: GameState) -> None:
         me = g.players[g.round.current]
-        self.discard: list[Event] = [Discard(None, False, me)] if g.round.drawn_source == "deck" \
-            else []
+        from_deck = g.round.drawn_source == DrawSource.DECK
+        self.discard: list[Event] = [Discard(None, False, me)] if from_deck else []
         self.me = me
         self.size = size = len(g.round.rows[g.round.current])
         self.limit = min(g.rules.max_replace or LISTED_REPLACE_LIMIT, size)

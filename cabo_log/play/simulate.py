@@ -53,6 +53,7 @@ from engine.moves import needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.rulesets import Ruleset
 from engine.scoring import expected_first, rotate_first
 from engine.state import DRAWN, POWER, ROUND_OVER, TURN_START
+from engine.vocabulary import DrawSource
 
 PLAYER_IDS = ("ana", "bruno", "carla", "dario", "eva", "filipa")
 FORFEIT_REASONS = ("left", "disconnected")
@@ -295,8 +296,8 @@ class _Match:
     def _with_top(self, event: Event) -> Event:
         """A deck draw names the card it takes: after a reshuffle, the new top."""
         g = self.state
-        if isinstance(event, Draw) and event.source == "deck":
-            return Draw(None, False, event.player, "deck", g.round.codes[g.round.deck[-1]])
+        if isinstance(event, Draw) and event.source == DrawSource.DECK:
+            return Draw(None, False, event.player, DrawSource.DECK, g.round.codes[g.round.deck[-1]])
         return event
 
     def _claims(self, event: Event, done: Outcome) -> None:
@@ -412,7 +413,7 @@ class _Match:
             raise SimulationError(f"bot {self.bot_names[name]} played {move} for {name}")
         if isinstance(move, Draw):
             deck = g.round.deck
-            card = g.round.codes[deck[-1]] if move.source == "deck" and deck else None
+            card = g.round.codes[deck[-1]] if move.source == DrawSource.DECK and deck else None
             move = Draw(None, False, name, move.source, card)
             self.window_snaps = 0
         elif isinstance(move, Cabo):
