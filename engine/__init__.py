@@ -10,9 +10,10 @@ from .errors import (
     LogSyntaxError,
     RulesetError,
 )
-from .events import Event, GameStart, parse_event, type_name
+from .events import Event, GameStart, type_name
 from .game import apply, finish, new_game
 from .outcome import EVERYBODY, Outcome
+from .parsing import parse_event
 from .rulesets import BUILTINS, Ruleset, resolve
 from .state import EndReason, GameState, Phase, RoundResult, RoundState
 from .vocabulary import DrawSource, ExactReset, PowerKind

@@ -8,8 +8,9 @@ import pytest
 import engine.game  # noqa: F401  (importing it registers every handler)
 from engine import GameState, events
 from engine.dispatch import HANDLERS, handles
-from engine.events import PARSERS, Event
+from engine.events import Event
 from engine.outcome import FIELDS, NOTHING, Outcome
+from engine.parsing import PARSERS
 
 
 def _event_classes() -> set[type[Event]]:
