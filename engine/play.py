@@ -89,21 +89,18 @@ def _top(g: GameState, seat: int, from_deck: bool, player: str) -> int:
     return r.pile[-1]
 
 
-def _holding(g: GameState, player: str, what: str) -> int:
-    r = g.round
-    seat = g.seat.get(player)
-    if g.phase != DRAWN or seat != r.current:
-        need_round(g)
-        in_round(g, player)
-        raise IllegalEventError("nothing_drawn",
-                                f"{player} holds no drawn card to {what}")
-    return seat
+def _not_holding(g: GameState, player: str, what: str) -> IllegalEventError:
+    """Why ``player`` cannot discard or place a card (checked inline by the handlers)."""
+    need_round(g)
+    in_round(g, player)
+    return IllegalEventError("nothing_drawn", f"{player} holds no drawn card to {what}")
 
 
 @handles(Discard)
 def discard(g: GameState, e: Discard) -> Outcome:
     r = g.round
-    _holding(g, e.player, "discard")
+    if g.phase != DRAWN or g.seat.get(e.player) != r.current:
+        raise _not_holding(g, e.player, "discard")
     if r.drawn_source == DrawSource.DISCARD:
         raise IllegalEventError("must_replace",
                                 "a card taken from the discard pile must replace a card "
@@ -121,7 +118,9 @@ def discard(g: GameState, e: Discard) -> Outcome:
 @handles(Replace)
 def replace(g: GameState, e: Replace) -> Outcome:
     r = g.round
-    seat = _holding(g, e.player, "place")
+    seat = g.seat.get(e.player)
+    if g.phase != DRAWN or seat is None or seat != r.current:
+        raise _not_holding(g, e.player, "place")
     positions = e.positions
     if len(positions) == 1 and (e.into is None or e.into == positions[0]):
         return _replace_one(g, seat, positions[0])
