@@ -66,19 +66,41 @@ def cabo_rl_matches(checkout: Path, games: int, seed: int) -> tuple[float, int]:
     return time.process_time() - cpu, rounds
 
 
+def apply_only(games: int, seed: int) -> float:
+    """CPU seconds of the engine alone applying the events of the same matches (decoded
+    beforehand, not timed): the floor under ``simulate``, which also decides, observes,
+    stamps, encodes and checks every line."""
+    from cabo_log.log.logfile import parse_line
+    from engine import apply, new_game
+
+    logs = [[parse_line(line) for line in simulate("edition1", players=2,
+                                                    seed=game_seed(seed, index),
+                                                    bots="random").lines().splitlines()]
+            for index in range(games)]
+    cpu = time.process_time()
+    for events in logs:
+        state = new_game(events[0])   # type: ignore[arg-type]
+        for event in events[1:]:
+            apply(state, event)
+    return time.process_time() - cpu
+
+
 def reference_ratio(checkout: Path, games: int, seed: int) -> None:
-    ours = theirs = float("inf")
+    ours = theirs = engine = float("inf")
     for _ in range(3):   # interleaved, best of three: the machine is shared
         ours_rounds, events, _, cpu = throughput("edition1", games, 2, "random", seed)
         ours = min(ours, cpu)
         cpu, their_rounds = cabo_rl_matches(checkout, games, seed)
         theirs = min(theirs, cpu)
+        engine = min(engine, apply_only(games, seed))
     print(f"{games} two-player random-bot edition1 matches, CPU seconds (same run)")
     print(f"  cabo-log simulate  {ours:7.2f} s  ({ours_rounds / games:.1f} rounds/match, "
           f"{events / ours:,.0f} events/s)")
     print(f"  cabo-rl            {theirs:7.2f} s  ({their_rounds / games:.1f} rounds/match)")
     print(f"  ratio              {ours / theirs:7.2f}x  (per round: "
           f"{(ours / ours_rounds) / (theirs / their_rounds):.2f}x)")
+    print(f"  of which the engine's apply alone: {engine:.2f} s = {engine / theirs:.2f}x cabo-rl "
+          f"({engine / ours:.0%} of simulate)")
 
 
 def versus(ruleset: str, games: int, seed: int) -> dict[str, tuple[float, float, int]]:

@@ -532,3 +532,24 @@ def test_the_white_template_is_plotlys() -> None:
     import plotly.io as pio
 
     assert white_template() == pio.templates["plotly_white"].to_plotly_json()
+
+
+def test_a_long_match_names_its_rounds_without_overlap(tmp_path: Path) -> None:
+    """Forty short rounds: the names over the lanes and the totals' ticks are thinned so
+    that no two are closer than 4 % of the axis; the first round is always named."""
+    from cabo_log.pages.charts import LABEL_GAP
+    from cabo_log.play.simulate import write_games
+
+    write_games(tmp_path, "edition1", games=1, players=2, seed=3,
+                options={"target": 400}, jobs=1)
+    tl = build_timeline(next(tmp_path.glob("*.jsonl")))
+    assert len(tl.rounds) > 25
+    notes = events_figure(tl)["layout"]["annotations"]
+    xs = [n["x"] for n in notes]
+    extent = tl.steps[-1].number - tl.steps[0].number
+    assert notes[0]["text"] == "round 1" and 5 < len(notes) < len(tl.rounds)
+    assert all(b - a >= LABEL_GAP * extent for a, b in zip(xs, xs[1:], strict=False))
+    ticks = totals_figure(tl)["layout"]["xaxis"]["tickvals"]
+    assert ticks[0] == 0 and 5 < len(ticks) < len(tl.rounds)
+    assert all(b - a >= LABEL_GAP * len(tl.turns) for a, b in zip(ticks, ticks[1:],
+                                                                     strict=False))

@@ -239,6 +239,11 @@ class Writer:
         if table == "games":
             self.pending.games += rows
 
+    @property
+    def stopping(self) -> bool:
+        """``abort`` was called: the load is being stopped."""
+        return self._stopping
+
     def full(self) -> bool:
         return self.pending.rows >= self.flush_rows
 
@@ -293,7 +298,13 @@ class Writer:
         if self._thread is not None:
             self._thread.shutdown(wait=True)
             self._thread = None
-        self.con.close()
+        try:
+            self.con.close()
+        except duckdb.Error:
+            if not self._stopping:
+                raise
+            # a statement cut short by ``abort`` can leave DuckDB calling this cursor busy;
+            # what it held was never committed, so dropping it with the process loses nothing
 
     def _write(self, batch: Batch) -> None:
         with self._lock:

@@ -277,7 +277,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     finally:
         try:
             writer.close()
-            con.close()   # folds the write-ahead log in: may take a moment
+            _close(con, stopping=writer.stopping)
         except KeyboardInterrupt as exc:   # the stop came while closing: all was committed
             stop = interruption(exc)
             if stop is None:   # pragma: no cover - interruption always names a signal
@@ -286,6 +286,17 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     summary = loader.summary
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _close(con: Any, *, stopping: bool) -> None:
+    """Close the database (folding the write-ahead log in may take a moment). After a stop,
+    DuckDB may still call the connection busy with the statement the stop cut short: the
+    batches committed are safe in the log, and the next open folds them in."""
+    try:
+        con.close()
+    except duckdb.Error:
+        if not stopping:
+            raise
 
 
 class _Loader:

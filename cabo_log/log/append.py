@@ -104,6 +104,38 @@ class EventWriter:
         ``WriterError``) with nothing written and nothing changed."""
         return self.extend([event], expect_seq=expect_seq)[0]
 
+    def append_stamped(self, event: Event, line: dict[str, Any]) -> Outcome:
+        """Append one engine event whose line object is already numbered (the simulator's
+        path, one call per event): the same check by the engine and the same bytes as
+        ``append((event, line))``, without a batch's bookkeeping; returns what it did. A
+        chained log, or a line without its seq, takes the general path."""
+        state = self.state
+        if state is None or self.chained or CHAIN_FIELD in line or (
+                state.seq_mode and "seq" not in line):
+            self.append((event, line))
+            assert self.outcome is not None
+            return self.outcome
+        raw = _encode(line)
+        try:
+            done = apply(state, event)   # refused: nothing changed, nothing to undo
+        except BaseException as exc:
+            if not isinstance(exc, CaboLogError):
+                self.state = self._rebuild()
+            else:
+                exc.located(self.file, self.lines + 1)
+            raise
+        try:
+            self.sink.write(raw + b"\n")
+        except BaseException as exc:
+            self.state = self._rebuild()   # the engine took it, the sink did not
+            if isinstance(exc, CaboLogError):
+                exc.located(self.file, self.lines + 1)
+            raise
+        self.outcome = done
+        self.lines += 1
+        self.last_line = raw
+        return done
+
     def extend(self, events: Iterable[EventLike], *, expect_seq: int | None = None
                ) -> list[int]:
         """Append a batch, all or nothing; returns the line numbers written."""
@@ -318,6 +350,11 @@ class GameLog(EventWriter):
         if self.fd is None:
             raise ValueError(f"{self.file}: the log was closed")
         return super().extend(events, expect_seq=expect_seq)
+
+    def append_stamped(self, event: Event, line: dict[str, Any]) -> Outcome:
+        if self.fd is None:
+            raise ValueError(f"{self.file}: the log was closed")
+        return super().append_stamped(event, line)
 
     def __enter__(self) -> GameLog:
         return self

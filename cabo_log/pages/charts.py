@@ -7,6 +7,7 @@ step view to the event a click names (every point's ``customdata`` is its step).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from cabo_log.log.render import special_hand
@@ -25,6 +26,9 @@ KIND_COLOURS = {
 KIND_SYMBOLS = {"cabo": "star", "forfeit": "x", "round end": "diamond", "deal": "square",
                 "reshuffle": "hexagon", "claim": "diamond-open", "skip": "circle-open"}
 _CALL_STAR = {"symbol": "star", "size": 17, "line": {"width": 1, "color": "#333"}}
+LABEL_GAP = 0.05        # the least distance between two round names, as a share of the axis
+LEGEND_ROW = 3          # legend entries in a row of a half-width chart
+LEGEND_ROW_HEIGHT = 22  # pixels
 
 
 # --- 1. cumulative score per round -------------------------------------------------------------
@@ -55,8 +59,9 @@ def score_figure(tl: Timeline) -> Figure:
             hovertext=[f"{esc(p)} forfeited in round {left[p][0]}" for p, _, _, _ in gone],
             hovertemplate=HOVER))
     target = {"xref": "x domain", "y": tl.target, "yref": "y"}
+    extra = _legend_room(len(data))
     return {"data": data, "layout": layout(
-        "Score after each round", 380,
+        "Score after each round", 380 + extra, **_more_margin(extra),
         shapes=[{"type": "line", "x0": 0, "x1": 1, "y0": tl.target, "y1": tl.target,
                  "xref": "x domain", "yref": "y", "line": {"dash": "dot", "color": "#999"}}],
         annotations=[{"showarrow": False, "text": f"target {tl.target}", "x": 0,
@@ -64,6 +69,17 @@ def score_figure(tl: Timeline) -> Figure:
         xaxis={"title": {"text": "round"}, "tickmode": "array", "tickvals": rounds,
                "ticktext": ["start"] + [str(r) for r in rounds[1:]]},
         yaxis={"title": {"text": "match score"}, "rangemode": "tozero"})}
+
+
+def _legend_room(entries: int) -> int:
+    """Pixels more at the top for a legend of more than two rows (in a half-width chart about
+    three entries make a row), so that it never covers the chart's title."""
+    rows = -(-entries // LEGEND_ROW)
+    return LEGEND_ROW_HEIGHT * max(0, rows - 2)
+
+
+def _more_margin(extra: int) -> dict[str, Any]:
+    return {"margin": {"l": 60, "r": 20, "t": 84 + extra, "b": 50}} if extra else {}
 
 
 def _score_line(tl: Timeline, p: str, left: tuple[int, int] | None
@@ -159,6 +175,7 @@ def totals_figure(tl: Timeline) -> Figure:
                        for _, t in calls],
             hovertemplate=HOVER))
     starts = [x for x, t in enumerate(turns) if x == 0 or t.round != turns[x - 1].round]
+    ticks = [x for x, shown in zip(starts, _room(starts, len(turns)), strict=True) if shown]
     if tl.viewer is not None:
         title = f"Hand totals as {esc(tl.viewer)} could estimate them"
         ytitle = f"estimated total (unseen card = {tl.mean_value:.1f})"
@@ -167,9 +184,9 @@ def totals_figure(tl: Timeline) -> Figure:
     between = [{"type": "line", "xref": "x", "yref": "paper", "x0": x - 0.5, "x1": x - 0.5,
                 "y0": 0, "y1": 1, "line": {"color": "#ccc", "width": 1}} for x in starts[1:]]
     return {"data": data, "layout": layout(
-        title, 400, **({"shapes": between} if between else {}),
+        title, 400, shapes=between,
         xaxis={"title": {"text": "turns, round by round"}, "tickmode": "array",
-               "tickvals": starts, "ticktext": [f"R{turns[x].round}" for x in starts],
+               "tickvals": ticks, "ticktext": [f"R{turns[x].round}" for x in ticks],
                "showgrid": False},
         yaxis={"title": {"text": ytitle}})}
 
@@ -297,14 +314,31 @@ def _round_bands(tl: Timeline) -> dict[str, Any]:
          "xref": "x", "yref": "y", "line": {"color": "#111", "width": 2, "dash": "dot"},
          "name": "cursor"}]
     notes: list[dict[str, Any]] = []
-    for number, start, end in _round_spans(tl):
+    spans = _round_spans(tl)
+    named = _room([(start + end) / 2 for _, start, end in spans],
+                  (spans[-1][2] - spans[0][1]) if spans else 0)
+    for (number, start, end), shown in zip(spans, named, strict=True):
         if number % 2 == 0:
             shapes.append({"type": "rect", "xref": "x", "yref": "paper", "x0": start - 0.5,
                            "x1": end + 0.5, "y0": 0, "y1": 1, "fillcolor": "#f0f0f0",
                            "line": {"width": 0}, "layer": "below"})
-        notes.append({"x": (start + end) / 2, "y": count + 0.85, "text": f"round {number}",
-                      "showarrow": False, "font": {"size": 11, "color": "#666"}})
+        if shown:
+            notes.append({"x": (start + end) / 2, "y": count + 0.85, "text": f"round {number}",
+                          "showarrow": False, "font": {"size": 11, "color": "#666"}})
     return {"shapes": shapes, "annotations": notes}
+
+
+def _room(xs: Sequence[float], extent: float) -> list[bool]:
+    """Which labels along an axis to show: not one that would run into the label shown before
+    it (closer than ``LABEL_GAP`` of the axis), so a long match's rounds are named sparsely
+    instead of on top of each other."""
+    out: list[bool] = []
+    last: float | None = None
+    for x in xs:
+        shown = last is None or x - last >= LABEL_GAP * extent
+        out.append(shown)
+        last = x if shown else last
+    return out
 
 
 def _round_spans(tl: Timeline) -> list[tuple[int, int, int]]:

@@ -79,7 +79,8 @@ def scatter(**props: Any) -> Trace:
 
 def layout(title: str, height: int, **more: Any) -> dict[str, Any]:
     """Title top left, the legend in a line under it, room for axis titles below; ``more``
-    adds or replaces top-level properties (axes, shapes, annotations)."""
+    adds or replaces top-level properties (axes, shapes, annotations; an empty list is left
+    out, as plotly itself leaves it out of a figure's JSON)."""
     out: dict[str, Any] = {
         "height": height,            # the template is added by figure_json (see there)
         "title": {"text": title, "x": 0.01, "xanchor": "left", "y": 0.98, "yanchor": "top"},
@@ -88,7 +89,7 @@ def layout(title: str, height: int, **more: Any) -> dict[str, Any]:
         "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.01,
                    "yanchor": "bottom"},
     }
-    out.update(more)
+    out.update((key, value) for key, value in more.items() if value != [])
     return out
 
 

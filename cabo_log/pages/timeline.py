@@ -13,10 +13,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from cabo_log.log.render import special_hand
 from cabo_log.log.replay import ReplayVisitor, visit_bytes, visit_file
+from cabo_log.log.words import EventWords, card_label
+from cabo_log.log.words import NotAPlayer as NotAPlayer  # where the CLI and pages catch it
 from engine import (
-    EVERYBODY,
     CaboLogError,
     Event,
     GameStart,
@@ -27,22 +27,13 @@ from engine import (
 from engine.events import (
     Cabo,
     Deal,
-    Discard,
-    Draw,
-    Forfeit,
     GameEnd,
     Peek,
     Power,
-    Replace,
-    Reshuffle,
     RoundEnd,
-    Skip,
     Snap,
 )
 from engine.knowledge import visible
-from engine.outcome import NOTHING
-from engine.state import MATCH_OVER, POWER
-from engine.vocabulary import DrawSource, PowerKind
 
 TABLE = "table"   # the lane of events nobody in particular made (deal, reshuffle, claims)
 
@@ -55,37 +46,6 @@ CLAIM = "claim"   # the kind of both claims (round_end, game_end)
 FACE_UP = 1          # lies face up: everybody sees it
 OWNER_BLIND = 2      # (omniscient view) its owner does not know it
 CHANGED = 4          # this event moved, revealed or looked at it
-
-_SUITS = {"H": "\u2665", "D": "\u2666", "S": "\u2660", "C": "\u2663"}
-
-
-class NotAPlayer(ValueError):
-    """``--as`` names somebody who does not play in the game."""
-
-
-def card_label(code: str) -> str:
-    """How a card is shown: ``"10H"`` -> ``"10♥"``, ``"JK"`` -> ``"JK"``, ``"7"`` -> ``"7"``."""
-    if code[-1:] in _SUITS and len(code) >= 2:
-        return code[:-1] + _SUITS[code[-1]]
-    return code
-
-
-def a_card(code: str) -> str:
-    """``"a 9"``, ``"an 8"``, ``"an A♠"``: a card named in a sentence."""
-    label = card_label(code)
-    article = "an" if label.startswith(("8", "11", "A")) else "a"
-    return f"{article} {label}"
-
-
-def _join(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
 
 @dataclass
 class Step:
@@ -117,7 +77,7 @@ class Step:
             "n": self.number, "line": self.line, "type": self.type, "kind": self.kind,
             "actor": self.actor, "round": self.round, "turn": self.turn, "text": self.text,
             "toPlay": self.to_play, "caller": self.caller,
-            "rows": [{"p": p, "cards": [list(c) for c in cards]} for p, cards in self.rows],
+            "rows": [{"p": p, "cards": cards} for p, cards in self.rows],   # tuples: arrays
             "out": self.out, "top": self.discard_top, "topValue": self.discard_value,
             "pile": self.pile_size, "deck": self.deck_size,
             "held": None if self.held is None else dict(zip(("p", "c", "v", "src"), self.held,
@@ -166,40 +126,14 @@ class Timeline:
         return self.error is None
 
 
-@dataclass
-class _Before:
-    """The bits of the table an event changes, taken before it (the visitor runs after)."""
-
-    rows: list[list[int]]
-    drawn: int
-    drawn_source: str
-    pile_top: int | None
-    pending_power: str | None
-    current: int
-    seen: list[bool]           # per card: visible to the viewer (or face up, omniscient)
-
-    @classmethod
-    def of(cls, g: GameState, viewer: int | None) -> _Before:
-        if viewer is None:
-            seen = list(g.round.face_up)
-        else:
-            seen = [visible(g, viewer, c) for c in range(len(g.round.codes))]
-        return cls([list(r) for r in g.round.rows], g.round.drawn, g.round.drawn_source,
-                   g.round.pile[-1] if g.round.pile else None, g.round.pending_power,
-                   g.round.current, seen)
-
-
-class TimelineBuilder(ReplayVisitor[Timeline]):
-    """Collects a ``Step`` per event and the hand totals per turn, for one viewer."""
+class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
+    """Collects a ``Step`` per event (its words from ``EventWords``) and the hand totals per
+    turn, for one viewer."""
 
     def __init__(self, viewer: str | None = None) -> None:
-        self.viewer = viewer
-        self.seat: int | None = None
+        super().__init__(viewer)
         self.timeline = Timeline(file=None, viewer=viewer)
-        self.before: _Before | None = None
-        self.outcome: Outcome = NOTHING   # what the event being told did
         self._turn_keys: dict[tuple[int, int], int] = {}
-        self._learned: set[int] = set()
 
     # --- the visitor ---------------------------------------------------------------------
     def begin(self, state: GameState, header: GameStart) -> None:
@@ -207,21 +141,13 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
         tl.game_id, tl.ruleset, tl.players = state.game_id, state.rules.name, state.players
         tl.names, tl.target = dict(state.names), state.rules.target
         tl.special_name = state.rules.special_name
-        if self.viewer is not None:
-            if self.viewer not in state.seat:
-                raise NotAPlayer(", ".join(state.players))
-            self.seat = state.seat[self.viewer]
-        self.before = _Before.of(state, self.seat)
+        self.start(state)
 
     def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
         g = state
-        assert self.before is not None
-        self.outcome = outcome
         kind_name = event.TYPE
         actor = getattr(event, "player", None)
-        self._learned = {card for seat, card in outcome.learned
-                         if seat == self.seat or seat == EVERYBODY}
-        text = self.describe(event, g, self.before)
+        text = self.tell(event, g, outcome)
         step = Step(
             number=len(self.timeline.steps) + 1, line=line, type=kind_name,
             kind=CLAIM if isinstance(event, (RoundEnd, GameEnd)) else kind_name,
@@ -240,7 +166,7 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
             self.timeline.round_end_steps[step.round_end.round] = step.number
         if not isinstance(event, (RoundEnd, GameEnd)):
             self._record_turn(g, step, isinstance(event, Cabo))
-        self.before = _Before.of(g, self.seat)
+        self.moved_on(g)
 
     def end(self, state: GameState) -> None:
         self._close(state)
@@ -259,19 +185,6 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
         tl.rounds, tl.complete, tl.winners = list(g.rounds), g.complete, g.winners
         tl.forfeited = tuple(p for i, p in enumerate(g.players) if not g.active[i])
         tl.mean_value = sum(g.round.values) / len(g.round.values) if g.round.values else 0.0
-
-    # --- what the viewer sees ------------------------------------------------------------
-    def sees(self, g: GameState, card: int) -> bool:
-        """Whether the viewer saw ``card`` (now, after the event)."""
-        return self.seat is None or visible(g, self.seat, card)
-
-    def knew(self, g: GameState, card: int) -> bool:
-        """``sees`` for the words of an event: an event that ends a round reveals every hand,
-        but its description names only the cards the viewer saw before that reveal."""
-        if self.seat is None or self.outcome.round_ended is None:
-            return self.sees(g, card)
-        assert self.before is not None
-        return g.round.face_up[card] or self.before.seen[card] or card in self._learned
 
     def _rows(self, g: GameState, event: Event, outcome: Outcome
               ) -> list[tuple[str, list[tuple[str | None, int | None, int]]]]:
@@ -338,159 +251,8 @@ class TimelineBuilder(ReplayVisitor[Timeline]):
         if cabo:
             sample.cabo = step.actor
 
-    # --- the words -----------------------------------------------------------------------
-    def name_card(self, g: GameState, card: int, hidden: str = "a card") -> str:
-        return a_card(g.round.codes[card]) if self.knew(g, card) else hidden
-
-    def describe(self, e: Event, g: GameState, b: _Before) -> str:
-        text = self._describe(e, g, b)
-        fx = self.outcome
-        if fx.lapsed is not None:
-            text = f"({g.players[b.current]}'s {fx.lapsed} power lapsed) " + text
-        if fx.round_ended is not None:
-            text += ". " + _round_summary(fx.round_ended, g.rules.special_name)
-            if g.phase == MATCH_OVER and g.winners:
-                text += f". The match is over: {_join(list(g.winners))} "
-                text += "wins" if len(g.winners) == 1 else "win"
-        return text
-
-    def _describe(self, e: Event, g: GameState, b: _Before) -> str:  # noqa: C901
-        if isinstance(e, Deal):
-            return (f"Round {e.round} is dealt to {_join(list(e.hands))}; {e.first} plays "
-                    f"first; the discard pile starts with {a_card(e.discard)}")
-        if isinstance(e, Peek):
-            seat = g.seat[e.player]
-            cards = [g.round.rows[seat][pos] for pos in e.positions]
-            what = f"{e.player} looked at their cards {_join([str(p) for p in e.positions])}"
-            if all(self.knew(g, c) for c in cards):
-                what += f" ({_join([card_label(g.round.codes[c]) for c in cards])})"
-            return what
-        if isinstance(e, Draw):
-            if e.source == DrawSource.DISCARD:
-                taken = a_card(g.round.codes[g.round.drawn])
-                return f"{e.player} took {taken} from the discard pile"
-            return f"{e.player} drew {self.name_card(g, g.round.drawn)} from the deck"
-        if isinstance(e, Discard):
-            text = f"{e.player} discarded {a_card(g.round.codes[g.round.pile[-1]])}"
-            return text + _power_earned(g)
-        if isinstance(e, Replace):
-            return self._replace(e, g, b)
-        if isinstance(e, Power):
-            return self._power(e, g, b)
-        if isinstance(e, Skip):
-            return f"{e.player} skipped the {b.pending_power} power"
-        if isinstance(e, Cabo):
-            return f"{e.player} called Cabo"
-        if isinstance(e, Snap):
-            seat = g.seat[e.player]
-            card = b.rows[seat][e.position]
-            top = a_card(g.round.codes[b.pile_top]) if b.pile_top is not None else "nothing"
-            text = (f"{e.player} snapped their card {e.position} ({a_card(g.round.codes[card])}) "
-                    f"onto {top}: ")
-            if self.outcome.success:
-                return text + "a match, the card goes to the discard pile"
-            text += "no match, it stays face up"
-            if self.outcome.penalty is not None:
-                text += f"; {e.player} takes a penalty card{self._penalty(g)}"
-            return text
-        if isinstance(e, Reshuffle):
-            return (f"The discard pile is shuffled into a new draw pile of "
-                    f"{_plural(len(e.deck), 'card')}")
-        if isinstance(e, Forfeit):
-            text = f"{e.player} forfeited: left the match" + (f" ({e.reason})" if e.reason else "")
-            if self.outcome.discarded:
-                text += f"; the card they held ({a_card(self.outcome.discarded[0])}) is discarded"
-            return text
-        if isinstance(e, RoundEnd):
-            points = ", ".join(f"{p} {v}" for p, v in e.points.items())
-            return f"The log's claim of round {e.round}'s points ({points}) checks out"
-        if isinstance(e, GameEnd):
-            return (f"The log's claim of the result (winners: {_join(list(e.winners))}) "
-                    "checks out")
-        return e.TYPE  # pragma: no cover - every event type is handled above
-
-    def _penalty(self, g: GameState) -> str:
-        penalty = self.outcome.penalty
-        if self.seat is None and penalty is not None:
-            return f" ({a_card(penalty)}, seen by nobody)"
-        return ""
-
-    def _replace(self, e: Replace, g: GameState, b: _Before) -> str:
-        seat = g.seat[e.player]
-        old = [b.rows[seat][p] for p in e.positions]
-        if b.drawn_source == DrawSource.DISCARD:
-            drawn = f"the {card_label(g.round.codes[b.drawn])} taken from the discard pile"
-        elif self.knew(g, b.drawn):
-            drawn = f"the drawn {card_label(g.round.codes[b.drawn])}"
-        else:
-            drawn = "the drawn card"
-        word = "card" if len(old) == 1 else "cards"
-        where = f"their {word} {_join([str(p) for p in e.positions])}"
-        shown = f" ({_join([a_card(g.round.codes[c]) for c in old])})"
-        if self.outcome.success:
-            text = f"{e.player} replaced {where}{shown} with {drawn}"
-            return text + (_power_earned(g) if g.phase == POWER else "")
-        text = (f"{e.player} tried to replace {where}{shown} with {drawn}: they differ, so "
-                f"they stay face up and {drawn} is added to the row")
-        if self.outcome.penalty is not None:
-            text += f"; {e.player} takes a penalty card{self._penalty(g)}"
-        return text
-
-    def _power(self, e: Power, g: GameState, b: _Before) -> str:
-        if e.power == PowerKind.SWAP:
-            (sa, ia), (sb, ib) = self.outcome.places   # the user's own place first
-            pa, pb = g.players[sa], g.players[sb]
-            card_a, card_b = b.rows[sa][ia], b.rows[sb][ib]
-            own_a = "their" if pa == e.player else f"{pa}'s"
-            text = f"{e.player} swapped {own_a} card {ia} with {pb}'s card {ib}, unseen"
-            known = [f"{own_a} {card_label(g.round.codes[card_a])}" if self.knew(g, card_a) else "",
-                     f"{pb}'s {card_label(g.round.codes[card_b])}" if self.knew(g, card_b) else ""]
-            if any(known):
-                text += f" ({', '.join(k for k in known if k)})"
-            return text
-        assert e.target is not None
-        who, pos = e.target
-        card = g.round.rows[g.seat[who]][pos]
-        if e.power == PowerKind.PEEK:
-            text = f"{e.player} peeked at their card {pos}"
-        else:
-            text = f"{e.player} spied {who}'s card {pos}"
-        if self.knew(g, card):
-            text += f": {a_card(g.round.codes[card])}"
-        return text
-
-
 def _maybe(code: str | None) -> str | None:
     return card_label(code) if code is not None else None
-
-
-def _power_earned(g: GameState) -> str:
-    if g.phase == POWER and g.round.pending_power is not None:
-        return f"; it gives the {g.round.pending_power} power"
-    return ""
-
-
-def _round_summary(r: RoundResult, special_name: str = "Kamikaze") -> str:
-    how = {"cabo": "after the final turns", "deck_empty": "as the draw pile ran out",
-           "forfeit": "by a forfeit, unscored"}.get(r.end, r.end)
-    text = f"Round {r.round} ends {how}"
-    special = special_hand(r, special_name)
-    if r.caller is not None:
-        if special is not None:
-            text += f"; {r.caller} called Cabo"
-        elif r.cabo_success is None:
-            text += f"; {r.caller}'s Cabo is not scored"
-        else:
-            text += f"; {r.caller}'s Cabo {'succeeds' if r.cabo_success else 'fails'}"
-    text += "; points: " + ", ".join(f"{p} {v}" for p, v in r.points.items())
-    if special is not None:
-        text += f"; {special}"
-    left = [p for p in r.players if p not in r.points]
-    if left:
-        text += f"; {_join(left)} forfeited"
-    for p in r.resets:
-        text += f"; {p} hit the target exactly and goes back to {r.cumulative[p]}"
-    return text
 
 
 def _targets(event: Event, outcome: Outcome) -> set[tuple[int, int]]:

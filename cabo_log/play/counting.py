@@ -71,6 +71,37 @@ def unseen(obs: Observation, rules: Ruleset) -> Unseen:
     return Counting(rules).unseen(obs)
 
 
+Row = tuple[str | None, ...]
+"""A row as one player sees it: a card's code, or None for a card they do not know."""
+
+
+class Values:
+    """Card values of a ruleset's deck, and the mean value of a card one has not seen (over
+    the whole deck: ``Counting`` does better from one observation)."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self.of = rules.values()
+        codes = rules.deck_codes()
+        self.mean = sum(self.of[c] for c in codes) / len(codes)
+
+    def row(self, row: Row) -> tuple[list[tuple[int, int]], list[int]]:
+        """(position, value) of the known cards, and the positions of unknown ones."""
+        known: list[tuple[int, int]] = []
+        unknown: list[int] = []
+        for i, code in enumerate(row):
+            if code is None:
+                unknown.append(i)
+            else:
+                known.append((i, self.of[code]))
+        return known, unknown
+
+    def estimate(self, row: Row) -> float:
+        """The row's expected total: known values, the deck's mean for unknown cards."""
+        known, unknown = self.row(row)
+        return sum(v for _, v in known) + len(unknown) * self.mean
+
+
 def known_to_fail(row: Sequence[str | None], positions: Sequence[int],
                   values: dict[str, int]) -> bool:
     """Whether a multi-replacement of ``positions`` must fail for someone who sees ``row``:
@@ -79,4 +110,4 @@ def known_to_fail(row: Sequence[str | None], positions: Sequence[int],
     return len(seen) > 1
 
 
-__all__ = ["Counting", "Unseen", "known_to_fail", "seen_codes", "unseen"]
+__all__ = ["Counting", "Row", "Unseen", "Values", "known_to_fail", "seen_codes", "unseen"]

@@ -146,7 +146,7 @@ class ExpertBot:
     def _start(self, table: Table, moves: Sequence[Event], rng: random.Random) -> Event:
         cabo = [m for m in moves if isinstance(m, Cabo)]
         draws = {m.source: m for m in moves if isinstance(m, Draw)}
-        if not draws or (cabo and self._should_call(table, rng)):
+        if not draws or (cabo and should_call(self.rules, self.style, table, rng)):
             return cabo[0] if cabo else moves[0]
         deck = draws.get(DrawSource.DECK)
         take = draws.get(DrawSource.DISCARD)
@@ -164,54 +164,6 @@ class ExpertBot:
         total = sum(counts.values())
         return sum(n * self._best_place(table, v, from_deck=True)
                    for v, n in counts.items()) / total
-
-    # --- Cabo ----------------------------------------------------------------------------
-    def _should_call(self, table: Table, rng: random.Random) -> bool:
-        """Call when the call succeeds often enough and scores better on average than the
-        hand would uncalled (both asking less as the round drags on)."""
-        style = self.style
-        mine = table.estimate(table.me)
-        best_other = min((table.estimate(p) for p in table.others), default=99.0)
-        if mine > best_other + style.call_gap or mine > style.call_ceiling:
-            return False   # hardly any deal of the unseen cards would make this call work
-        chance, if_called, uncalled = self._sample_call(table, rng)
-        late = self._late(table)
-        return (chance >= style.call_chance - style.impatience * late
-                and if_called < uncalled + style.late_points * late)
-
-    def _sample_call(self, table: Table, rng: random.Random) -> tuple[float, float, float]:
-        """Deal the unseen cards into the unknown slots ``Style.samples`` times: the call's
-        chance of success, its mean points, and the mean of the hand itself."""
-        style = self.style
-        slots = {p: len(table.unknown(p)) for p in table.rows}
-        need = sum(slots.values())
-        known = {p: sum(v for v in r if v is not None) for p, r in table.rows.items()}
-        wins = 0
-        if_called = uncalled = 0.0
-        for _ in range(style.samples):
-            dealt = table.pool.sample(need, rng)
-            k = 0
-            me = 0.0
-            others: list[int] = []
-            for p, n in slots.items():
-                total = known[p] + sum(dealt[k:k + n])
-                k += n
-                if p == table.me:
-                    me = total
-                else:   # what this opponent keeps, and gains on their final turn
-                    others.append(round(total - table.bias * n - style.final_gain))
-            ok = self.rules.caller_succeeds(round(me), others)
-            wins += ok
-            if_called += 0 if ok else me + self.rules.caller_penalty
-            uncalled += me
-        return wins / style.samples, if_called / style.samples, uncalled / style.samples
-
-    def _late(self, table: Table) -> float:
-        """Turns each beyond ``Style.patience``: the longer a round drags on, the less waiting
-        can still gain, so the call needs less (a table of careful players, or a stalemate of
-        low single cards, would otherwise play on for ever)."""
-        turns = table.obs.turn / max(len(table.rows), 1)
-        return max(0.0, turns - self.style.patience)
 
     # --- placing a drawn card ------------------------------------------------------------
     def _place(self, table: Table, moves: Sequence[Event]) -> Event:
@@ -277,37 +229,8 @@ class ExpertBot:
         if power == PowerKind.SPY:
             return self.style.spy_value if any(table.unknown(p) for p in table.others) else 0.0
         if power == PowerKind.SWAP:
-            return max(0.0, self._best_swap(table)[0])
+            return max(0.0, best_swap(self.style, table)[0])
         return 0.0
-
-    def _best_swap(self, table: Table, moves: Sequence[Event] | None = None
-                   ) -> tuple[float, Event | None]:
-        """The swap of one own card with an opponent's that gains most, and its gain."""
-        me = table.me
-        leader = table.leader()
-        best: tuple[float, Event | None] = (0.0, None)
-        candidates = moves if moves is not None else [
-            Power(None, False, me, PowerKind.SWAP, None, ((me, i), (p, j)))
-            for i in range(len(table.mine)) for p, r in table.others.items()
-            for j in range(len(r))]
-        for move in candidates:
-            if not isinstance(move, Power) or move.cards is None:
-                continue
-            (a, i), (b, j) = move.cards
-            if b == me:
-                (a, i), (b, j) = (b, j), (a, i)
-            if a != me:
-                continue   # edition1 allows swapping two others' cards: not worth modelling
-            mine, theirs = table.value(me, i), table.value(b, j)
-            if table.mine[i] is None and table.rows[b][j] is None:
-                continue   # blind for blind: nothing known to gain
-            hurt = 1.0 if b == leader else self.style.hurt_weight
-            gain = (1.0 + hurt) * (mine - theirs)   # my hand drops, theirs grows as much
-            if table.rows[b][j] is None:
-                gain -= self.style.unknown_risk
-            if gain > best[0]:
-                best = (gain, move)
-        return best
 
     def _power(self, table: Table, moves: Sequence[Event]) -> Event:
         skip = next(m for m in moves if isinstance(m, Skip))
@@ -327,10 +250,95 @@ class ExpertBot:
                         return move
             return skip
         if power == PowerKind.SWAP:
-            gain, swap = self._best_swap(table, moves)
+            gain, swap = best_swap(self.style, table, moves)
             if swap is not None and gain >= self.style.swap_margin:
                 return swap
         return skip
 
 
-__all__ = ["ExpertBot", "Style", "Table"]
+# --- swaps -----------------------------------------------------------------------------------
+
+
+def best_swap(style: Style, table: Table, moves: Sequence[Event] | None = None
+              ) -> tuple[float, Event | None]:
+    """The swap of one own card with an opponent's that gains most, and its gain."""
+    me = table.me
+    leader = table.leader()
+    best: tuple[float, Event | None] = (0.0, None)
+    candidates = moves if moves is not None else [
+        Power(None, False, me, PowerKind.SWAP, None, ((me, i), (p, j)))
+        for i in range(len(table.mine)) for p, r in table.others.items()
+        for j in range(len(r))]
+    for move in candidates:
+        if not isinstance(move, Power) or move.cards is None:
+            continue
+        (a, i), (b, j) = move.cards
+        if b == me:
+            (a, i), (b, j) = (b, j), (a, i)
+        if a != me:
+            continue   # edition1 allows swapping two others' cards: not worth modelling
+        mine, theirs = table.value(me, i), table.value(b, j)
+        if table.mine[i] is None and table.rows[b][j] is None:
+            continue   # blind for blind: nothing known to gain
+        hurt = 1.0 if b == leader else style.hurt_weight
+        gain = (1.0 + hurt) * (mine - theirs)   # my hand drops, theirs grows as much
+        if table.rows[b][j] is None:
+            gain -= style.unknown_risk
+        if gain > best[0]:
+            best = (gain, move)
+    return best
+
+
+# --- Cabo ------------------------------------------------------------------------------------
+
+
+def should_call(rules: Ruleset, style: Style, table: Table, rng: random.Random) -> bool:
+    """Call when the call succeeds often enough and scores better on average than the hand
+    would uncalled (both asking less as the round drags on)."""
+    mine = table.estimate(table.me)
+    best_other = min((table.estimate(p) for p in table.others), default=99.0)
+    if mine > best_other + style.call_gap or mine > style.call_ceiling:
+        return False   # hardly any deal of the unseen cards would make this call work
+    chance, if_called, uncalled = sample_call(rules, style, table, rng)
+    late = late_turns(style, table)
+    return (chance >= style.call_chance - style.impatience * late
+            and if_called < uncalled + style.late_points * late)
+
+
+def sample_call(rules: Ruleset, style: Style, table: Table, rng: random.Random
+                ) -> tuple[float, float, float]:
+    """Deal the unseen cards into the unknown slots ``Style.samples`` times: the call's
+    chance of success, its mean points, and the mean of the hand itself."""
+    slots = {p: len(table.unknown(p)) for p in table.rows}
+    need = sum(slots.values())
+    known = {p: sum(v for v in r if v is not None) for p, r in table.rows.items()}
+    wins = 0
+    if_called = uncalled = 0.0
+    for _ in range(style.samples):
+        dealt = table.pool.sample(need, rng)
+        k = 0
+        me = 0.0
+        others: list[int] = []
+        for p, n in slots.items():
+            total = known[p] + sum(dealt[k:k + n])
+            k += n
+            if p == table.me:
+                me = total
+            else:   # what this opponent keeps, and gains on their final turn
+                others.append(round(total - table.bias * n - style.final_gain))
+        ok = rules.caller_succeeds(round(me), others)
+        wins += ok
+        if_called += 0 if ok else me + rules.caller_penalty
+        uncalled += me
+    return wins / style.samples, if_called / style.samples, uncalled / style.samples
+
+
+def late_turns(style: Style, table: Table) -> float:
+    """Turns each beyond ``Style.patience``: the longer a round drags on, the less waiting can
+    still gain, so the call needs less (a table of careful players, or a stalemate of low
+    single cards, would otherwise play on for ever)."""
+    turns = table.obs.turn / max(len(table.rows), 1)
+    return max(0.0, turns - style.patience)
+
+
+__all__ = ["ExpertBot", "Style", "Table", "best_swap", "late_turns", "sample_call", "should_call"]

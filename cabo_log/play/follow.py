@@ -17,7 +17,7 @@ from pathlib import Path
 from cabo_log.log.chain import check_line
 from cabo_log.log.lock import WriterError
 from cabo_log.log.logfile import decode_line
-from cabo_log.pages.timeline import TimelineBuilder, card_label
+from cabo_log.log.words import Narrator, card_label
 from engine import (
     CaboLogError,
     Event,
@@ -66,7 +66,7 @@ class Follower:
         self.offset = 0
         self.line = 0
         self.state: GameState | None = None
-        self.words = TimelineBuilder(viewer)  # with a viewer: words that player could say
+        self.words = Narrator(viewer)  # with a viewer: words that player could say
         self._previous = b""
         self._chained: bool | None = None
 
@@ -113,7 +113,7 @@ class Follower:
                             f"{', '.join(g.players)}", status(g))
         done = apply(self.state, event)
         self.words.event(self.line, event, self.state, done)
-        return Followed(self.line, event, self.words.timeline.steps[-1].text,
+        return Followed(self.line, event, self.words.text,
                         status(self.state))
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from cabo_log.log.append import GameLog
-from cabo_log.pages.timeline import TimelineBuilder
+from cabo_log.log.words import Narrator
 from cabo_log.play.bots import Bot, make_bot
 from cabo_log.play.prompt import menu_text, table_text
 from cabo_log.play.simulate import MAX_SNAPS, PLAYER_IDS, table
@@ -87,7 +87,7 @@ class Match:
         salt = f"{header.get('seed', 0)}/{g.events}"  # a resumed match reshuffles afresh
         self.cards = random.Random(f"cards/{salt}")
         self.rngs = {p: random.Random(f"{p}/{salt}") for p in g.players}
-        self.words = TimelineBuilder(self.me)
+        self.words = Narrator(self.me)
         self.window = 0  # snaps since the last turn began (bots stop after MAX_SNAPS)
         start = parse_event(header)
         assert isinstance(start, GameStart)
@@ -165,7 +165,7 @@ class Match:
             self.log.append(event)
         assert self.log.outcome is not None
         self.words.event(self.log.lines, event, g, self.log.outcome)
-        self.say(f"  {second_person(self.words.timeline.steps[-1].text, self.me)}")
+        self.say(f"  {second_person(self.words.text, self.me)}")
         if len(g.rounds) > rounds:
             result = g.rounds[-1]
             self._append(RoundEnd(None, False, result.round, dict(result.points)))

@@ -2,11 +2,12 @@
 JSON object, in one step per event.
 
 ``engine.events.to_dict`` is general (any event, walked field by field with ``getattr``); the
-simulator records every event it makes, so this does the same work with what can be prepared
-once per event type: a fast constructor of the stamped event (no frozen ``__setattr__`` round
-trip), an ``attrgetter`` for its fields, the field names. The lines are the same objects,
-key for key and in the same order, as ``to_dict`` gives (``tests/test_simulate.py`` keeps the
-output byte-identical).
+simulator records every event it makes, so this compiles, once per event type, one function
+that builds the stamped event (setting its slots directly: no frozen ``__setattr__`` round
+trip) and its line together, with the field names written into its code. The lines are the
+same objects, key for key and in the same order, as ``to_dict`` gives
+(``tests/test_moveset.py`` compares them; ``tests/test_simulate.py`` keeps the output
+byte-identical).
 """
 
 from __future__ import annotations
@@ -18,46 +19,80 @@ from typing import Any
 
 from engine.events import Event, GameStart
 
-_Plan = tuple[Callable[..., Event], Callable[[Event], Any], tuple[str, ...], str]
-_PLANS: dict[type, _Plan] = {}
+Line = dict[str, Any]
+_Stamper = Callable[..., tuple[Event, Line]]
+PLANS: dict[type, tuple[_Stamper, Callable[[Event], tuple[Any, ...]]]] = {}
+"""The compiled stampers by event type (``plan`` fills it)."""
+_NESTED = (tuple, dict)
 
 
-def _plan(kind: type[Event]) -> _Plan:
+def _compile(kind: type[Event]) -> tuple[_Stamper, Callable[[Event], tuple[Any, ...]]]:
+    """(a function ``(seq, auto, *fields) -> (event, line)`` for ``kind``, a getter of an
+    event's fields after ``seq`` and ``auto``)."""
     names = tuple(f.name for f in fields(kind))[2:]   # after seq and auto
-    namespace: dict[str, Any] = {"_new": object.__new__, "cls": kind}
-    body = []
-    for i, name in enumerate(("seq", "auto", *names)):
+    namespace: dict[str, Any] = {"_new": object.__new__, "cls": kind, "_plain": _plain,
+                                 "_nested": _NESTED, "TYPE": kind.TYPE}
+    for name in ("seq", "auto"):
+        namespace[f"s_{name}"] = getattr(kind, name).__set__
+    args = [f"a{i}" for i in range(len(names))]
+    body = ["e = _new(cls)", "s_seq(e, seq)", "s_auto(e, auto)",
+            "line = {'type': TYPE, 'seq': seq}"]
+    for i, name in enumerate(names):
         namespace[f"s{i}"] = getattr(kind, name).__set__
         body.append(f"s{i}(e, a{i})")
-    args = ", ".join(f"a{i}" for i in range(len(names) + 2))
-    exec(f"def make({args}):\n    e = _new(cls); {'; '.join(body)}; return e",  # noqa: S102
-         namespace)
-    getter = attrgetter(*names) if len(names) > 1 else (lambda e: (getattr(e, names[0]),))
-    plan = (namespace["make"], getter, names, kind.TYPE)
-    _PLANS[kind] = plan
-    return plan
+        body.append(f"if a{i} is not None: line[{name!r}] = "
+                    f"_plain(a{i}) if type(a{i}) in _nested else a{i}")
+    body += ["if auto: line['auto'] = True", "return e, line"]
+    source = f"def stamp(seq, auto, {', '.join(args)}):\n    " + "\n    ".join(body)
+    exec(source, namespace)  # noqa: S102 - generated from the dataclass's own field names
+    if len(names) > 1:
+        getter: Callable[[Event], tuple[Any, ...]] = attrgetter(*names)
+    else:
+        only = names[0]
+        getter = lambda e: (getattr(e, only),)  # noqa: E731
+    compiled = (namespace["stamp"], getter)
+    PLANS[kind] = compiled
+    return compiled
 
 
 def _plain(value: Any) -> Any:
+    """Tuples as lists, all the way down (what ``to_dict`` writes)."""
     if type(value) is tuple:
-        return [_plain(v) for v in value]
+        return [_plain(v) if type(v) in _NESTED else v for v in value]
     if type(value) is dict:
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: _plain(v) if type(v) in _NESTED else v for k, v in value.items()}
     return value
 
 
-def stamp(event: Event, seq: int, auto: bool) -> tuple[Event, dict[str, Any]]:
+def plan(kind: type[Event]) -> tuple[_Stamper, Callable[[Event], tuple[Any, ...]]]:
+    """(the stamper ``(seq, auto, *fields) -> (event, line)`` of ``kind``, the getter of an
+    event's fields after ``seq`` and ``auto``), compiled on first use."""
+    found = PLANS.get(kind)
+    if found is None:
+        if kind is GameStart:
+            raise TypeError("the header is written by the simulator itself")
+        found = _compile(kind)
+    return found
+
+
+def stamp(event: Event, seq: int, auto: bool) -> tuple[Event, Line]:
     """(the event with this ``seq`` and ``auto``, its log line as a dict)."""
-    kind = type(event)
-    if kind is GameStart:
-        raise TypeError("the header is written by the simulator itself")
-    plan = _PLANS.get(kind) or _plan(kind)
-    make, getter, names, type_name = plan
-    values = getter(event)
-    line: dict[str, Any] = {"type": type_name, "seq": seq}
-    for name, value in zip(names, values, strict=True):
-        if value is not None:
-            line[name] = _plain(value) if type(value) in (tuple, dict) else value
-    if auto:
-        line["auto"] = True
-    return make(seq, auto, *values), line
+    make, getter = PLANS.get(type(event)) or plan(type(event))
+    return make(seq, auto, *getter(event))
+
+
+def maker(kind: type[Event]) -> Callable[..., Event]:
+    """A positional constructor ``(seq, auto, *fields)`` of ``kind`` that sets the slots
+    directly (for events the simulator builds on the hot path, e.g. a deck draw naming its
+    card)."""
+    names = [f.name for f in fields(kind)]
+    namespace: dict[str, Any] = {"_new": object.__new__, "cls": kind}
+    for i, name in enumerate(names):
+        namespace[f"s{i}"] = getattr(kind, name).__set__
+    args = ", ".join(f"a{i}" for i in range(len(names)))
+    body = "; ".join(f"s{i}(e, a{i})" for i in range(len(names)))
+    exec(f"def make({args}):\n    e = _new(cls); {body}; return e", namespace)  # noqa: S102
+    return namespace["make"]  # type: ignore[no-any-return]
+
+
+__all__ = ["PLANS", "Line", "maker", "plan", "stamp"]

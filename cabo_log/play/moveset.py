@@ -17,11 +17,11 @@ from itertools import combinations
 from math import comb
 from typing import overload
 
+from cabo_log.play.state_access import round_of
 from engine import GameState
 from engine.events import Discard, Event, Replace
 from engine.moves import LISTED_REPLACE_LIMIT, legal_moves
-from engine.state import DRAWN
-from engine.vocabulary import DrawSource
+from engine.state import DRAWN, POWER, TURN_START
 
 
 class Combos(Sequence[Event]):
@@ -96,14 +96,28 @@ def _unrank(size: int, count: int, index: int) -> tuple[int, ...]:
 class Placements(Sequence[Event]):
     """``legal_moves`` in the DRAWN phase: an optional discard, then every replacement."""
 
-    def __init__(self, g: GameState) -> None:
-        me = g.players[g.round.current]
-        from_deck = g.round.drawn_source == DrawSource.DECK
-        self.discard: list[Event] = [Discard(None, False, me)] if from_deck else []
+    def __init__(self, g: GameState, made: dict[tuple[str, int], Sequence[Event]] | None = None
+                 ) -> None:
+        r = round_of(g)
+        me = g.players[r.current]
         self.me = me
-        self.size = size = len(g.round.rows[g.round.current])
+        self.size = size = len(r.rows[r.current])
+        self.made = made   # moves made before, to hand out again: (player, size) -> moves
+        self.discard: Sequence[Event] = () if r.drawn_source != "deck" else (
+            self._made(me, -1) if made is not None else (Discard(None, False, me),))
         self.limit = min(g.rules.max_replace or LISTED_REPLACE_LIMIT, size)
         self._all: Combos | None = None
+
+    def _made(self, me: str, size: int) -> Sequence[Event]:
+        """The player's discard (``size`` -1), or their single replacements in a row of
+        ``size``: the same moves every time, so made once per match."""
+        assert self.made is not None
+        moves = self.made.get((me, size))
+        if moves is None:
+            moves = self.made[(me, size)] = (
+                (Discard(None, False, me),) if size < 0 else
+                tuple([Replace(None, False, me, (i,), None, None) for i in range(size)]))
+        return moves
 
     @property
     def all(self) -> Combos:
@@ -119,7 +133,8 @@ class Placements(Sequence[Event]):
         if self.discard:
             out["discard"] = self.discard
         if self.limit >= 1:
-            out["replace"] = Combos(self.me, self.size, 1, 1)
+            out["replace"] = (Combos(self.me, self.size, 1, 1) if self.made is None
+                              else self._made(self.me, self.size))
         if self.limit >= 2:
             multi: Sequence[Event] = (
                 Combos(self.me, self.size, 2, self.limit) if row is None or values is None
@@ -163,6 +178,71 @@ def moves_for(g: GameState) -> Sequence[Event]:
     return legal_moves(g)
 
 
+def kind_of(move: Event) -> str:
+    """The kind of a move, as ``RandomBot`` groups them: a draw by its source, a replacement
+    of several cards as "multi", anything else by its type."""
+    kind = move.TYPE
+    if kind == "draw":
+        return move.source  # type: ignore[attr-defined,no-any-return]
+    if kind == "replace" and len(move.positions) > 1:  # type: ignore[attr-defined]
+        return "multi"
+    return kind
+
+
+class Listed(tuple[Event, ...]):
+    """A list of legal moves from ``engine.moves.legal_moves`` with its moves grouped by kind
+    once (``kinds``), for lists the simulator hands out again and again."""
+
+    _kinds: dict[str, Sequence[Event]] | None = None
+
+    def kinds(self, row: Sequence[str | None] | None = None,
+              values: dict[str, int] | None = None) -> dict[str, Sequence[Event]]:
+        """The moves by kind (``kind_of``), in the list's order. Only for lists without
+        multi-replacements (which depend on the row: ``Placements`` lists those)."""
+        if self._kinds is None:
+            out: dict[str, list[Event]] = {}
+            for move in self:
+                out.setdefault(kind_of(move), []).append(move)
+            if "multi" in out:
+                raise ValueError("a list of placements: use Placements")
+            self._kinds = {k: tuple(v) for k, v in out.items()}
+        return self._kinds
+
+
+class MoveLister:
+    """The legal moves of the player to act during one match, for the simulator's hot loop.
+
+    Placements are ``Placements`` (lazy). The moves of a turn's start and of a power are the
+    engine's own list, remembered under what ``legal_moves`` reads for them: the seat to act
+    and whether the piles (and the row) are empty, the caller; the power and the sizes of
+    the rows in play. ``tests/test_moveset.py`` compares every answer with ``legal_moves``.
+    """
+
+    def __init__(self) -> None:
+        self.remembered: dict[tuple[object, ...], Listed] = {}
+        self.made: dict[tuple[str, int], Sequence[Event]] = {}
+
+    def moves(self, g: GameState) -> Sequence[Event]:
+        phase = g.phase
+        if phase == DRAWN:
+            return Placements(g, self.made)
+        r = round_of(g)
+        if phase == TURN_START:
+            key: tuple[object, ...] = (
+                r.current, len(r.deck) > 0, min(len(r.pile), 2), len(r.rows[r.current]) > 0,
+                r.caller)
+        elif phase == POWER:
+            rows, in_play = r.rows, r.in_play
+            key = (r.current, r.pending_power,
+                   *[len(rows[p]) if in_play[p] else -1 for p in range(len(rows))])
+        else:
+            return legal_moves(g)
+        listed = self.remembered.get(key)
+        if listed is None:
+            listed = self.remembered[key] = Listed(legal_moves(g))
+        return listed
+
+
 class SafeCombos(Sequence[Event]):
     """The multi-replacements (``low``..``high`` positions) that are not known to fail for
     someone who sees ``row``: no two known cards of different values among the positions
@@ -179,20 +259,37 @@ class SafeCombos(Sequence[Event]):
                                          # another kind of move never asks
 
     def _prepare(self) -> int:
+        """Count the valid combinations of each size from the class sizes alone."""
+        row, values = self.row, self.values
+        unknown = 0
+        classes: dict[int, int] = {}
+        for code in row:
+            if code is None:
+                unknown += 1
+            else:
+                v = values[code]
+                classes[v] = classes.get(v, 0) + 1
+        counts = []
+        for k in range(self.low, self.high + 1):
+            base = comb(unknown, k)
+            counts.append((k, base + sum([comb(n + unknown, k) - base
+                                          for n in classes.values()])))
+        self.counts = counts
+        self._total = sum(n for _, n in counts)
+        return self._total
+
+    def _tables(self) -> None:
+        """Suffix counts for unranking: unknown[p], known[v][p] among positions p.. on."""
         row, values = self.row, self.values
         self.size = size = len(row)
         self.kind: list[int | None] = [values[c] if c is not None else None for c in row]
         classes = sorted({k for k in self.kind if k is not None})
-        # suffix counts: unknown[p], known[v][p] among positions p..size-1
         self.unknown = [0] * (size + 1)
         self.known = {v: [0] * (size + 1) for v in classes}
         for p in range(size - 1, -1, -1):
             self.unknown[p] = self.unknown[p + 1] + (self.kind[p] is None)
             for v, counts in self.known.items():
                 counts[p] = counts[p + 1] + (self.kind[p] == v)
-        self.counts = [(k, self._ways(0, k, None)) for k in range(self.low, self.high + 1)]
-        self._total = sum(n for _, n in self.counts)
-        return self._total
 
     @property
     def total(self) -> int:
@@ -203,11 +300,11 @@ class SafeCombos(Sequence[Event]):
         known one, or two known cards of one value (the pairs are the smallest moves)."""
         if self.high < 2:
             return False
-        unknown = sum(1 for c in self.row if c is None)
-        known = len(self.row) - unknown
-        if unknown >= 2 or (unknown and known):
+        row = self.row
+        unknown = row.count(None)
+        if unknown >= 2 or (unknown and len(row) > unknown):
             return True
-        seen = [self.values[c] for c in self.row if c is not None]
+        seen = [self.values[c] for c in row if c is not None]
         return len(set(seen)) < len(seen)
 
     def _ways(self, p: int, r: int, cls: int | None) -> int:
@@ -243,6 +340,8 @@ class SafeCombos(Sequence[Event]):
         raise IndexError(index)  # pragma: no cover - the counts add up to total
 
     def _unrank(self, count: int, index: int) -> tuple[int, ...]:
+        if not hasattr(self, "kind"):
+            self._tables()
         out: list[int] = []
         start, cls = 0, None
         for left in range(count, 0, -1):

@@ -18,64 +18,30 @@ from __future__ import annotations
 
 import hashlib
 import os
-import random
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from cabo_log.log.append import EventWriter, GameLog, MemorySink
+from cabo_log.log.append import MemorySink, Sink
 from cabo_log.log.logfile import dumps_event
-from cabo_log.play.bots import BOTS, Bot, make_bot
-from cabo_log.play.lines import stamp
-from cabo_log.play.moveset import moves_for
-from cabo_log.progress import Progress
-from engine import CaboLogError, GameState, Outcome, finish, resolve
-from engine.events import (
-    FORMAT,
-    Cabo,
-    Deal,
-    Draw,
-    Event,
-    Forfeit,
-    GameEnd,
-    Reshuffle,
-    RoundEnd,
-    Skip,
-    Snap,
-    to_dict,
+from cabo_log.play.bots import BOTS
+from cabo_log.play.match import (
+    MAX_SNAPS,
+    MAX_TURNS,
+    Match,
+    SimulationError,
+    header_line,
+    timeout_move,
 )
-from engine.knowledge import observe
-from engine.moves import needs_deal, needs_reshuffle, peek_moves, snap_moves
+from cabo_log.progress import Progress
+from engine import GameState, resolve
 from engine.rulesets import Ruleset
-from engine.scoring import expected_first, rotate_first
-from engine.state import DRAWN, POWER, ROUND_OVER, TURN_START
-from engine.vocabulary import DrawSource
 
 PLAYER_IDS = ("ana", "bruno", "carla", "dario", "eva", "filipa")
-FORFEIT_REASONS = ("left", "disconnected")
-
-# Table habits of the simulated "server" (they only vary the log, never its legality).
-RESHUFFLE_EARLY = 0.75      # reshuffle as soon as the pile is empty (else: when a card is needed)
-EXPLICIT_SKIP = 0.75        # a declined power is logged as `skip` (else: the next turn starts)
-MAX_SNAPS = 4               # snaps between two turns
-MAX_TURNS = 400             # turns in a round before the player to move is made to call Cabo
-MAX_ROUNDS = 5000           # a match longer than this is a simulator bug
-
-# Simulated thinking time per event type, in ms (for --timestamps).
-_THINK = {"deal": (4000, 12000), "peek": (800, 3000), "draw": (1000, 6000),
-          "discard": (500, 3000), "replace": (800, 5000), "power": (1500, 7000),
-          "skip": (300, 1500), "cabo": (1000, 4000), "snap": (200, 1500),
-          "reshuffle": (2000, 5000), "forfeit": (0, 60000), "round_end": (0, 0),
-          "game_end": (0, 0)}
-_TIMEOUT_MS = 60000
-
-
-class SimulationError(RuntimeError):
-    """A bot returned an illegal move, or a match ran away: a bug, never a user error."""
+_timeout_move = timeout_move   # the name the tests know
 
 
 @dataclass
@@ -86,9 +52,12 @@ class SimulatedGame:
     state: GameState
     bots: dict[str, str]
     seed: int
+    written: Sink | None = None   # what the append API wrote, when it was kept in memory
 
     def lines(self) -> bytes:
         """The log file's bytes (compact JSON Lines, as ``write_games`` writes them)."""
+        if isinstance(self.written, MemorySink):
+            return self.written.committed()
         return b"".join(dumps_event(e) for e in self.events)
 
     @property
@@ -192,14 +161,16 @@ def simulate(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: i
     replaced)."""
     rules, ids, names = table(ruleset, players=players, options=options, bots=bots,
                               forfeit_rate=forfeit_rate, auto_rate=auto_rate)
-    match = _Match(rules, ruleset, dict(options or {}), ids, names, seed,
-                   game_id if game_id is not None else f"{ruleset}-s{seed}",
-                   forfeit_rate, auto_rate, timestamps, out)
+    bot_names = dict(zip(ids, names, strict=True))
+    header = header_line(game_id if game_id is not None else f"{ruleset}-s{seed}", ruleset,
+                         dict(options or {}), ids, bot_names, seed, timestamps)
+    match = Match(rules, header, names, seed, forfeit_rate, auto_rate, out)
     try:
-        return match.run()
+        state = match.run()
     finally:
-        if isinstance(match.writer, GameLog):
-            match.writer.close()
+        match.recorder.close()
+    return SimulatedGame(match.recorder.lines, state, bot_names, seed,
+                         match.recorder.writer.sink)
 
 
 def simulate_game(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: int = 0,
@@ -210,253 +181,6 @@ def simulate_game(ruleset: str = "edition1", *, players: int | list[str] = 3, se
     return simulate(ruleset, players=players, seed=seed, options=options, bots=bots,
                     game_id=game_id, forfeit_rate=forfeit_rate, auto_rate=auto_rate,
                     timestamps=timestamps).events
-
-
-class _Match:
-    """The table: shuffler, dealer, referee and recorder of one match."""
-
-    def __init__(self, rules: Ruleset, ruleset: str, options: dict[str, Any],
-                 players: tuple[str, ...], bot_names: list[str], seed: int, game_id: str,
-                 forfeit_rate: float, auto_rate: float, timestamps: bool,
-                 out: Path | None = None) -> None:
-        master = random.Random(seed)
-        self.cards = random.Random(master.getrandbits(64))
-        self.table = random.Random(master.getrandbits(64))
-        self.clock_rng = random.Random(master.getrandbits(64))
-        self.bot_rngs = [random.Random(master.getrandbits(64)) for _ in players]
-        self.bots: list[Bot] = [make_bot(name, rules) for name in bot_names]
-        self.bot_names = dict(zip(players, bot_names, strict=True))
-        self.seed = seed
-        self.forfeit_rate = forfeit_rate
-        self.auto_rate = auto_rate
-        self.timestamps = timestamps
-        self.clock = 0
-        self.events: list[dict[str, Any]] = []
-        self.lapsed = False        # a power lapsed silently: the next line must not be a forfeit
-        self.window_snaps = 0
-        header: dict[str, Any] = {
-            "type": "game", "format": FORMAT, "seq": 0, "game_id": game_id,
-            "ruleset": ruleset, "options": options, "players": list(players),
-        }
-        if timestamps:
-            header["started_at"] = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-            header["t"] = 0
-        header["bots"] = dict(self.bot_names)
-        header["seed"] = seed
-        # every line goes through the append API (the one write path): checked, then kept
-        self.writer: EventWriter = (GameLog.create(out, header, replace=True, fsync=False)
-                                    if out is not None else EventWriter(MemorySink()))
-        if out is None:
-            self.writer.append(header)
-        assert self.writer.state is not None
-        self.state = self.writer.state
-        self.events.append(header)
-
-    # --- recording -----------------------------------------------------------------------
-    def emit(self, event: Event, auto: bool = False) -> None:
-        """Apply one event to the state and record its line; raise if the engine refuses.
-
-        Where the engine answers that a reshuffle is owed first (a chance node: the draw pile
-        is empty and a card must come from it), the table reshuffles and tries again; a
-        rejected event changes nothing, so asking is free."""
-        g = self.state
-        think = self._think(event, auto)
-        try:
-            event, line, done = self._record(event, auto, think)
-        except CaboLogError as exc:
-            if exc.code != "reshuffle_missing":
-                raise SimulationError(f"{g.game_id}: the engine refused {to_dict(event)}: "
-                                      f"{exc}") from exc
-            self._reshuffle()
-            event, line, done = self._record(self._with_top(event), auto, think)
-        self.events.append(line)
-        self.lapsed = False
-        self._claims(event, done)
-
-    def _think(self, event: Event, auto: bool) -> int | None:
-        """How long this move took (ms), drawn once per move; None without timestamps."""
-        if not self.timestamps:
-            return None
-        low, high = _THINK[event.TYPE]
-        return _TIMEOUT_MS if auto else self.clock_rng.randint(low, high)
-
-    def _record(self, event: Event, auto: bool, think: int | None
-                ) -> tuple[Event, dict[str, Any], Outcome]:
-        """The event with this line's seq, written through the append API, and what the
-        engine made of it."""
-        event, line = stamp(event, len(self.events), auto)  # this line's seq, and the line
-        if think is not None:
-            line["t"] = self.clock + think
-        self.writer.append((event, line))
-        assert self.writer.outcome is not None
-        if think is not None:
-            self.clock += think
-        return event, line, self.writer.outcome
-
-    def _with_top(self, event: Event) -> Event:
-        """A deck draw names the card it takes: after a reshuffle, the new top."""
-        g = self.state
-        if isinstance(event, Draw) and event.source == DrawSource.DECK:
-            return Draw(None, False, event.player, DrawSource.DECK, g.round.codes[g.round.deck[-1]])
-        return event
-
-    def _claims(self, event: Event, done: Outcome) -> None:
-        """A round or the match just ended: the log states the result, as a recorder does."""
-        g = self.state
-        if done.round_ended is not None:
-            result = done.round_ended
-            self.emit(RoundEnd(None, False, result.round, dict(result.points)))
-        elif g.complete and not isinstance(event, GameEnd):
-            self.emit(GameEnd(None, False, g.winners, g.cumulative_by_name()))
-
-    # --- the loop ------------------------------------------------------------------------
-    def run(self) -> SimulatedGame:
-        g = self.state
-        while not g.complete:
-            if len(g.rounds) > MAX_ROUNDS:
-                raise SimulationError(f"{g.game_id}: no end after {MAX_ROUNDS} rounds")
-            if needs_deal(g):
-                if g.phase == ROUND_OVER and self._maybe_forfeit():
-                    continue
-                self._deal()
-                self._peeks()
-            elif g.phase == TURN_START:
-                self._turn_start()
-            elif g.phase == DRAWN:
-                if not self._maybe_forfeit():
-                    self._move()
-            elif g.phase == POWER:
-                if not self._maybe_forfeit():
-                    self._move()
-            else:  # pragma: no cover - every phase is handled above
-                raise SimulationError(f"{g.game_id}: stuck in phase {g.phase}")
-        return SimulatedGame(self.events, g, dict(self.bot_names), self.seed)
-
-    def _deal(self) -> None:
-        g = self.state
-        seats = g.tiebreak if g.tiebreak is not None else tuple(g.active_players())
-        codes = g.rules.deck_codes()
-        self.cards.shuffle(codes)
-        hands = {g.players[p]: tuple(codes[4 * k:4 * k + 4]) for k, p in enumerate(seats)}
-        top = 4 * len(seats)
-        if not g.rounds:
-            first = seats[self.cards.randrange(len(seats))]
-        else:
-            must = expected_first(g, seats)
-            first = must if must is not None else rotate_first(g, seats)
-        self.window_snaps = 0
-        self.emit(Deal(None, False, len(g.rounds) + 1, g.players[first], hands, codes[top],
-                       tuple(codes[top + 1:])))
-
-    def _peeks(self) -> None:
-        g = self.state
-        for seat in g.round.participants:
-            name = g.players[seat]
-            options = peek_moves(g, name)
-            if options:
-                choice = self.bots[seat].peek(observe(g, name), options, self.bot_rngs[seat])
-                if choice is not None:
-                    self.emit(choice)
-
-    def _turn_start(self) -> None:
-        g = self.state
-        if self._maybe_forfeit():
-            return
-        if needs_reshuffle(g) and self.table.random() < RESHUFFLE_EARLY:
-            self._reshuffle()
-        if g.rules.snap and self.window_snaps < MAX_SNAPS and self._snaps():
-            return
-        if g.round.turn >= MAX_TURNS and g.round.caller < 0:
-            self.emit(Cabo(None, False, g.players[g.round.current]))
-            return
-        self._move()
-
-    def _snaps(self) -> bool:
-        """Ask every player (from the one to move, in seat order) for a snap; make the first."""
-        g = self.state
-        options = snap_moves(g)
-        if not options:
-            return False
-        count = len(g.players)
-        for k in range(count):
-            seat = (g.round.current + k) % count
-            if not g.in_round(seat):
-                continue
-            name = g.players[seat]
-            if len(g.round.rows[seat]) < 2:
-                continue  # an empty row could not take the discard (see docs/simulate.md)
-            mine = [m for m in options if isinstance(m, Snap) and m.player == name]
-            choice = self.bots[seat].snap(observe(g, name), mine, self.bot_rngs[seat])
-            if choice is None:
-                continue
-            if not isinstance(choice, Snap) or choice.player != name:
-                raise SimulationError(f"bot {self.bot_names[name]} made {choice} as a snap")
-            self.window_snaps += 1
-            self.emit(choice)
-            return True
-        return False
-
-    def _move(self) -> None:
-        """The player to act makes one move: the bot's choice, or the server's on a timeout."""
-        g = self.state
-        seat = g.round.current
-        name = g.players[seat]
-        moves = moves_for(g)
-        if not moves:  # pragma: no cover - the engine always leaves a move
-            raise SimulationError(f"{g.game_id}: no legal move for {name} in {g.phase}")
-        auto = self.auto_rate > 0 and self.table.random() < self.auto_rate
-        if auto:
-            move = _timeout_move(moves)
-        else:
-            move = self.bots[seat].choose(observe(g, name), moves, self.bot_rngs[seat])
-        if getattr(move, "player", None) != name:
-            raise SimulationError(f"bot {self.bot_names[name]} played {move} for {name}")
-        if isinstance(move, Draw):
-            deck = g.round.deck
-            card = g.round.codes[deck[-1]] if move.source == DrawSource.DECK and deck else None
-            move = Draw(None, False, name, move.source, card)
-            self.window_snaps = 0
-        elif isinstance(move, Cabo):
-            self.window_snaps = 0
-        elif isinstance(move, Skip) and not auto and self.table.random() >= EXPLICIT_SKIP:
-            done = finish(g)  # the power simply lapses: the next line starts the next turn
-            self.lapsed = True
-            if done.round_ended is not None:
-                self.emit(RoundEnd(None, False, done.round_ended.round,
-                                   dict(done.round_ended.points)))
-            return
-        self.emit(move, auto)
-
-    # --- chance and the table ------------------------------------------------------------
-    def _reshuffle(self) -> None:
-        g = self.state
-        codes = [g.round.codes[c] for c in g.round.pile[:-1]]
-        self.cards.shuffle(codes)
-        self.emit(Reshuffle(None, False, tuple(codes)))
-
-    def _maybe_forfeit(self) -> bool:
-        g = self.state
-        if not self.forfeit_rate or self.lapsed or self.table.random() >= self.forfeit_rate:
-            return False
-        active = g.active_players()
-        if len(active) < 2:
-            return False
-        seat = active[self.table.randrange(len(active))]
-        self.emit(Forfeit(None, False, g.players[seat], self.table.choice(FORFEIT_REASONS)))
-        return True
-
-
-def _timeout_move(moves: Sequence[Event]) -> Event:
-    """What the server does when the clock runs out: draw (deck first), discard, skip; Cabo
-    when both piles are empty; a taken discard goes to the first position."""
-    by_kind: dict[str, Event] = {}
-    for move in moves:
-        key = move.source if isinstance(move, Draw) else type(move).__name__
-        by_kind.setdefault(key, move)
-    for key in ("deck", "discard", "Discard", "Skip", "Replace", "Cabo"):
-        if key in by_kind:
-            return by_kind[key]
-    return moves[0]
 
 
 # --- many matches ----------------------------------------------------------------------------
@@ -470,6 +194,30 @@ def existing_logs(out_dir: str | Path, ruleset: str, *, seed: int, games: int) -
         return []
     return [path for index in range(games)
             if (path := out / f"{game_name(ruleset, seed, index)}.jsonl").exists()]
+
+
+def check_run(out_dir: str | Path, ruleset: str, *, games: int,
+              players: int | list[str] = 3, seed: int = 0,
+              options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
+              forfeit_rate: float = 0.0, auto_rate: float = 0.0, force: bool = False) -> None:
+    """Whether a ``write_games`` run can start, before anything is created: raises
+    ValueError with one user-facing sentence (bad table, no games, ``out_dir`` a file, or
+    logs of an earlier run there that only ``force`` may overwrite)."""
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    try:
+        table(ruleset, players=players, options=options, bots=bots,
+              forfeit_rate=forfeit_rate, auto_rate=auto_rate)
+    except ValueError as exc:
+        raise ValueError(getattr(exc, "message", None) or str(exc)) from None
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file, not a folder")
+    taken = existing_logs(out, ruleset, seed=seed, games=games)
+    if taken and not force:
+        raise ValueError(f"{out} already holds {len(taken)} of these logs ({taken[0].name}"
+                         f"{', ...' if len(taken) > 1 else ''}); --force overwrites them, or "
+                         "choose another --out or --seed")
 
 
 def write_games(out_dir: str | Path, ruleset: str, *, games: int,
@@ -536,11 +284,21 @@ def _write_game(order: _Order) -> tuple[Path, int, int, int]:
     """Simulate and write one game (in a worker): its path, rounds, events and bytes."""
     name = game_name(order.ruleset, order.seed, order.index)
     path = order.out / f"{name}.jsonl"
-    part = path.with_name(f".{path.name}.part")   # written through the append API, then renamed
+    part = path.with_name(f".{path.name}.part")   # written whole, then renamed
+    # played through the append API in memory (every line checked by the engine), then the
+    # file is written in one go: not a write per line
     game = simulate(order.ruleset, players=order.players, seed=game_seed(order.seed, order.index),
                     options=order.options, bots=order.bots, game_id=name,
                     forfeit_rate=order.forfeit_rate, auto_rate=order.auto_rate,
-                    timestamps=order.timestamps, out=part)
-    size = part.stat().st_size
+                    timestamps=order.timestamps)
+    data = game.lines()
+    with part.open("wb") as f:
+        f.write(data)
+    size = len(data)
     os.replace(part, path)
     return path, game.rounds, len(game.events), size
+
+
+__all__ = ["MAX_SNAPS", "MAX_TURNS", "PLAYER_IDS", "SimulatedGame", "SimulationError",
+           "SimulationSummary", "check_run", "existing_logs", "game_name", "game_seed", "simulate",
+           "simulate_game", "table", "write_games"]

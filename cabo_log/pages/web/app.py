@@ -35,6 +35,7 @@ from cabo_log.db import reports
 from cabo_log.db.database import check_version
 from cabo_log.db.readonly import QueryTimeout, open_readonly, run_limited
 from cabo_log.pages.assets import plotly_js, static
+from cabo_log.pages.plot import white_template
 from cabo_log.pages.report_page import chart_blocks, charts_html, prose_html, table_html
 from cabo_log.pages.web.game_page import game_page
 from cabo_log.pages.web.games import (
@@ -242,6 +243,7 @@ def create_app(db: Path | str, **options: Any) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        white_template()     # read once at start: the first game page need not wait for it
         yield
         explorer.con.close()
 

@@ -1,0 +1,184 @@
+"""The one place play/ reads the inside of the engine's ``GameState``.
+
+Bots see observations, never the state; the simulator (the dealer and referee) reads a few
+facts of the round being played: the top of the draw pile, the discard pile to reshuffle, a
+row's size. They are all read here, through ``round_of``, so that a change in how the engine
+keeps its state (the round's facts moving into a round object, say) is a change of this module
+only. Everything else in play/ uses the engine's public API: ``apply`` and its ``Outcome``,
+``engine.moves``, ``engine.knowledge``, the state's small question methods.
+
+``Observer`` builds the observations the simulator hands its bots: the same ``Observation``
+that ``engine.knowledge.observe`` gives (a test compares them at every decision of many
+matches), kept up to date from each event's outcome instead of being rebuilt from every card
+of the table at every decision: what each player knows of each card of the round is
+remembered, and an event's outcome says who learned or forgot which card. The pieces that
+change rarely (the discard pile, the scores, who is still in) are rebuilt only when they
+changed, and shared between observations until then (an observation is frozen: bots read it,
+never write to it).
+"""
+
+from __future__ import annotations
+
+from engine import EVERYBODY, GameState, Outcome
+from engine.knowledge import Observation
+from engine.state import DRAWN, POWER, TURN_START, RoundState
+from engine.vocabulary import DrawSource
+
+_PLAYING = frozenset((TURN_START, DRAWN, POWER))   # phases with a player to act
+
+Round = RoundState
+"""What holds the facts of the round being played (a deal replaces it)."""
+
+
+def round_of(g: GameState) -> Round:
+    """The round being played: cards by id (``codes``), ``rows``, ``deck``, ``pile``,
+    ``current``, ``turn``, ``caller``, ``drawn``, knowledge (``known``, ``face_up``)."""
+    return g.round
+
+
+def deck_top(g: GameState) -> str | None:
+    """The code of the card a deck draw takes now (None: the draw pile is empty)."""
+    r = round_of(g)
+    return r.codes[r.deck[-1]] if r.deck else None
+
+
+def pile_under_top(g: GameState) -> list[str]:
+    """The codes of the discard pile under its top card, bottom first (what a reshuffle
+    turns into the new draw pile)."""
+    r = round_of(g)
+    codes = r.codes
+    return [codes[c] for c in r.pile[:-1]]
+
+
+def row_size(g: GameState, seat: int) -> int:
+    return len(round_of(g).rows[seat])
+
+
+def to_act(g: GameState) -> int:
+    """The seat to act (to draw, place or use a power)."""
+    return round_of(g).current
+
+
+def turn(g: GameState) -> int:
+    return round_of(g).turn
+
+
+def caller_seat(g: GameState) -> int:
+    """The seat that called Cabo this round, or -1."""
+    return round_of(g).caller
+
+
+def participants(g: GameState) -> tuple[int, ...]:
+    """The seats dealt into the round being played."""
+    return round_of(g).participants
+
+
+def rounds_dealt(g: GameState) -> int:
+    return len(g.rounds)
+
+
+class Observer:
+    """Observations of one match for every seat, kept up to date event by event.
+
+    ``seen[seat][card]`` is the code of card ``card`` of the round if ``seat`` may see it, else
+    None. A new round (the deal's new round object) rebuilds it from the state; within a round,
+    ``update`` follows each event's outcome: ``learned`` sets a card for one seat (or, with
+    ``EVERYBODY``, for all), ``forgotten`` clears it for all; and a card on the discard pile
+    is seen by all.
+    """
+
+    def __init__(self, g: GameState) -> None:
+        self.g = g
+        self.round: Round | None = None   # the round ``seen`` is about
+        self.seen: list[list[str | None]] = []
+        self._pile: list[int] = []
+        self._discard: tuple[str, ...] = ()
+        self._cumulative: list[int] = []
+        self._scores: dict[str, int] = {}
+        self._active: list[bool] = []
+        self._names: tuple[str, ...] = ()
+
+    def _rebuild(self, r: Round) -> None:
+        """What each seat sees of every card of a freshly dealt round (from the state)."""
+        codes, face_up, known = r.codes, r.face_up, r.known
+        self.seen = [[code if up or k >> seat & 1 else None
+                      for code, up, k in zip(codes, face_up, known, strict=True)]
+                     for seat in range(len(self.g.players))]
+        self.round = r
+        self._pile = []
+        self._discard = ()
+
+    def update(self, done: Outcome) -> None:
+        """Follow what an accepted event did to knowledge (``Outcome.learned``/``forgotten``)."""
+        if round_of(self.g) is not self.round:
+            return   # a deal: rebuilt when next asked
+        if done.learned:
+            codes = round_of(self.g).codes
+            seen = self.seen
+            for seat, card in done.learned:
+                if seat == EVERYBODY:
+                    code = codes[card]
+                    for view in seen:
+                        view[card] = code
+                else:
+                    seen[seat][card] = codes[card]
+        for card in done.forgotten:
+            for view in self.seen:
+                view[card] = None
+
+    def _pile_changed(self, r: Round) -> None:
+        """The discard pile changed since the last observation: its codes again, and every
+        card on it is public (whoever put it there: a forfeit drops the held card on it)."""
+        pile, before = r.pile, self._pile
+        codes = r.codes
+        start = len(before) if pile[:len(before)] == before else 0
+        for card in pile[start:]:
+            code = codes[card]
+            for view in self.seen:
+                view[card] = code
+        self._pile = pile[:]
+        self._discard = tuple(map(codes.__getitem__, pile))
+
+    def observe(self, player: str) -> Observation:
+        """``engine.knowledge.observe(g, player)``, from what is remembered."""
+        g = self.g
+        r = round_of(g)
+        if r is not self.round:
+            self._rebuild(r)
+        seat = g.seat[player]
+        players = g.players
+        active = g.active
+        view = self.seen[seat].__getitem__
+        rows = r.rows
+        current = r.current
+        if r.drawn >= 0 and (current == seat or r.drawn_source == DrawSource.DISCARD):
+            drawn: str | None = r.codes[r.drawn]
+            source: str | None = r.drawn_source
+        else:
+            drawn = source = None
+        pile = r.pile
+        if pile != self._pile:
+            self._pile_changed(r)
+        if g.cumulative != self._cumulative:
+            self._cumulative = g.cumulative[:]
+            self._scores = g.cumulative_by_name()
+        if active != self._active:
+            self._active = active[:]
+            self._names = tuple([name for name, on in zip(players, active, strict=True) if on])
+        phase = g.phase
+        obs: Observation = object.__new__(Observation)
+        object.__setattr__(obs, "__dict__", {
+            "me": player, "players": players, "active": self._names, "round": r.round_no,
+            "phase": phase, "to_play": players[current] if phase in _PLAYING else None,
+            "rows": {players[p]: tuple(map(view, rows[p])) for p in r.participants
+                     if active[p]},
+            "discard": self._discard, "deck_size": len(r.deck), "drawn": drawn,
+            "drawn_source": source,
+            "pending_power": r.pending_power if current == seat else None,
+            "caller": players[r.caller] if r.caller >= 0 else None, "scores": self._scores,
+            "turn": r.turn, "ruleset": g.rules.name})
+        return obs
+
+
+__all__ = ["Observer", "Round", "caller_seat", "deck_top", "participants", "pile_under_top",
+           "round_of", "row_size", "rounds_dealt", "to_act", "turn"]
