@@ -5,7 +5,7 @@ BIN   := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := test
-.PHONY: install test lint typecheck demo clean
+.PHONY: install test lint typecheck demo clean compiled
 
 # Create the virtualenv only when it is missing.
 $(PY):
@@ -28,6 +28,11 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# The optional mypyc-compiled engine, in build/mypyc (the pure engine stays the default; use it
+# with PYTHONPATH=build/mypyc). Needs a C compiler and the Python headers; a no-op when built.
+compiled: $(STAMP)
+	$(PY) tools/build_compiled.py
 
 # A short first run: the sample games loaded into DuckDB, one line per game, three reports, and
 # one timeline page (its path is printed last). Re-runs skip unchanged games.

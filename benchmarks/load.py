@@ -226,7 +226,7 @@ def bench(folder: Path, work: Path, jobs: int | None) -> None:
 
 
 def profile(folder: Path, work: Path) -> None:
-    from cabo_log.db import load as loadmod
+    from cabo_log.db import replay_files
     from cabo_log.db.load import Task, _chunks, load_paths, replay_tasks
 
     db = work / "profile.duckdb"
@@ -238,7 +238,7 @@ def profile(folder: Path, work: Path) -> None:
     tasks = [Task(str(p), p.stat().st_size, None) for p in sorted(folder.rglob("*.jsonl"))]
     prof = cProfile.Profile()
     for chunk in list(_chunks(tasks))[:20]:
-        prof.runcall(lambda c=chunk: loadmod._serialise(replay_tasks(c)[1].batches()))
+        prof.runcall(lambda c=chunk: replay_files.serialise(replay_tasks(c)[1].batches()))
     _print(prof, "a worker (20 chunks: read, hash, replay, rows, Arrow, IPC)")
 
 

@@ -5,8 +5,11 @@ Figures, each the best of ``--repeat`` runs over the whole corpus held in memory
 - orjson loads:      ``orjson.loads`` of every line and nothing else - the same-run reference
                      the others are compared with (the machine is shared, so absolute figures
                      drift; the ratio to this one much less);
-- decode (fast):     ``fastdecode.fast_event`` of every line (msgspec -> typed engine events,
-                     the exact reader for the lines it cannot vouch for);
+- decode (fast):     what ``replay_bytes`` decodes a log with: the header by the exact reader,
+                     the other lines in one ``fastdecode.fast_body`` call (msgspec -> typed
+                     engine events; line by line where it cannot vouch for the whole body);
+- decode (per line): ``fastdecode.fast_event`` of every line (the exact reader for the lines it
+                     cannot vouch for): the path of a chained log;
 - decode (before):   orjson + ``engine.parse_event``: the reader before this version, which
                      let a duplicate key pass (last wins);
 - decode (exact):    the exact reader of today (orjson, the duplicate-key check through the
@@ -15,15 +18,21 @@ Figures, each the best of ``--repeat`` runs over the whole corpus held in memory
 - apply only:        ``new_game`` + ``apply`` of already parsed events + ``finish``;
 - parse + apply:     ``replay_bytes`` on the file bytes (JSON decoding, event parsing, every
                      rule checked, knowledge tracked) - what ``cabo-log replay`` does;
-- parse + apply + rows: what a ``cabo-log load`` worker does (IPC and DuckDB aside): read and
-                     hash each file, replay it with the loader's ``RowCollector``, build the
-                     Arrow batches of each ~1 MB chunk of files.
+- apply only / parse + apply (compiled): the same two with the mypyc-compiled engine of
+                     ``make compiled`` (``build/mypyc``), measured in a child process with
+                     ``PYTHONPATH=build/mypyc`` against its own orjson reference; shown when
+                     that build exists (``--no-compiled`` skips it);
+- parse + apply + rows: what a ``cabo-log load`` worker does (DuckDB aside): read and hash
+                     each file, replay it with the loader's ``RowCollector``, build the Arrow
+                     batches of each ~1 MB chunk of files and serialise them as Arrow IPC;
+- rows alone:        the difference of the last two: the row-building stage on its own.
 
 Usage::
 
     .venv/bin/python benchmarks/replay.py                     # 100 games per ruleset
     .venv/bin/python benchmarks/replay.py --games 400 --profile
     .venv/bin/python benchmarks/replay.py --corpus /tmp/corpus   # reuse (or create) a corpus
+    .venv/bin/python benchmarks/replay.py --rows-before 30df3e7  # rows: before/after, same run
 
 ``--profile`` runs cProfile over parse + apply (and over the row building) and prints the
 functions with the most time of their own.
@@ -35,22 +44,29 @@ import argparse
 import cProfile
 import gc
 import io
+import json
 import os
 import pstats
+import subprocess
 import sys
 import time
+import types
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import orjson
 
+import engine.game
 from cabo_log.db.load import Task, _chunks, replay_tasks
-from cabo_log.log.fastdecode import fast_event
+from cabo_log.db.replay_files import file_hash, serialise
+from cabo_log.log.fastdecode import EVENT_OF, fast_body, fast_event
 from cabo_log.log.logfile import decode_line, iter_lines, parse_line
 from cabo_log.log.replay import replay_bytes
 from cabo_log.play.simulate import write_games
 from engine import apply, finish, new_game, parse_event
 
+COMPILED = Path(__file__).resolve().parents[1] / "build" / "mypyc"
 TABLES = [("edition1", 3, None, 0.0), ("edition2", 4, None, 0.0), ("golf", 3, None, 0.0),
           ("online", 4, None, 0.01)]
 
@@ -70,6 +86,16 @@ def corpus(folder: Path, games: int) -> list[Path]:
     return paths
 
 
+def rows_at(ref: str) -> Any:
+    """``cabo_log/db/rows.py`` as it was at git ``ref`` (which held ``collect`` and ``Chunk``),
+    as a module of its own next to today's."""
+    source = subprocess.run(["git", "show", f"{ref}:cabo_log/db/rows.py"], check=True,
+                            capture_output=True).stdout
+    module = types.ModuleType(f"rows_at_{ref}")
+    exec(compile(source, f"{ref}:cabo_log/db/rows.py", "exec"), module.__dict__)  # noqa: S102
+    return module
+
+
 def best(repeat: int, run: Callable[[], object]) -> float:
     times = []
     for _ in range(repeat):
@@ -80,6 +106,28 @@ def best(repeat: int, run: Callable[[], object]) -> float:
     return min(times)
 
 
+def show(label: str, events: int, seconds: float, reference: float, extra: str = "") -> None:
+    print(f"{label:22s} {events / seconds:>12,.0f} events/s  ({seconds:.2f} s, "
+          f"{seconds / events * 1e6:.2f} us/event, {seconds / reference:.2f}x orjson{extra})")
+
+
+def compiled_figures(args: argparse.Namespace, events: int, pure: dict[str, float]) -> None:
+    """Apply only and parse + apply with the compiled engine (a child process with
+    ``build/mypyc`` first on its path), each against the child's own orjson reference."""
+    command = [sys.executable, __file__, "--engine-only", "--corpus", str(args.corpus),
+               "--games", str(args.games), "--repeat", str(args.repeat)]
+    env = {**os.environ, "PYTHONPATH": str(COMPILED)}
+    run = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    if figures["engine"].endswith(".py"):
+        print(f"(build/mypyc holds no compiled engine: {figures['engine']})")
+        return
+    for label in ("apply only", "parse + apply"):
+        seconds = figures[label]
+        show(f"{label} (compiled)", events, seconds, figures["ref"],
+             f", {pure[label] / seconds:.2f}x faster than pure")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per ruleset (100)")
@@ -88,6 +136,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each figure (3)")
     parser.add_argument("--profile", action="store_true", help="print cProfile hot spots")
     parser.add_argument("--no-rows", action="store_true", help="skip the row-building figure")
+    parser.add_argument("--rows-before", metavar="GIT_REF",
+                        help="also time the row building of cabo_log/db/rows.py at GIT_REF, "
+                             "loaded side by side (a same-run before/after)")
+    parser.add_argument("--no-compiled", action="store_true",
+                        help="skip the compiled engine's figures")
+    parser.add_argument("--engine-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     paths = corpus(args.corpus, args.games)
@@ -108,6 +162,20 @@ def main() -> None:
             loads(raw)
 
     def decode_fast() -> None:
+        for data in logs:
+            head, _, body = data.partition(b"\n")
+            parse_line(head)
+            decoded = fast_body(body)
+            if decoded is None:
+                for raw in body.split(b"\n"):
+                    if raw and fast_event(raw) is None:
+                        parse_line(raw)
+                continue
+            event_of = EVENT_OF
+            for line in decoded:
+                event_of[line.__class__](line)
+
+    def decode_lines() -> None:
         for raw in lines:
             if fast_event(raw) is None:
                 parse_line(raw)
@@ -133,24 +201,53 @@ def main() -> None:
             result = replay_bytes(data)
             assert result.error is None, result.error
 
-    def with_rows() -> None:   # what a load worker does, chunk by chunk (IPC aside)
+    def with_rows() -> None:   # what a load worker does, chunk by chunk
         for chunk in chunks:
             outcomes, rows = replay_tasks(chunk)
             assert all(o.status == "loaded" for o in outcomes)
-            rows.batches()
+            serialise(rows.batches())
 
+    before = rows_at(args.rows_before) if args.rows_before else None
+
+    def with_rows_before() -> None:   # the same work with the rows.py of --rows-before
+        assert before is not None
+        gc.disable()
+        for chunk in chunks:
+            rows = before.Chunk()
+            for task in chunk:
+                data = Path(task.path).read_bytes()
+                result, collected = before.collect(data, task.path)
+                rows.add(result.state, collected, task.path, file_hash(data))
+            serialise(rows.batches())
+        gc.enable()
+
+    if args.engine_only:  # the child that measures the compiled engine
+        figures = {label: best(args.repeat, run) for label, run in (
+            ("ref", orjson_only), ("apply only", apply_only), ("parse + apply", parse_apply))}
+        print(json.dumps({"engine": engine.game.__file__, **figures}))
+        return
     reference = best(args.repeat, orjson_only)
     print(f"{'orjson loads (ref)':22s} {events / reference:>12,.0f} events/s  "
           f"({reference:.2f} s, {reference / events * 1e6:.2f} us/event)")
-    stages = [("decode (fast)", decode_fast), ("decode (before)", decode_before),
+    stages = [("decode (fast)", decode_fast), ("decode (per line)", decode_lines),
+              ("decode (before)", decode_before),
               ("decode (exact)", decode_exact),
               ("apply only", apply_only), ("parse + apply", parse_apply)]
     if not args.no_rows:
         stages.append(("parse + apply + rows", with_rows))
+    if before is not None:
+        stages.append((f"... rows at {args.rows_before}", with_rows_before))
+    pure: dict[str, float] = {}
     for label, run in stages:
-        seconds = best(args.repeat, run)
-        print(f"{label:22s} {events / seconds:>12,.0f} events/s  ({seconds:.2f} s, "
-              f"{seconds / events * 1e6:.2f} us/event, {seconds / reference:.2f}x orjson)")
+        pure[label] = seconds = best(args.repeat, run)
+        show(label, events, seconds, reference)
+    for label in ("parse + apply + rows", f"... rows at {args.rows_before}"):
+        if label in pure:   # the row-building stage on its own: the difference
+            seconds = pure[label] - pure["parse + apply"]
+            name = "rows alone" + (f" at {args.rows_before}" if label[0] == "." else "")
+            show(name, events, seconds, reference)
+    if not args.no_compiled and (COMPILED / ".stamp").is_file():
+        compiled_figures(args, events, pure)
 
     if args.profile:
         for label, run in (("parse + apply", parse_apply), ("parse + apply + rows", with_rows)):

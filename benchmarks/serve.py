@@ -35,7 +35,7 @@ from urllib.parse import unquote
 
 import duckdb
 
-from cabo_log.db.rows import GAME_TABLES
+from cabo_log.db.schema import GAME_TABLES
 from cabo_log.pages.web import create_app
 from cabo_log.pages.web.game_page import _timeline_page as timeline_cache
 

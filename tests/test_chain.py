@@ -141,3 +141,39 @@ def test_chain_cannot_be_started_in_the_middle_of_a_log(tmp_path: Path) -> None:
     with GameLog.open(header_only, chain=True) as log:  # nothing to contradict yet
         log.extend(lines[1:5])
     assert replay_file(header_only).head is not None
+
+
+def test_a_bom_is_part_of_the_first_line_as_stored(tmp_path: Path) -> None:
+    """FORMAT.md: ``h`` hashes the previous line exactly as stored, so line 2 of a file that
+    starts with a UTF-8 BOM hashes the BOM too; a writer continuing such a log agrees."""
+    bom = b"\xef\xbb\xbf"
+    source = SAMPLES[[p.stem for p in SAMPLES].index("online-in-progress")]
+    full = source.read_bytes().splitlines()
+    sealed = tmp_path / "sealed.jsonl"
+    seal(source, sealed)
+    lines = sealed.read_bytes().splitlines()
+
+    def relinked(first: bytes, hashed: bytes) -> bytes:
+        """The sealed log with line 1 = ``first`` and line 2's ``h`` the hash of ``hashed``."""
+        out, before = [first], hashed
+        for raw in lines[1:]:
+            obj = orjson.loads(raw)
+            obj["h"] = hashlib.sha256(before).hexdigest()   # computed independently
+            out.append(orjson.dumps(obj))
+            before = out[-1]
+        return b"".join(line + b"\n" for line in out)
+
+    right = replay_bytes(relinked(bom + lines[0], bom + lines[0]))
+    assert right.error is None and right.head is not None
+    wrong = replay_bytes(relinked(bom + lines[0], lines[0]))   # the BOM left out
+    assert wrong.error is not None and (wrong.error.code, wrong.error.line) == ("chain_broken", 2)
+    # a writer starting a chain on a header-only file with a BOM: the replay agrees with it
+    out = tmp_path / "bom.jsonl"
+    out.write_bytes(bom + full[0] + b"\n")
+    with GameLog.open(out, chain=True) as log:
+        log.extend([orjson.loads(line) for line in full[1:10]])
+        head = log.head
+    result = replay_file(out)
+    assert result.error is None and result.head == head
+    assert orjson.loads(out.read_bytes().splitlines()[1])["h"] == hashlib.sha256(
+        bom + full[0]).hexdigest()

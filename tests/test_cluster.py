@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import cloudpickle
 import duckdb
 import pytest
 import test_load
-from test_load import snapshot, write
+from test_load import query, snapshot, write
 
 from cabo_log.db.cluster import replay_partition
 from cabo_log.db.load import Outcome, Task, load_paths
@@ -74,7 +75,11 @@ def test_parquet_dataset_with_views_is_incremental(
         tmp_path: Path, scheduler: str, logs: dict[str, list[dict[str, Any]]]) -> None:
     folder = corpus(tmp_path, logs)
     views, out = tmp_path / "views.duckdb", tmp_path / "dataset"
+    started = datetime.now(UTC)
     summary = cluster_load(folder, views, scheduler, parquet_out=out)
+    loaded_at = dict(query(views, "SELECT path, loaded_at FROM files"))
+    assert len(loaded_at) == len(logs)
+    assert all(started <= t <= datetime.now(UTC) for t in loaded_at.values())
     assert (summary.loaded, len(summary.rejected)) == (len(logs), 2)
     assert (out / "_manifest").is_dir() and any((out / "events").glob("part-*.parquet"))
     load_paths([folder], tmp_path / "local.duckdb", jobs=1)
@@ -90,6 +95,8 @@ def test_parquet_dataset_with_views_is_incremental(
     first.write_bytes(b"\n".join(data[:len(data) // 2]) + b"\n")
     os.utime(first, ns=(1, 1))
     cluster_load(folder, views, scheduler, parquet_out=out)
+    again_at = dict(query(views, "SELECT path, loaded_at FROM files"))
+    assert again_at[str(first)] > loaded_at[str(first)]   # its partition was written again
     fresh = tmp_path / "fresh.duckdb"
     load_paths([folder], fresh, jobs=1)
     assert snapshot(views) == snapshot(fresh)

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cabo_log.log.builder import LogBuilder
-from cabo_log.log.fastdecode import fast_event
+from cabo_log.log.fastdecode import fast_body, fast_event, fast_events
 from cabo_log.log.logfile import iter_events, parse_line
-from cabo_log.log.replay import replay_bytes
+from cabo_log.log.replay import ReplayResult, _replay_lines, replay_bytes
 from engine import CaboLogError, LogSyntaxError
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
@@ -177,3 +177,88 @@ def test_duplicate_keys_are_found_deep_down(depth: int) -> None:
         "duplicate_key", 3, "the key 'k' appears twice in one object")
     fine = line.replace(b'"k":2', b'"j":2')
     assert replay_bytes(HEADER + b"\n" + DEAL + b"\n" + fine + b"\n").error is None
+
+
+# --- the whole-body path (``fast_body``) against the line-by-line one ----------------------
+
+SAMPLE_LOGS = sorted(SAMPLES.rglob("*.jsonl"))
+
+
+def outcome_of(result: ReplayResult) -> tuple[Any, int, str | None]:
+    return result.report(), result.last_line, result.head
+
+
+@pytest.mark.parametrize("path", SAMPLE_LOGS, ids=lambda p: p.name)
+def test_the_whole_body_path_gives_the_line_by_line_result(path: Path) -> None:
+    data = path.read_bytes()
+    whole, lines = replay_bytes(data, path.name), _replay_lines(data, path.name, None, None, True)
+    assert outcome_of(whole) == outcome_of(lines)
+
+
+def test_the_valid_samples_take_the_whole_body_path() -> None:
+    taken = [p.name for p in SAMPLE_LOGS if p.parent == SAMPLES
+             and fast_body(p.read_bytes().partition(b"\n")[2]) is not None]
+    assert len(taken) == len([p for p in SAMPLE_LOGS if p.parent == SAMPLES])
+    events = fast_events((SAMPLES / "golf-snaps.jsonl").read_bytes().partition(b"\n")[2])
+    assert events is not None
+    assert events == [parse_line(raw) for raw in
+                      (SAMPLES / "golf-snaps.jsonl").read_bytes().split(b"\n")[1:] if raw]
+
+
+BODIES = [
+    b"",                                   # a header alone
+    b"{}\n",                                # not an event
+    b'{"type":"cabo","player":"ana"}{"type":"cabo","player":"ana"}\n\n',  # two on one line
+    b'{"type":"cabo",\n"player":"ana"}\n{"type":"cabo","player":"ana"}{"type":"skip",'
+    b'"player":"ana"}\n',                   # one split over two lines, two on another
+    b'{"type":"cabo","player":"ana"}\n\n{"type":"cabo","player":"ana"}\n',  # a blank line
+    b'{"type":"cabo","player":"ana"} \n',   # trailing space
+    b'{"type":"cabo","player":"ana"}\r\n',  # CRLF
+    b'{"type":"cabo","player":"ana","player":"bo"}\n',  # a key twice
+    b'{"type":"cabo","player":"ana","x":1}\n',  # an unknown key (kept and ignored)
+    b'{"type":"cabo","player":"a\\u006ea"}\n',  # an escape
+]
+
+
+@pytest.mark.parametrize("body", BODIES)
+def test_fast_body_vouches_only_for_whole_clean_lines(body: bytes) -> None:
+    events = fast_events(body)
+    if body == b"":
+        assert events == []
+    else:
+        assert events is None
+
+
+MUTATIONS = st.sampled_from(["drop", "copy", "blank", "join", "split", "space", "crlf",
+                             "dup_key", "extra", "escape", "garble", "swap"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(path=st.sampled_from([p for p in SAMPLE_LOGS if p.parent == SAMPLES]),
+       edits=st.lists(st.tuples(MUTATIONS, st.integers(0, 10**6), st.integers(0, 10**6)),
+                      max_size=3))
+def test_both_paths_agree_on_edited_logs(path: Path, edits: list[tuple[str, int, int]]) -> None:
+    """Logs edited at random lines (lines lost, doubled, joined, split, keys doubled, bytes
+    garbled...): whatever the whole-body path decides, the result is the line-by-line one."""
+    rows = path.read_bytes().rstrip(b"\n").split(b"\n")
+    for kind, at, other in edits:
+        rows = _edit(rows, kind, at % len(rows), other)
+    data = b"\n".join(rows) + b"\n"
+    whole, lines = replay_bytes(data, "g.jsonl"), _replay_lines(data, "g.jsonl", None, None, True)
+    assert outcome_of(whole) == outcome_of(lines)
+
+
+def _edit(rows: list[bytes], kind: str, i: int, other: int) -> list[bytes]:
+    row = rows[i]
+    cut = other % (len(row) + 1)
+    changed = {
+        "drop": [], "copy": [row, row], "blank": [row, b""], "space": [row + b" "],
+        "crlf": [row + b"\r"], "split": [row[:cut], row[cut:]],
+        "join": [row + (rows[i + 1] if i + 1 < len(rows) else row)],
+        "dup_key": [row[:-1] + b',"player":"ana"}'], "extra": [row[:-1] + b',"x":[1]}'],
+        "escape": [row.replace(b'"ana"', b'"\\u0061na"')],
+        "garble": [row[:cut] + b"]" + row[cut + 1:]],
+        "swap": [rows[(i + other) % len(rows)]],
+    }[kind]
+    end = i + 2 if kind == "join" else i + 1
+    return rows[:i] + changed + rows[end:]

@@ -23,7 +23,7 @@ from cabo_log.db import database as dbmod
 from cabo_log.db import load as loadmod
 from cabo_log.db.export import export_parquet
 from cabo_log.db.load import LoadError, load_paths
-from cabo_log.db.rows import SCHEMAS
+from cabo_log.db.schema import SCHEMAS
 from cabo_log.log.logfile import dumps_event
 from cabo_log.log.replay import replay_file
 from cabo_log.play.simulate import simulate_game

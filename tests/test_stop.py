@@ -27,7 +27,7 @@ import pytest
 from cabo_log.db import database as dbmod
 from cabo_log.db import load as loadmod
 from cabo_log.db.load import Task, load_paths, replay_tasks
-from cabo_log.db.rows import SCHEMAS
+from cabo_log.db.schema import SCHEMAS
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.simulate import simulate_game
 

@@ -29,7 +29,6 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +57,7 @@ MANIFEST_SCHEMA = pa.schema([
     ("hash", pa.string()), ("status", pa.string()), ("error", pa.string()),
     ("game_id", pa.string()), ("ruleset", pa.string()), ("events", pa.int32()),
     ("complete", pa.bool_()), ("part", pa.string()),
+    ("loaded_at", pa.timestamp("us", tz="UTC")),   # when the partition was written
 ])
 Replay = Callable[[str, list[Task], str], list[Outcome]]
 
@@ -87,11 +87,12 @@ def _write(path: Path, table: pa.Table) -> None:
 
 
 def _manifest_table(outcomes: Sequence[Outcome], part: str) -> pa.Table:
+    now = time.time_ns() // 1000
     rows = [{"path": o.path, "size": o.size, "mtime_ns": o.mtime_ns, "hash": o.hash,
              "status": o.status,
              "error": orjson.dumps(o.error).decode() if o.error is not None else None,
              "game_id": o.game_id, "ruleset": o.ruleset, "events": o.events,
-             "complete": o.complete, "part": part} for o in outcomes]
+             "complete": o.complete, "part": part, "loaded_at": now} for o in outcomes]
     return pa.Table.from_pylist(rows, schema=MANIFEST_SCHEMA)
 
 
@@ -238,13 +239,6 @@ def outcome_of(row: dict[str, Any]) -> Outcome:
     error = orjson.loads(row["error"]) if row["error"] is not None else None
     return Outcome(row["path"], row["status"], row["size"], row["mtime_ns"], row["hash"],
                    row["game_id"], row["ruleset"], row["events"], row["complete"], error)
-
-
-def as_row(out: Outcome, part: str) -> dict[str, Any]:
-    row = asdict(out)
-    row["error"] = orjson.dumps(out.error).decode() if out.error is not None else None
-    row["part"] = part
-    return row
 
 
 __all__ = ["ClusterError", "duplicate", "load_cluster", "replay_partition"]

@@ -1,6 +1,6 @@
 """The DuckDB side: opening a database safely, its tables (DDL), and the one transactional writer.
 
-The tables of a game are defined once, as Arrow schemas in ``rows``; the DDL is derived from
+The tables of a game are defined once, as Arrow schemas in ``schema``; the DDL is derived from
 them, so the rows a worker builds and the tables they land in cannot drift apart. Two more
 tables belong to the loader: ``files`` (what was loaded from where, for change detection) and
 ``load_errors``; ``meta`` records the schema version.
@@ -25,7 +25,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from cabo_log.db.rows import GAME_TABLES, SCHEMAS
+from cabo_log.db.schema import GAME_TABLES, SCHEMAS
 
 SCHEMA_VERSION = "2"   # 2: counts of rounds and turns INTEGER, scores BIGINT
 DEFAULT_DB = "cabo.duckdb"

@@ -33,7 +33,6 @@ from cabo_log.db.cluster import (
     Replay,
     _run,
     _write,
-    as_row,
     outcome_of,
     partitions,
 )
@@ -49,6 +48,12 @@ def read_manifest(root: Path) -> Entries:
         for path in sorted(folder.glob("part-*.parquet")):
             out[path.stem.removeprefix("part-")] = pq.read_table(path).to_pylist()
     return out
+
+
+def read_part_manifest(root: Path, part: str) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = pq.read_table(
+        root / MANIFEST / f"part-{part}.parquet").to_pylist()
+    return rows
 
 
 def _stat(path: str) -> tuple[int, int] | None:
@@ -105,7 +110,8 @@ def load_dataset(client: Any, files: list[str], root: Path, database: str | os.P
     parts = partitions(todo)
     for (part, tasks), future in zip(parts, _run(client, parts, str(root), replay),
                                      strict=True):
-        kept[part] = [as_row(o, part) for o in future.result()]
+        future.result()
+        kept[part] = read_part_manifest(root, part)   # as the task wrote it (loaded_at)
         future.release()
         summary.replayed += len(tasks)
         if progress is not None:
@@ -192,7 +198,7 @@ def _glob(root: Path, table: str) -> str | None:
 def view_sql(root: Path) -> dict[str, str]:
     """The SELECT of each view; a table with no rows yet is an empty SELECT of its columns."""
     from cabo_log.db.database import ALL_SCHEMAS, duck_type
-    from cabo_log.db.rows import SCHEMAS
+    from cabo_log.db.schema import SCHEMAS
 
     def empty(schema: pa.Schema) -> str:
         cols = ", ".join(f'CAST(NULL AS {duck_type(f.type)}) AS "{f.name}"' for f in schema)
@@ -209,13 +215,15 @@ def view_sql(root: Path) -> dict[str, str]:
         out["files"] = empty(ALL_SCHEMAS["files"])
         out["load_errors"] = empty(ALL_SCHEMAS["load_errors"])
         return out
+    # union_by_name: a manifest written before ``loaded_at`` existed reads it as NULL
     out["files"] = ("SELECT path, size, mtime_ns, hash, game_id, events, "
-                    "CAST(NULL AS TIMESTAMPTZ) AS loaded_at "
-                    f"FROM read_parquet({manifest}) WHERE status = 'loaded'")
+                    "CAST(loaded_at AS TIMESTAMPTZ) AS loaded_at "
+                    f"FROM read_parquet({manifest}, union_by_name = true) "
+                    "WHERE status = 'loaded'")
     out["load_errors"] = (
         "SELECT path AS file, CAST(json_extract(error, '$.line') AS INTEGER) AS line, "
         "json_extract_string(error, '$.code') AS code, "
         "json_extract_string(error, '$.kind') AS kind, "
         "json_extract_string(error, '$.message') AS message, game_id, ruleset, size, hash "
-        f"FROM read_parquet({manifest}) WHERE status = 'rejected'")
+        f"FROM read_parquet({manifest}, union_by_name = true) WHERE status = 'rejected'")
     return out

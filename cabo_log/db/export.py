@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from cabo_log.db.database import check_version, connect
-from cabo_log.db.rows import GAME_TABLES
+from cabo_log.db.schema import GAME_TABLES
 
 UNKNOWN = "unknown"
 

@@ -3,7 +3,8 @@
 The flow is one way. The parent finds the files, skips the ones it loaded before and that have
 not changed (same size and mtime; when only those differ, a content hash decides), and sends
 the rest in chunks to a pool of worker processes. A worker reads each file, hashes it, replays
-it through the engine and turns what the replay derived into Arrow record batches (``rows``),
+it through the engine and turns what the replay derived into Arrow record batches
+(``replay_files``: ``rows`` then ``chunk``),
 serialised as Arrow IPC. The parent is the only writer (``db.Writer``): it buffers the batches
 and appends them in bulk, a bounded batch of games per transaction, so a rejected log, a crash
 or Ctrl-C never leaves a game half-loaded, and loading again picks up where it stopped.
@@ -13,8 +14,6 @@ memory does not grow with the number of games.
 
 from __future__ import annotations
 
-import gc
-import hashlib
 import os
 import signal
 import time
@@ -25,11 +24,18 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 import pyarrow as pa
 
-from cabo_log.db.rows import Chunk, collect
+from cabo_log.db import replay_files
+from cabo_log.db.replay_files import (
+    Outcome,
+    Task,
+    deserialise,
+    duplicate,
+    file_hash,
+    replay_chunk,
+    replay_tasks,
+)
 from cabo_log.log.logfile import find_logs
-from cabo_log.log.replay import error_dict
 from cabo_log.workers import Pool, WorkerDied, interruption, worker_count
-from engine import LogSyntaxError
 
 if TYPE_CHECKING:
     from cabo_log.db.database import Writer
@@ -38,7 +44,7 @@ CHUNK_BYTES = 1 << 20       # about this much log text per task sent to a worker
 CHUNK_FILES = 256           # and at most this many files
 INLINE_BYTES = 2 << 20      # below this much changed data, replay in this process
 FLUSH_ROWS = 200_000        # the writer appends to DuckDB once this many rows are waiting
-DUCKDB_MEMORY = "256MB"     # DuckDB's cache of the tables it wrote: of no use to a load
+DUCKDB_MEMORY = "128MB"     # DuckDB's cache of the tables it wrote: of no use to a load
 WAL_BYTES = "4GB"           # DuckDB's write-ahead log may grow this big before a checkpoint
 
 
@@ -62,29 +68,6 @@ class LoadInterrupted(KeyboardInterrupt):
         super().__init__(committed)
         self.committed = committed
         self.signum = signum
-
-
-@dataclass
-class Task:
-    path: str                   # absolute path: the key of the ``files`` table
-    size: int
-    known_hash: str | None      # the hash loaded before, if any
-
-
-@dataclass
-class Outcome:
-    """What happened to one file."""
-
-    path: str
-    status: str                 # "loaded", "unchanged" or "rejected"
-    size: int = 0
-    mtime_ns: int = 0
-    hash: str | None = None
-    game_id: str | None = None
-    ruleset: str | None = None
-    events: int = 0
-    complete: bool = False
-    error: dict[str, Any] | None = None
 
 
 @dataclass
@@ -119,107 +102,6 @@ class LoadSummary:
 
 
 Progress = Callable[[int], None]   # called with the number of files just handled
-
-
-# --- the worker side --------------------------------------------------------------------------
-
-def file_hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
-def replay_chunk(tasks: Sequence[Task]) -> tuple[list[Outcome], bytes]:
-    """The work of one worker task: the outcome of each file, and the rows of the valid ones
-    as Arrow IPC streams (one per table, each preceded by the table name and length)."""
-    outcomes, chunk = replay_tasks(tasks)
-    return outcomes, _serialise(chunk.batches()) if len(chunk) else b""
-
-
-def replay_tasks(tasks: Sequence[Task]) -> tuple[list[Outcome], Chunk]:
-    """Replay files into one ``Chunk`` of rows. The cyclic garbage collector is paused
-    meanwhile: the rows are hundreds of thousands of small tuples without cycles, and
-    scanning them over and over costs a quarter of the time."""
-    chunk = Chunk()
-    first_path: dict[str, str] = {}
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        outcomes = [_replay_one(task, chunk, first_path) for task in tasks]
-    finally:
-        if collecting:
-            gc.enable()
-    return outcomes, chunk
-
-
-def _replay_one(task: Task, chunk: Chunk, first_path: dict[str, str]) -> Outcome:
-    path = task.path
-    try:
-        with open(path, "rb") as f:
-            mtime_ns = os.fstat(f.fileno()).st_mtime_ns
-            data = f.read()
-    except OSError as exc:
-        err = LogSyntaxError("unreadable", f"cannot read the file ({exc.strerror or exc})")
-        return Outcome(path, "rejected", error=error_dict(err.located(path, 0)))
-    digest = file_hash(data)
-    out = Outcome(path, "rejected", len(data), mtime_ns, digest)
-    if digest == task.known_hash:
-        out.status = "unchanged"
-        return out
-    try:
-        result, rows = collect(data, path)
-    except Exception as exc:  # a bug of ours must not load half a game, nor stop the load
-        out.error = {"file": path, "line": None, "code": "internal_error", "kind": "internal",
-                     "message": f"cabo-log failed on this log ({type(exc).__name__}: {exc})"}
-        return out
-    state = result.state
-    if state is not None:
-        out.game_id, out.ruleset = state.game_id, state.rules.name
-        out.events, out.complete = state.events, state.complete
-    if result.error is not None:
-        out.error = error_dict(result.error)
-        return out
-    if state is None:  # pragma: no cover - a replay without error always has a state
-        return out
-    if state.game_id in first_path:
-        out.error = duplicate(path, state.game_id, first_path[state.game_id])
-        return out
-    first_path[state.game_id] = path
-    chunk.add(state, rows, path, digest)
-    out.status = "loaded"
-    return out
-
-
-def duplicate(path: str, game_id: str, other: str) -> dict[str, Any]:
-    return {"file": path, "line": None, "code": "duplicate_game", "kind": "load",
-            "message": f"game {game_id!r} is also in {other}, loaded by this same command"}
-
-
-def _serialise(batches: dict[str, list[pa.RecordBatch]]) -> bytes:
-    parts = []
-    for table, items in batches.items():
-        sink = pa.BufferOutputStream()
-        with pa.ipc.new_stream(sink, items[0].schema) as writer:
-            for batch in items:
-                writer.write_batch(batch)
-        body = sink.getvalue().to_pybytes()
-        name = table.encode()
-        parts.append(len(name).to_bytes(2, "little") + name + len(body).to_bytes(8, "little"))
-        parts.append(body)
-    return b"".join(parts)
-
-
-def deserialise(data: bytes) -> dict[str, list[pa.RecordBatch]]:
-    out: dict[str, list[pa.RecordBatch]] = {}
-    buf = pa.py_buffer(data)
-    pos = 0
-    while pos < len(data):
-        size = int.from_bytes(data[pos:pos + 2], "little")
-        table = data[pos + 2:pos + 2 + size].decode()
-        pos += 2 + size
-        length = int.from_bytes(data[pos:pos + 8], "little")
-        pos += 8
-        out[table] = list(pa.ipc.open_stream(buf.slice(pos, length)))
-        pos += length
-    return out
 
 
 # --- the parent side --------------------------------------------------------------------------
@@ -349,9 +231,11 @@ class _Loader:
             return
         # the workers keep the cores busy: DuckDB's own threads would only compete with them
         self.con.execute("SET threads = 1")
-        with Pool(workers, preload=[__name__]) as pool:
+        with Pool(workers, preload=[replay_files.__name__]) as pool:
             for result in pool.imap(replay_chunk, chunks):
                 self._handle_serialised(result, progress)
+        # the workers are done: the last batch and the checkpoint at close may use every core
+        self.con.execute("RESET threads")
 
     def _handle_serialised(self, result: tuple[list[Outcome], bytes],
                            progress: Progress | None) -> None:
@@ -460,3 +344,7 @@ def _errors_batch(errors: list[dict[str, Any]]) -> pa.RecordBatch:
     schema = LOADER_SCHEMAS["load_errors"]
     return pa.RecordBatch.from_arrays(
         [pa.array([e.get(f.name) for e in errors], f.type) for f in schema], schema=schema)
+
+
+__all__ = ["LoadError", "LoadInterrupted", "LoadSummary", "NoLogsFound", "Outcome", "Task",
+           "duplicate", "file_hash", "load_paths", "replay_chunk", "replay_tasks"]

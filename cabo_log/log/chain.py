@@ -18,11 +18,21 @@ import orjson
 from engine import InconsistentLogError
 
 CHAIN_FIELD = "h"
+BOM = b"\xef\xbb\xbf"   # a UTF-8 byte-order mark, which FORMAT.md allows at the start of a file
 
 
 def line_hash(raw: bytes) -> str:
     """The lowercase hex SHA-256 of one stored line (without its newline)."""
     return hashlib.sha256(raw).hexdigest()
+
+
+def as_stored(data: bytes, number: int, raw: bytes) -> bytes:
+    """Line ``number`` of the file ``data`` exactly as stored, given its bytes ``raw`` as a
+    reader sees them (a leading BOM skipped). The chain hashes lines as stored, so the first
+    line of a file that starts with a BOM keeps it, as ``sha256sum`` of that line would."""
+    if number == 1 and data[:3] == BOM and raw[:3] != BOM:
+        return BOM + raw
+    return raw
 
 
 def check_link(previous: bytes, obj: dict[str, Any], chained: bool | None) -> bool:

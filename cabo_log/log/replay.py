@@ -11,8 +11,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from cabo_log.log.chain import check_line, line_hash
-from cabo_log.log.fastdecode import fast_decode
+from cabo_log.log.chain import as_stored, check_line, line_hash
+from cabo_log.log.fastdecode import EVENT_OF, Line, fast_body, fast_decode
 from cabo_log.log.logfile import parse_line, read_bytes, strip_bom
 from engine import (
     CaboLogError,
@@ -114,17 +114,70 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
     pending power pending (a writer appends after the last line; see ``log.append``).
     A chained log's ``h`` fields are checked first on every line (``log.chain``).
 
-    This is the hot loop of ``replay``, ``validate`` and ``load``: one pass over the lines, no
-    generators, one ``try`` around it all; an error is located by the line it stopped at. Each
-    line takes the fast path (msgspec, ``fastdecode``) unless it cannot vouch for it.
+    This is the hot loop of ``replay``, ``validate`` and ``load``. A log without a hash chain
+    is decoded whole, in one msgspec call (``fastdecode.fast_body``), and its events applied
+    in one tight loop; a log that path cannot vouch for is read line by line, each line by
+    msgspec unless it is unusual, then by the exact reader. Both give the same result.
     """
+    text = strip_bom(data)
+    head, _, body = text.partition(b"\n")
+    decoded = None if b'"h"' in text or not head.strip() else fast_body(body)
+    if decoded is None:
+        return _replay_lines(data, file, until, visitor, finish_log)
+    return _replay_decoded(head, decoded, text.count(b"\n") + 1,
+                           file, until, visitor, finish_log)
+
+
+def _replay_decoded(head: bytes, decoded: list[Line], lines: int, file: str | None,
+                    until: int | None, visitor: ReplayVisitor[Any] | None,
+                    finish_log: bool) -> ReplayResult:
+    """The replay of a header line and the decoded lines after it (line 2 on, no blank
+    lines), each made an event just before it is applied; ``lines`` is what the
+    line-by-line reading counts (a trailing newline starts one more, empty, line)."""
+    state: GameState | None = None
+    number = 1
+    try:
+        header = parse_line(head)
+        if not isinstance(header, GameStart):
+            raise LogSyntaxError("no_header", "the first line must be the 'game' header")
+        state = new_game(header)
+        if visitor is not None:
+            visitor.begin(state, header)
+        if until is not None and _index(header, state) >= until:
+            return ReplayResult(file, state, None, number)
+        event_of = EVENT_OF
+        for number, line in enumerate(decoded, start=2):
+            event = event_of[line.__class__](line)
+            done = apply(state, event)
+            if visitor is not None:
+                visitor.event(number, event, state, done)
+            if until is not None and _index(event, state) >= until:
+                return ReplayResult(file, state, None, number)
+        number = lines
+        if finish_log:
+            finish(state)
+        if visitor is not None:
+            visitor.end(state)
+        return ReplayResult(file, state, None, number)
+    except CaboLogError as exc:
+        error = exc.located(file, number)
+        if visitor is not None:
+            visitor.handle_error(error, state)
+        return ReplayResult(file, state, error, number)
+
+
+def _replay_lines(data: bytes, file: str | None, until: int | None,
+                  visitor: ReplayVisitor[Any] | None, finish_log: bool) -> ReplayResult:
+    """The replay line by line: the hash chain checked first on each line, each line read by
+    ``fast_decode`` or, when it cannot vouch for it, the exact reader."""
+    text = strip_bom(data)
     state: GameState | None = None
     number = 0
     fast = fast_decode
     previous = b""
     chained: bool | None = None
     try:
-        for number, raw in enumerate(strip_bom(data).split(b"\n"), start=1):
+        for number, raw in enumerate(text.split(b"\n"), start=1):
             if state is not None and (chained is not False or b'"h"' in raw):
                 chained = check_line(previous, raw, chained)  # the chain first (log.chain)
             decoded = fast(raw)
@@ -143,6 +196,7 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
                 if not isinstance(event, GameStart):
                     raise LogSyntaxError("no_header", "the first line must be the 'game' header")
                 state = new_game(event)
+                previous = as_stored(data, number, raw)   # line 1 keeps a BOM (log.chain)
                 if visitor is not None:
                     visitor.begin(state, event)
             if until is not None and _index(event, state) >= until:

@@ -47,6 +47,9 @@ FACE_UP = 1          # lies face up: everybody sees it
 OWNER_BLIND = 2      # (omniscient view) its owner does not know it
 CHANGED = 4          # this event moved, revealed or looked at it
 
+Card = tuple[str | None, int | None, int]   # a card as shown: label, value (None: unseen), flags
+
+
 @dataclass
 class Step:
     """The table right after one event, as the viewer saw it."""
@@ -61,7 +64,7 @@ class Step:
     text: str                     # what happened, in words
     to_play: str | None
     caller: str | None
-    rows: list[tuple[str, list[tuple[str | None, int | None, int]]]]
+    rows: list[tuple[str, list[Card]]]
     out: list[str]                # players who left the match
     discard_top: str | None
     discard_value: int | None
@@ -148,17 +151,17 @@ class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
         kind_name = event.TYPE
         actor = getattr(event, "player", None)
         text = self.tell(event, g, outcome)
+        rows, totals = self._rows(g, event, outcome)
         step = Step(
             number=len(self.timeline.steps) + 1, line=line, type=kind_name,
             kind=CLAIM if isinstance(event, (RoundEnd, GameEnd)) else kind_name,
             actor=actor, round=g.round.round_no, turn=g.round.turn, text=text,
             to_play=g.current_player(), caller=g.caller_name(),
-            rows=self._rows(g, event, outcome), out=[g.players[p] for p in g.round.participants
-                                            if not g.active[p]],
+            rows=rows, out=[g.players[p] for p in g.round.participants if not g.active[p]],
             discard_top=_maybe(g.discard_top()),
             discard_value=g.round.values[g.round.pile[-1]] if g.round.pile else None,
             pile_size=len(g.round.pile), deck_size=len(g.round.deck), held=self._held(g),
-            scores=g.cumulative_by_name(), hand_totals=self._totals(g),
+            scores=g.cumulative_by_name(), hand_totals=totals,
             round_end=outcome.round_ended,
         )
         self.timeline.steps.append(step)
@@ -187,31 +190,46 @@ class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
         tl.mean_value = sum(g.round.values) / len(g.round.values) if g.round.values else 0.0
 
     def _rows(self, g: GameState, event: Event, outcome: Outcome
-              ) -> list[tuple[str, list[tuple[str | None, int | None, int]]]]:
-        assert self.before is not None
+              ) -> tuple[list[tuple[str, list[Card]]], dict[str, tuple[int, int]]]:
+        """Each row in play as the viewer saw it after the event (label, value and flags of
+        every card) and its hand total (seen total, cards unseen): one pass over the cards,
+        the cost of a timeline that snapshots the whole table after every event."""
+        before = self.before
+        assert before is not None
+        r, seat = g.round, self.seat
+        codes, values, face_up = r.codes, r.values, r.face_up
         touched = _targets(event, outcome)
         dealt = isinstance(event, Deal)
-        rows = []
-        for p in g.round.participants:
+        rows: list[tuple[str, list[Card]]] = []
+        totals: dict[str, tuple[int, int]] = {}
+        for p in r.participants:
             if not g.active[p]:
                 continue
-            old = self.before.rows[p] if p < len(self.before.rows) else []
-            cards = []
-            for pos, c in enumerate(g.round.rows[p]):
-                shown = self.sees(g, c)
-                flags = FACE_UP if g.round.face_up[c] else 0
-                seen_now = g.round.face_up[c] if self.seat is None else shown
-                if self.seat is None and not visible(g, p, c):
-                    flags |= OWNER_BLIND
+            old = before.rows[p] if p < len(before.rows) else []
+            cards: list[Card] = []
+            total = unseen = 0
+            for pos, c in enumerate(r.rows[p]):
+                flags = FACE_UP if face_up[c] else 0
+                if seat is None:
+                    shown, seen_now = True, face_up[c]
+                    if not visible(g, p, c):
+                        flags |= OWNER_BLIND
+                else:
+                    shown = seen_now = visible(g, seat, c)
                 # by card, not position: a snap or a multi-replacement shifts the cards after
                 # it, which did not move for the player
                 if not dealt and (c not in old or (p, pos) in touched
-                                  or (seen_now and not self.before.seen[c])):
+                                  or (seen_now and not before.seen[c])):
                     flags |= CHANGED
-                cards.append((card_label(g.round.codes[c]) if shown else None,
-                              g.round.values[c] if shown else None, flags))
+                if shown:
+                    cards.append((card_label(codes[c]), values[c], flags))
+                    total += values[c]
+                else:
+                    cards.append((None, None, flags))
+                    unseen += 1
             rows.append((g.players[p], cards))
-        return rows
+            totals[g.players[p]] = (total, unseen)
+        return rows, totals
 
     def _held(self, g: GameState) -> tuple[str, str | None, int | None, str] | None:
         if g.round.drawn < 0:
@@ -220,16 +238,6 @@ class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
         return (g.players[g.round.current],
                 card_label(g.round.codes[g.round.drawn]) if shown else None,
                 g.round.values[g.round.drawn] if shown else None, g.round.drawn_source)
-
-    def _totals(self, g: GameState) -> dict[str, tuple[int, int]]:
-        out = {}
-        for p in g.round.participants:
-            if not g.active[p]:
-                continue
-            seen = [c for c in g.round.rows[p] if self.sees(g, c)]
-            out[g.players[p]] = (sum(g.round.values[c] for c in seen),
-                                 len(g.round.rows[p]) - len(seen))
-        return out
 
     def _record_turn(self, g: GameState, step: Step, cabo: bool) -> None:
         if g.round.round_no == 0:

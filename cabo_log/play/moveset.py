@@ -96,13 +96,15 @@ def _unrank(size: int, count: int, index: int) -> tuple[int, ...]:
 class Placements(Sequence[Event]):
     """``legal_moves`` in the DRAWN phase: an optional discard, then every replacement."""
 
-    def __init__(self, g: GameState, made: dict[tuple[str, int], Sequence[Event]] | None = None
+    def __init__(self, g: GameState, made: dict[tuple[str, int], Sequence[Event]] | None = None,
+                 grouped: dict[tuple[object, ...], dict[str, Sequence[Event]]] | None = None
                  ) -> None:
         r = round_of(g)
         me = g.players[r.current]
         self.me = me
         self.size = size = len(r.rows[r.current])
         self.made = made   # moves made before, to hand out again: (player, size) -> moves
+        self.grouped = grouped   # kinds() made before: (player, discard?, values, *row) -> ...
         self.discard: Sequence[Event] = () if r.drawn_source != "deck" else (
             self._made(me, -1) if made is not None else (Discard(None, False, me),))
         self.limit = min(g.rules.max_replace or LISTED_REPLACE_LIMIT, size)
@@ -128,7 +130,15 @@ class Placements(Sequence[Event]):
     def kinds(self, row: Sequence[str | None] | None = None,
               values: dict[str, int] | None = None) -> dict[str, Sequence[Event]]:
         """The moves by kind, as ``RandomBot`` groups them (discard, replace, multi); with the
-        player's ``row`` and card ``values``, multi-replacements known to fail are left out."""
+        player's ``row`` and card ``values``, multi-replacements known to fail are left out.
+        Remembered for the match (a row seen again, e.g. after a discard, is not counted
+        again); the groups are shared: read them, never change them."""
+        key: tuple[object, ...] | None = None
+        if self.grouped is not None and row is not None and values is not None:
+            key = (self.me, bool(self.discard), id(values), *row)
+            known = self.grouped.get(key)
+            if known is not None:
+                return known
         out: dict[str, Sequence[Event]] = {}
         if self.discard:
             out["discard"] = self.discard
@@ -141,6 +151,8 @@ class Placements(Sequence[Event]):
                 else SafeCombos(self.me, row, values, 2, self.limit))
             if multi:
                 out["multi"] = multi
+        if key is not None and self.grouped is not None:
+            self.grouped[key] = out
         return out
 
     def __len__(self) -> int:
@@ -221,11 +233,12 @@ class MoveLister:
     def __init__(self) -> None:
         self.remembered: dict[tuple[object, ...], Listed] = {}
         self.made: dict[tuple[str, int], Sequence[Event]] = {}
+        self.grouped: dict[tuple[object, ...], dict[str, Sequence[Event]]] = {}
 
     def moves(self, g: GameState) -> Sequence[Event]:
         phase = g.phase
         if phase == DRAWN:
-            return Placements(g, self.made)
+            return Placements(g, self.made, self.grouped)
         r = round_of(g)
         if phase == TURN_START:
             key: tuple[object, ...] = (

@@ -97,6 +97,8 @@ class Observer:
         self._scores: dict[str, int] = {}
         self._active: list[bool] = []
         self._names: tuple[str, ...] = ()
+        self._seated: list[tuple[int, str]] = []
+        self.ruleset = g.rules.name
 
     def _rebuild(self, r: Round) -> None:
         """What each seat sees of every card of a freshly dealt round (from the state)."""
@@ -107,13 +109,14 @@ class Observer:
         self.round = r
         self._pile = []
         self._discard = ()
+        self._active_changed()   # the round's participants
 
     def update(self, done: Outcome) -> None:
         """Follow what an accepted event did to knowledge (``Outcome.learned``/``forgotten``)."""
-        if round_of(self.g) is not self.round:
+        if self.g.round is not self.round:
             return   # a deal: rebuilt when next asked
         if done.learned:
-            codes = round_of(self.g).codes
+            codes = self.g.round.codes
             seen = self.seen
             for seat, card in done.learned:
                 if seat == EVERYBODY:
@@ -142,43 +145,47 @@ class Observer:
     def observe(self, player: str) -> Observation:
         """``engine.knowledge.observe(g, player)``, from what is remembered."""
         g = self.g
-        r = round_of(g)
+        r = g.round   # round_of(g), spelt out on the hottest path
         if r is not self.round:
             self._rebuild(r)
         seat = g.seat[player]
         players = g.players
-        active = g.active
         view = self.seen[seat].__getitem__
-        rows = r.rows
         current = r.current
         if r.drawn >= 0 and (current == seat or r.drawn_source == DrawSource.DISCARD):
             drawn: str | None = r.codes[r.drawn]
             source: str | None = r.drawn_source
         else:
             drawn = source = None
-        pile = r.pile
-        if pile != self._pile:
+        if r.pile != self._pile:
             self._pile_changed(r)
         if g.cumulative != self._cumulative:
             self._cumulative = g.cumulative[:]
             self._scores = g.cumulative_by_name()
-        if active != self._active:
-            self._active = active[:]
-            self._names = tuple([name for name, on in zip(players, active, strict=True) if on])
+        if g.active != self._active:
+            self._active_changed()
+        rows = {}
+        row_of = r.rows
+        for p, name in self._seated:
+            rows[name] = tuple(map(view, row_of[p]))
         phase = g.phase
         obs: Observation = object.__new__(Observation)
         object.__setattr__(obs, "__dict__", {
             "me": player, "players": players, "active": self._names, "round": r.round_no,
             "phase": phase, "to_play": players[current] if phase in _PLAYING else None,
-            "rows": {players[p]: tuple(map(view, rows[p])) for p in r.participants
-                     if active[p]},
-            "discard": self._discard, "deck_size": len(r.deck), "drawn": drawn,
+            "rows": rows, "discard": self._discard, "deck_size": len(r.deck), "drawn": drawn,
             "drawn_source": source,
             "pending_power": r.pending_power if current == seat else None,
             "caller": players[r.caller] if r.caller >= 0 else None, "scores": self._scores,
-            "turn": r.turn, "ruleset": g.rules.name})
+            "turn": r.turn, "ruleset": self.ruleset})
         return obs
 
+    def _active_changed(self) -> None:
+        """Who is still in (a forfeit, or a deal of other seats): names and rows to show."""
+        g = self.g
+        self._active = g.active[:]
+        self._names = tuple([name for name, on in zip(g.players, g.active, strict=True) if on])
+        self._seated = [(p, g.players[p]) for p in g.round.participants if g.active[p]]
 
 __all__ = ["Observer", "Round", "caller_seat", "deck_top", "participants", "pile_under_top",
            "round_of", "row_size", "rounds_dealt", "to_act", "turn"]

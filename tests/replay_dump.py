@@ -1,0 +1,48 @@
+"""Replay logs and print what came of them as JSON: run by tests/test_compiled.py once with
+the pure engine and once with the compiled one (``PYTHONPATH=build/mypyc``), which must print
+the same. Not a test module itself.
+
+Usage: python tests/replay_dump.py LOG...   (prints {"engine": ..., "logs": {...}})
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from typing import Any
+
+import orjson
+
+import engine.game
+from cabo_log.log.replay import ReplayVisitor, replay_file
+from engine import CaboLogError, Event, GameState, Outcome
+
+
+class Outcomes(ReplayVisitor[str]):
+    """A digest of every event's outcome, in order (what each event did, not only the end)."""
+
+    def __init__(self) -> None:
+        self.digest = hashlib.sha256()
+
+    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
+        self.digest.update(f"{line} {outcome!r}\n".encode())
+
+    def handle_error(self, error: CaboLogError, state: GameState | None) -> None:
+        self.digest.update(f"error {error}\n".encode())
+
+    def result(self) -> str:
+        return self.digest.hexdigest()
+
+
+def main(paths: list[str]) -> None:
+    logs: dict[str, Any] = {}
+    for path in paths:
+        visitor = Outcomes()
+        result = replay_file(path, visitor=visitor)
+        logs[path] = {"report": result.report(), "outcomes": visitor.result()}
+    kind = "compiled" if not engine.game.__file__.endswith(".py") else "pure"
+    sys.stdout.buffer.write(orjson.dumps({"engine": kind, "logs": logs}, default=str))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,123 @@
+"""Build the optional mypyc-compiled engine into ``build/mypyc/`` (``make compiled``).
+
+The pure-Python ``engine/`` stays the default: the compiled copy lives in its own folder and is
+used only by a process that puts it first on the path (``PYTHONPATH=build/mypyc``), where the
+extension modules shadow the ``.py`` files beside them. Nothing is written into ``engine/``.
+
+The sources are copied, then compiled there by the ``mypyc`` that ships with mypy (a test
+dependency) with the machine's C compiler; a stamp (the SHA-256 of the sources and mypyc's
+version) makes a re-run a no-op until ``engine/`` changes. Modules that mypyc cannot compile
+to the same behaviour stay Python inside the compiled package (``KEEP_PYTHON``, with why).
+
+Usage::
+
+    .venv/bin/python tools/build_compiled.py            # build (or confirm up to date)
+    .venv/bin/python tools/build_compiled.py --check    # exit 3 when no C compiler is found
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "build" / "mypyc"
+STAMP = ".stamp"
+
+KEEP_PYTHON: dict[str, str] = {
+    "__init__.py": "the package's front door; nothing in it runs per event",
+    "errors.py": "mypyc makes the class-level ``kind`` of each error an instance default that "
+                 "native exception classes never set (``err.kind`` fails); raised, not hot",
+    "events.py": "mypyc hands a dataclass's ClassVar (TYPE) to dataclasses as a field, so "
+                 "the event classes would not even be created",
+    "outcome.py": "its fast constructor is chosen in an ``if TYPE_CHECKING`` branch whose "
+                  "runtime side mypyc treats as unreachable (the import fails)",
+}
+"""Engine modules left as Python in the compiled package, and why."""
+
+
+def compiler() -> str | None:
+    """The C compiler Python's build configuration names (``CC``), if it is installed."""
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(cc)
+
+
+def missing_headers() -> str | None:
+    """Why extensions cannot be built against this Python, or None when they can."""
+    include = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    return None if include.is_file() else f"no Python headers ({include} is missing)"
+
+
+def sources(root: Path = ROOT) -> list[Path]:
+    return sorted((root / "engine").glob("*.py"))
+
+
+def fingerprint(files: list[Path]) -> str:
+    """Changes whenever a source, this script or mypyc changes: the stamp of an up-to-date
+    build."""
+    import mypy.version
+
+    digest = hashlib.sha256(mypy.version.__version__.encode() + Path(__file__).read_bytes())
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def build(out: Path = OUT, *, quiet: bool = True) -> Path:
+    """Compile ``engine/`` into ``out`` unless the stamp says it is up to date; returns
+    ``out`` (the folder to put first on ``PYTHONPATH``). Raises RuntimeError with mypyc's
+    output when the build fails."""
+    files = sources()
+    stamp = out / STAMP
+    wanted = fingerprint(files)
+    if stamp.is_file() and stamp.read_text() == wanted:
+        return out
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "engine").mkdir(parents=True)
+    for path in files:
+        shutil.copy2(path, out / "engine" / path.name)
+    compiled = [f"engine/{p.name}" for p in files if p.name not in KEEP_PYTHON]
+    started = time.monotonic()
+    run = subprocess.run([sys.executable, "-m", "mypyc", *compiled], cwd=out,
+                         capture_output=True, text=True, check=False)
+    if run.returncode != 0:
+        raise RuntimeError(f"mypyc failed ({run.returncode}):\n{run.stdout[-4000:]}"
+                           f"{run.stderr[-4000:]}")
+    shutil.rmtree(out / "build", ignore_errors=True)   # mypyc's C sources and objects
+    stamp.write_text(wanted)
+    if not quiet:
+        print(f"compiled {len(compiled)} engine modules into {out} "
+              f"in {time.monotonic() - started:.0f} s")
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true",
+                        help="only say whether a C compiler and the Python headers are there")
+    args = parser.parse_args()
+    reason = None if compiler() else "no C compiler (install gcc)"
+    reason = reason or missing_headers()
+    if reason:
+        print(f"cannot build the compiled engine: {reason}", file=sys.stderr)
+        return 3
+    if args.check:
+        return 0
+    try:
+        out = build(quiet=False)
+    except RuntimeError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(f"compiled engine ready: PYTHONPATH={os.path.relpath(out)} .venv/bin/cabo-log ...")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
