@@ -7,8 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .vocabulary import DrawSource, PowerKind
-
 FORMAT = "cabo-log/1"
 Slot = tuple[str, int]
 
@@ -54,7 +52,7 @@ class Peek(Event):
 class Draw(Event):
     TYPE: ClassVar[str] = "draw"
     player: str
-    source: DrawSource
+    source: str          # a DrawSource (a decoder outside the engine may give the plain string)
     card: str | None
 
 
@@ -77,7 +75,7 @@ class Replace(Event):
 class Power(Event):
     TYPE: ClassVar[str] = "power"
     player: str
-    power: PowerKind
+    power: str           # a PowerKind (a decoder outside the engine may give the plain string)
     target: Slot | None
     cards: tuple[Slot, Slot] | None
 

@@ -30,6 +30,7 @@ RESET_NEVER = ExactReset.NEVER
 RESET_ALWAYS = ExactReset.ALWAYS
 RESET_ONCE = ExactReset.ONCE
 
+_RESETS: dict[str, ExactReset] = {m.value: m for m in ExactReset}
 DEFAULT_POWERS: tuple[tuple[int, PowerKind], ...] = (
     (7, PowerKind.PEEK), (8, PowerKind.PEEK), (9, PowerKind.SPY), (10, PowerKind.SPY),
     (11, PowerKind.SWAP), (12, PowerKind.SWAP),
@@ -83,6 +84,11 @@ class Ruleset:
     options: tuple[str, ...] = field(default=("target", "decks"))
 
     def __post_init__(self) -> None:
+        # the vocabulary's members, however the parameters were written (plain strings too)
+        object.__setattr__(self, "powers",
+                           tuple((v, POWERS.get(p, p)) for v, p in self.powers))
+        if self.exact_reset in _RESETS:
+            object.__setattr__(self, "exact_reset", _RESETS[self.exact_reset])
         problems = _check(self)
         if problems:
             raise RulesetError("bad_ruleset", f"ruleset {self.name!r}: " + "; ".join(problems))
