@@ -10,15 +10,17 @@ from .errors import (
     LogSyntaxError,
     RulesetError,
 )
-from .events import Event, GameStart, parse_event, type_name
+from .events import Event, GameStart, type_name
 from .game import apply, finish, new_game
 from .outcome import EVERYBODY, Outcome
+from .parsing import parse_event
 from .rulesets import BUILTINS, Ruleset, resolve
-from .state import EndReason, GameState, Phase, RoundResult
+from .state import EndReason, GameState, Phase, RoundResult, RoundState
+from .vocabulary import DrawSource, ExactReset, PowerKind
 
 __all__ = [
-    "BUILTINS", "EVERYBODY", "CaboLogError", "EndReason", "Event", "GameStart", "GameState",
-    "IllegalEventError", "InconsistentLogError", "LogSyntaxError", "Outcome", "Phase",
-    "RoundResult", "Ruleset", "RulesetError",
+    "BUILTINS", "EVERYBODY", "CaboLogError", "DrawSource", "EndReason", "Event", "ExactReset",
+    "GameStart", "GameState", "IllegalEventError", "InconsistentLogError", "LogSyntaxError",
+    "Outcome", "Phase", "PowerKind", "RoundResult", "RoundState", "Ruleset", "RulesetError",
     "apply", "finish", "new_game", "parse_event", "resolve", "type_name",
 ]

@@ -7,13 +7,15 @@ from collections import Counter
 
 from . import scoring
 from .cards import describe_difference
+from .dispatch import handles
 from .errors import IllegalEventError, InconsistentLogError
 from .events import Deal, Peek
-from .outcome import Outcome, outcome
+from .outcome import Dealt, Outcome, Peeked
 from .state import BEFORE_DEAL, MATCH_OVER, ROUND_OVER, TURN_START, GameState, RoundState
 from .table import check_position, in_round, need_round, seat_of
 
 
+@handles(Deal)
 def deal(g: GameState, e: Deal) -> Outcome:
     if g.phase == MATCH_OVER:
         raise IllegalEventError("match_over", "the match is over; no more rounds are dealt")
@@ -36,7 +38,7 @@ def deal(g: GameState, e: Deal) -> Outcome:
     if sorted(codes) != g.sorted_deck:  # cheaper than counting; the details only on failure
         _deck_error(g, codes)
     _setup_round(g, e.round, seats, first, codes)
-    return outcome(card=e.discard)
+    return Dealt(e.discard)
 
 
 def _check_hands(g: GameState, e: Deal, seats: tuple[int, ...]) -> None:
@@ -110,6 +112,7 @@ def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
     g.phase = TURN_START
 
 
+@handles(Peek)
 def peek(g: GameState, e: Peek) -> Outcome:
     r = g.round
     need_round(g)
@@ -137,5 +140,5 @@ def peek(g: GameState, e: Peek) -> Outcome:
     row = r.rows[seat]
     for pos in positions:
         r.known[row[pos]] |= bit
-    return outcome(places=tuple((seat, pos) for pos in positions),
-                   learned=tuple((seat, row[pos]) for pos in positions))
+    return Peeked(tuple([(seat, pos) for pos in positions]),
+                  tuple([(seat, row[pos]) for pos in positions]))

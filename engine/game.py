@@ -2,40 +2,18 @@
 
 ``apply`` is the one function that advances the state (the eventsourcing "mutator"): it checks
 ``seq``, lets a pending power lapse when something else happens, and hands the event to the
-handler for its type. Claims (``round_end``, ``game_end``) are checked here, against the rules'
-own result.
+handler declared for its class (``engine.dispatch``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
 
-from .deal import deal, peek
-from .errors import CaboLogError, IllegalEventError, InconsistentLogError, RulesetError
-from .events import (
-    Cabo,
-    Deal,
-    Discard,
-    Draw,
-    Event,
-    Forfeit,
-    GameEnd,
-    GameStart,
-    Peek,
-    Power,
-    Replace,
-    Reshuffle,
-    RoundEnd,
-    Skip,
-    Snap,
-)
-from .interrupts import forfeit, reshuffle, snap
-from .outcome import NOTHING, Outcome, outcome
-from .play import cabo, discard, draw, replace, skip
-from .powers import power
+from . import claims, deal, interrupts, play, powers  # noqa: F401  (their @handles declarations)
+from .dispatch import HANDLERS, Handler
+from .errors import CaboLogError, InconsistentLogError, RulesetError
+from .events import Event, Forfeit, GameStart, Power, Skip
+from .outcome import NOTHING, AfterLapse, Ended, Outcome
 from .rulesets import Ruleset, resolve
 from .state import POWER, GameState, RoundState
 from .table import end_turn
@@ -69,49 +47,6 @@ def new_game(header: GameStart, rules: Ruleset | None = None) -> GameState:
         everybody=(1 << count) - 1,
         seq_mode=header.seq is not None,
     )
-
-
-def round_end(g: GameState, e: RoundEnd) -> Outcome:
-    if not 1 <= e.round <= len(g.rounds):
-        raise InconsistentLogError("claim_premature",
-                                   f"round {e.round} has not ended at this point")
-    result = g.rounds[e.round - 1]
-    if dict(e.points) != result.points:
-        raise InconsistentLogError("claim_mismatch",
-                                   f"round {e.round}: the log claims points "
-                                   f"{_fmt(e.points)}, but the rules give {_fmt(result.points)}")
-    return NOTHING
-
-
-def game_end(g: GameState, e: GameEnd) -> Outcome:
-    if not g.complete:
-        raise InconsistentLogError("claim_premature", "the match has not ended at this point")
-    scores = g.cumulative_by_name()
-    if set(e.winners) != set(g.winners) or len(e.winners) != len(g.winners):
-        raise InconsistentLogError("claim_mismatch",
-                                   f"the log claims winners {', '.join(e.winners) or 'none'}, "
-                                   f"but the rules give {', '.join(g.winners)}")
-    if dict(e.scores) != scores:
-        raise InconsistentLogError("claim_mismatch",
-                                   f"the log claims scores {_fmt(e.scores)}, but the rules "
-                                   f"give {_fmt(scores)}")
-    return NOTHING
-
-
-def _fmt(points: dict[str, int]) -> str:
-    return ", ".join(f"{p} {v}" for p, v in points.items()) or "none"
-
-
-def _header_again(g: GameState, e: GameStart) -> Outcome:
-    raise IllegalEventError("duplicate_header", "a log has exactly one 'game' line, the first")
-
-
-Handler = Callable[[GameState, Any], Outcome]
-HANDLERS: dict[type, Handler] = {
-    Deal: deal, Peek: peek, Draw: draw, Discard: discard, Replace: replace, Power: power,
-    Skip: skip, Cabo: cabo, Snap: snap, Reshuffle: reshuffle, Forfeit: forfeit,
-    RoundEnd: round_end, GameEnd: game_end, GameStart: _header_again,
-}
 
 
 def apply(g: GameState, e: Event) -> Outcome:
@@ -150,9 +85,7 @@ def _after_lapse(g: GameState, e: Event, handler: Handler) -> Outcome:
     except CaboLogError:
         saved.restore(g)
         raise
-    return dataclasses.replace(done, lapsed=lapsed, turn_ended=True,
-                   round_ended=result if result is not None else done.round_ended,
-                   match_ended=done.match_ended or (result is not None and g.complete))
+    return AfterLapse(done, lapsed, result, result is not None and g.complete)
 
 
 class _Lapse:
@@ -220,5 +153,4 @@ def finish(g: GameState) -> Outcome:
         return NOTHING
     lapsed = g.round.pending_power
     result = end_turn(g)
-    return outcome(lapsed=lapsed, turn_ended=True, round_ended=result,
-                   match_ended=result is not None and g.complete)
+    return Ended(result, result is not None and g.complete, lapsed)

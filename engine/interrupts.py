@@ -7,9 +7,10 @@ from collections import Counter
 
 from . import scoring
 from .cards import describe_difference
+from .dispatch import handles
 from .errors import IllegalEventError, InconsistentLogError
 from .events import Forfeit, Reshuffle, Snap
-from .outcome import EVERYBODY, NOTHING, Outcome, outcome
+from .outcome import EVERYBODY, NOTHING, Left, Outcome, Reshuffled, Snapped
 from .state import DRAWN, END_FORFEIT, MATCH_OVER, POWER, TURN_START, GameState
 from .table import (
     check_position,
@@ -24,6 +25,7 @@ from .table import (
 )
 
 
+@handles(Snap)
 def snap(g: GameState, e: Snap) -> Outcome:
     r = g.round
     if not g.rules.snap:
@@ -43,14 +45,14 @@ def snap(g: GameState, e: Snap) -> Outcome:
         row.pop(e.position)
         r.pile.append(card)
         make_public(g, card)
-        return outcome(card=code, places=((seat, e.position),), discarded=(code,),
-                       learned=((EVERYBODY, card),), success=True)
+        return Snapped(code, (seat, e.position), (code,), ((EVERYBODY, card),), True, None)
     penalty_possible(g)
     r.known[card] = g.everybody
-    return outcome(card=code, places=((seat, e.position),), learned=((EVERYBODY, card),),
-                   success=False, penalty=take_penalty(g, seat))
+    return Snapped(code, (seat, e.position), (), ((EVERYBODY, card),), False,
+                   take_penalty(g, seat))
 
 
+@handles(Reshuffle)
 def reshuffle(g: GameState, e: Reshuffle) -> Outcome:
     r = g.round
     if not g.rules.reshuffle:
@@ -79,9 +81,10 @@ def reshuffle(g: GameState, e: Reshuffle) -> Outcome:
     r.deck = new
     r.pile = r.pile[-1:]
     r.reshuffles += 1
-    return outcome(forgotten=tuple(new))
+    return Reshuffled(tuple(new))
 
 
+@handles(Forfeit)
 def forfeit(g: GameState, e: Forfeit) -> Outcome:
     r = g.round
     if not g.rules.forfeits:
@@ -98,7 +101,7 @@ def forfeit(g: GameState, e: Forfeit) -> Outcome:
     if not playing:
         if len(g.active_players()) < 2:
             scoring.decide_winners(g, {})
-            return outcome(match_ended=g.complete)
+            return Left((), False, None, g.complete)
         return NOTHING
     return _leave_round(g, seat)
 
@@ -123,13 +126,11 @@ def _leave_round(g: GameState, seat: int) -> Outcome:
         r.pending_power = None
         g.phase = TURN_START
         ended = end_round(g, END_FORFEIT)
-        return outcome(discarded=discarded, turn_ended=True, round_ended=ended,
-                       match_ended=g.complete)
+        return Left(discarded, True, ended, g.complete)
     if not was_current:
-        return outcome(discarded=discarded) if discarded else NOTHING
+        return Left(discarded, False, None, False) if discarded else NOTHING
     result = end_turn(g)  # their turn ends here, with any power unused
-    return outcome(discarded=discarded, turn_ended=True, round_ended=result,
-                   match_ended=result is not None and g.complete)
+    return Left(discarded, True, result, result is not None and g.complete)
 
 
 def _drop_held(g: GameState) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .state import GameState, Phase
+from .vocabulary import DrawSource, PowerKind
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Observation:
     deck_size: int
     drawn: str | None                         # my drawn card (or a card taken from the pile)
     drawn_source: str | None
-    pending_power: str | None
+    pending_power: PowerKind | None
     caller: str | None
     scores: dict[str, int]
     turn: int
@@ -61,7 +62,7 @@ def observe(g: GameState, player: str) -> Observation:
     drawn = None
     source = None
     codes = r.codes
-    if r.drawn >= 0 and (r.current == seat or r.drawn_source == "discard"):
+    if r.drawn >= 0 and (r.current == seat or r.drawn_source == DrawSource.DISCARD):
         drawn = codes[r.drawn]
         source = r.drawn_source
     face_up, known, bit = r.face_up, r.known, 1 << seat

@@ -11,6 +11,7 @@ from itertools import combinations
 
 from .events import Cabo, Discard, Draw, Event, Peek, Power, Replace, Skip, Snap
 from .state import BEFORE_DEAL, DRAWN, POWER, ROUND_OVER, TURN_START, GameState
+from .vocabulary import DrawSource, PowerKind
 
 # Multi-replacements are listed up to this many cards where the ruleset sets no limit.
 LISTED_REPLACE_LIMIT = 4
@@ -64,9 +65,9 @@ def _turn_start(g: GameState) -> list[Event]:
     me = g.players[r.current]
     moves: list[Event] = []
     if r.deck or needs_reshuffle(g):
-        moves.append(Draw(None, False, me, "deck", None))
+        moves.append(Draw(None, False, me, DrawSource.DECK, None))
     if r.pile and r.rows[r.current]:
-        moves.append(Draw(None, False, me, "discard", None))
+        moves.append(Draw(None, False, me, DrawSource.DISCARD, None))
     if r.caller < 0:
         moves.append(Cabo(None, False, me))
     return moves
@@ -76,7 +77,7 @@ def _placements(g: GameState) -> list[Event]:
     r = g.round
     me = g.players[r.current]
     moves: list[Event] = []
-    if r.drawn_source == "deck":
+    if r.drawn_source == DrawSource.DECK:
         moves.append(Discard(None, False, me))
     size = len(r.rows[r.current])
     limit = g.rules.max_replace or LISTED_REPLACE_LIMIT
@@ -93,13 +94,13 @@ def _powers(g: GameState) -> list[Event]:
     moves: list[Event] = [Skip(None, False, me)]
     power = r.pending_power
     others = [p for p in r.participants if g.active[p] and p != seat]
-    if power == "peek":
-        moves += [Power(None, False, me, "peek", (me, i), None)
+    if power == PowerKind.PEEK:
+        moves += [Power(None, False, me, PowerKind.PEEK, (me, i), None)
                   for i in range(len(r.rows[seat]))]
-    elif power == "spy":
-        moves += [Power(None, False, me, "spy", (g.players[p], i), None)
+    elif power == PowerKind.SPY:
+        moves += [Power(None, False, me, PowerKind.SPY, (g.players[p], i), None)
                   for p in others for i in range(len(r.rows[p]))]
-    elif power == "swap":
+    elif power == PowerKind.SWAP:
         firsts = ([p for p in r.participants if g.active[p]]
                   if g.rules.swap_any_two_players else [seat])
         for a in firsts:
@@ -108,6 +109,6 @@ def _powers(g: GameState) -> list[Event]:
                     continue
                 for i in range(len(r.rows[a])):
                     for j in range(len(r.rows[b])):
-                        moves.append(Power(None, False, me, "swap", None,
+                        moves.append(Power(None, False, me, PowerKind.SWAP, None,
                                            ((g.players[a], i), (g.players[b], j))))
     return moves

@@ -5,9 +5,20 @@ Every handler validates first and mutates after, and returns the ``Outcome`` of 
 
 from __future__ import annotations
 
+from .dispatch import handles
 from .errors import IllegalEventError, InconsistentLogError
 from .events import Cabo, Discard, Draw, Replace, Skip
-from .outcome import EVERYBODY, NOTHING, Outcome, outcome
+from .outcome import (
+    EVERYBODY,
+    NOTHING,
+    TURN_ENDED,
+    Discarded,
+    Drew,
+    Ended,
+    Outcome,
+    Replaced,
+    ReplaceFailed,
+)
 from .state import DRAWN, POWER, TURN_START, GameState
 from .table import (
     can_reshuffle,
@@ -20,8 +31,10 @@ from .table import (
     penalty_possible,
     take_penalty,
 )
+from .vocabulary import DrawSource
 
 
+@handles(Draw)
 def draw(g: GameState, e: Draw) -> Outcome:
     r = g.round
     if g.phase != TURN_START:
@@ -34,28 +47,31 @@ def draw(g: GameState, e: Draw) -> Outcome:
         in_round(g, e.player)
         raise IllegalEventError("not_your_turn",
                                 f"it is {g.players[r.current]}'s turn, not {e.player}'s")
-    from_deck = e.source == "deck"
-    card = _top(g, seat, from_deck, e.player)
-    if e.card is not None and e.card != r.codes[card]:
+    source = e.source
+    from_deck = source == DrawSource.DECK
+    deck = r.deck
+    card = deck[-1] if from_deck and deck else _top(g, seat, from_deck, e.player)
+    code = r.codes[card]
+    if e.card is not None and e.card != code:
         raise InconsistentLogError("wrong_card",
-                                   f"the top of the {e.source} pile is {r.codes[card]}, "
-                                   f"not {e.card}")
+                                   f"the top of the {source} pile is {code}, not {e.card}")
     r.drawn = card
-    r.drawn_source = e.source
+    r.drawn_source = source
     g.phase = DRAWN
     r.started = True
     r.turn += 1
     if from_deck:
-        r.deck.pop()
+        deck.pop()
         r.known[card] |= 1 << seat
-        return outcome(card=r.codes[card], learned=((seat, card),))
+        return Drew(code, ((seat, card),))
     r.pile.pop()
     r.known[card] = g.everybody
-    return outcome(card=r.codes[card])
+    return Drew(code, ())
 
 
 def _top(g: GameState, seat: int, from_deck: bool, player: str) -> int:
-    """The card a draw takes, or why it cannot be taken."""
+    """The card a draw takes, or why it cannot be taken (the common case, the top of a
+    non-empty draw pile, is taken in ``draw`` itself)."""
     r = g.round
     if from_deck:
         if not r.deck:
@@ -73,38 +89,38 @@ def _top(g: GameState, seat: int, from_deck: bool, player: str) -> int:
     return r.pile[-1]
 
 
-def _holding(g: GameState, player: str, what: str) -> int:
-    r = g.round
-    seat = g.seat.get(player)
-    if g.phase != DRAWN or seat != r.current:
-        need_round(g)
-        in_round(g, player)
-        raise IllegalEventError("nothing_drawn",
-                                f"{player} holds no drawn card to {what}")
-    return seat
+def _not_holding(g: GameState, player: str, what: str) -> IllegalEventError:
+    """Why ``player`` cannot discard or place a card (checked inline by the handlers)."""
+    need_round(g)
+    in_round(g, player)
+    return IllegalEventError("nothing_drawn", f"{player} holds no drawn card to {what}")
 
 
+@handles(Discard)
 def discard(g: GameState, e: Discard) -> Outcome:
     r = g.round
-    _holding(g, e.player, "discard")
-    if r.drawn_source == "discard":
+    if g.phase != DRAWN or g.seat.get(e.player) != r.current:
+        raise _not_holding(g, e.player, "discard")
+    if r.drawn_source == DrawSource.DISCARD:
         raise IllegalEventError("must_replace",
                                 "a card taken from the discard pile must replace a card "
                                 "of the row")
     card = r.drawn
     r.pile.append(card)
-    make_public(g, card)
+    r.face_up[card] = True
+    r.known[card] = g.everybody
     r.drawn = -1
-    code = r.codes[card]
-    power, result = earn_power(g, card)
-    return outcome(card=code, discarded=(code,), learned=((EVERYBODY, card),), earned=power,
-                   turn_ended=power is None, round_ended=result,
-                   match_ended=result is not None and g.complete)
+    power = earn_power(g, card)
+    result = end_turn(g) if power is None else None
+    return Discarded(r.codes[card], card, power, result, result is not None and g.complete)
 
 
+@handles(Replace)
 def replace(g: GameState, e: Replace) -> Outcome:
     r = g.round
-    seat = _holding(g, e.player, "place")
+    seat = g.seat.get(e.player)
+    if g.phase != DRAWN or seat is None or seat != r.current:
+        raise _not_holding(g, e.player, "place")
     positions = e.positions
     if len(positions) == 1 and (e.into is None or e.into == positions[0]):
         return _replace_one(g, seat, positions[0])
@@ -134,7 +150,7 @@ def replace(g: GameState, e: Replace) -> Outcome:
 def _place_drawn(g: GameState) -> int:
     r = g.round
     drawn = r.drawn
-    r.face_up[drawn] = r.drawn_source == "discard" and g.rules.taken_discard_face_up
+    r.face_up[drawn] = r.drawn_source == DrawSource.DISCARD and g.rules.taken_discard_face_up
     r.drawn = -1
     return drawn
 
@@ -151,14 +167,13 @@ def _replace_many(g: GameState, seat: int, positions: tuple[int, ...], into: int
     for card in replaced:
         r.pile.append(card)
         make_public(g, card)
-    power, result = (earn_power(g, replaced[-1]) if g.rules.power_from_replaced
-                     else (None, end_turn(g)))
+    power = earn_power(g, replaced[-1]) if g.rules.power_from_replaced else None
+    result = end_turn(g) if power is None else None
     codes = r.codes
-    return outcome(card=codes[drawn], places=((seat, new.index(drawn)),),
-                   discarded=tuple(codes[c] for c in replaced),
-                   learned=tuple((EVERYBODY, c) for c in replaced), success=True,
-                   earned=power, turn_ended=power is None, round_ended=result,
-                   match_ended=result is not None and g.complete)
+    return Replaced(codes[drawn], ((seat, new.index(drawn)),),
+                    tuple(codes[c] for c in replaced),
+                    tuple((EVERYBODY, c) for c in replaced),
+                    power, result, result is not None and g.complete)
 
 
 def _replace_failed(g: GameState, seat: int, positions: tuple[int, ...],
@@ -178,10 +193,8 @@ def _replace_failed(g: GameState, seat: int, positions: tuple[int, ...],
         places = tuple((seat, p) for p in positions)
     penalty = take_penalty(g, seat) if len(positions) >= g.rules.failed_penalty_from else None
     result = end_turn(g)
-    return outcome(card=r.codes[drawn], places=places,
-                   learned=tuple((EVERYBODY, c) for c in shown), success=False,
-                   penalty=penalty, turn_ended=True, round_ended=result,
-                   match_ended=result is not None and g.complete)
+    return ReplaceFailed(r.codes[drawn], places, tuple((EVERYBODY, c) for c in shown),
+                         penalty, result, result is not None and g.complete)
 
 
 def _replace_one(g: GameState, seat: int, pos: int) -> Outcome:
@@ -192,22 +205,21 @@ def _replace_one(g: GameState, seat: int, pos: int) -> Outcome:
     if not 0 <= pos < len(row):
         check_position(g, seat, pos)
     old = row[pos]
-    drawn = _place_drawn(g)
+    drawn = r.drawn
+    r.face_up[drawn] = r.drawn_source == DrawSource.DISCARD and g.rules.taken_discard_face_up
+    r.drawn = -1
     row[pos] = drawn
     r.pile.append(old)
     r.face_up[old] = True
     r.known[old] = g.everybody
-    if g.rules.power_from_replaced:
-        power, result = earn_power(g, old)
-    else:
-        power, result = None, end_turn(g)
+    power = earn_power(g, old) if g.rules.power_from_replaced else None
+    result = end_turn(g) if power is None else None
     codes = r.codes
-    return outcome(card=codes[drawn], places=((seat, pos),), discarded=(codes[old],),
-                   learned=((EVERYBODY, old),), success=True, earned=power,
-                   turn_ended=power is None, round_ended=result,
-                   match_ended=result is not None and g.complete)
+    return Replaced(codes[drawn], ((seat, pos),), (codes[old],), ((EVERYBODY, old),), power,
+                    result, result is not None and g.complete)
 
 
+@handles(Skip)
 def skip(g: GameState, e: Skip) -> Outcome:
     r = g.round
     need_round(g)
@@ -222,12 +234,10 @@ def turn_over(g: GameState) -> Outcome:
     result = end_turn(g)
     if result is None:
         return TURN_ENDED
-    return outcome(turn_ended=True, round_ended=result, match_ended=g.complete)
+    return Ended(result, g.complete)
 
 
-TURN_ENDED = outcome(turn_ended=True)
-
-
+@handles(Cabo)
 def cabo(g: GameState, e: Cabo) -> Outcome:
     r = g.round
     need_round(g)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from .dispatch import handles
 from .errors import IllegalEventError
 from .events import Power
-from .outcome import Outcome, outcome
+from .outcome import Looked, Outcome, Swapped
 from .state import POWER, GameState
 from .table import check_position, end_turn, in_round, need_round
+from .vocabulary import PowerKind
 
 
+@handles(Power)
 def power(g: GameState, e: Power) -> Outcome:
     r = g.round
     seat = g.seat.get(e.player)
@@ -21,22 +24,21 @@ def power(g: GameState, e: Power) -> Outcome:
         top = r.codes[r.pile[-1]]
         raise IllegalEventError("wrong_power",
                                 f"the discarded {top} gives {r.pending_power}, not {e.power}")
-    if e.power == "swap":
+    if e.power == PowerKind.SWAP:
         return _swap(g, seat, e)
     assert e.target is not None
     target_name, pos = e.target
     target = in_round(g, target_name)
-    if e.power == "peek" and target != seat:
+    if e.power == PowerKind.PEEK and target != seat:
         raise IllegalEventError("bad_target", "peek looks at one of the user's own cards")
-    if e.power == "spy" and target == seat:
+    if e.power == PowerKind.SPY and target == seat:
         raise IllegalEventError("bad_target", "spy looks at another player's card")
     check_position(g, target, pos)
     card = r.rows[target][pos]
     r.known[card] |= 1 << seat
     result = end_turn(g)
-    return outcome(card=r.codes[card], places=((target, pos),), learned=((seat, card),),
-                   turn_ended=True, round_ended=result,
-                   match_ended=result is not None and g.complete)
+    return Looked(r.codes[card], (target, pos), ((seat, card),), result,
+                  result is not None and g.complete)
 
 
 def _swap(g: GameState, seat: int, e: Power) -> Outcome:
@@ -60,5 +62,4 @@ def _swap(g: GameState, seat: int, e: Power) -> Outcome:
     row_a[pos_a], row_b[pos_b] = row_b[pos_b], row_a[pos_a]
     moved = (r.codes[row_b[pos_b]], r.codes[row_a[pos_a]])
     result = end_turn(g)
-    return outcome(places=((a, pos_a), (b, pos_b)), moved=moved, turn_ended=True,
-                   round_ended=result, match_ended=result is not None and g.complete)
+    return Swapped(((a, pos_a), (b, pos_b)), moved, result, result is not None and g.complete)

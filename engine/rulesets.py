@@ -13,6 +13,7 @@ from typing import Any
 
 from .cards import CABO_DECK, STANDARD_DECK, deck_codes, value_table
 from .errors import RulesetError
+from .vocabulary import POWERS, ExactReset, PowerKind
 
 # How a tie for the lowest match total is settled.
 TIE_SHARE = "share"                     # ties share the win
@@ -24,13 +25,15 @@ FIRST_LOGGED = "logged"                 # whoever the log names
 FIRST_FEWEST_POINTS = "fewest_points"   # fewest points in the previous round
 FIRST_ROTATE = "rotate"                 # next seat after the previous first player
 
-# What happens to a player whose match total is exactly the target.
-RESET_NEVER = "never"
-RESET_ALWAYS = "always"
-RESET_ONCE = "once"
+# What happens to a player whose match total is exactly the target (``ExactReset``).
+RESET_NEVER = ExactReset.NEVER
+RESET_ALWAYS = ExactReset.ALWAYS
+RESET_ONCE = ExactReset.ONCE
 
-DEFAULT_POWERS: tuple[tuple[int, str], ...] = (
-    (7, "peek"), (8, "peek"), (9, "spy"), (10, "spy"), (11, "swap"), (12, "swap"),
+_RESETS: dict[str, ExactReset] = {m.value: m for m in ExactReset}
+DEFAULT_POWERS: tuple[tuple[int, PowerKind], ...] = (
+    (7, PowerKind.PEEK), (8, PowerKind.PEEK), (9, PowerKind.SPY), (10, PowerKind.SPY),
+    (11, PowerKind.SWAP), (12, PowerKind.SWAP),
 )
 
 
@@ -58,7 +61,7 @@ class Ruleset:
     failed_penalty_from: int = 3                    # failed with this many cards: +1 penalty card
     taken_discard_face_up: bool = True
     power_from_replaced: bool = False               # golf: any card this turn put on the pile
-    powers: tuple[tuple[int, str], ...] = DEFAULT_POWERS
+    powers: tuple[tuple[int, PowerKind], ...] = DEFAULT_POWERS
     swap_any_two_players: bool = False              # edition1: the user may be neither player
     snap: bool = False
     reshuffle: bool = True
@@ -75,12 +78,17 @@ class Ruleset:
     # match
     target: int = 100
     end_at_target: bool = False                     # True: >= target ends; False: > target
-    exact_reset: str = RESET_NEVER
+    exact_reset: ExactReset = ExactReset.NEVER
     tie_rule: str = TIE_SHARE
     first_player: str = FIRST_LOGGED
     options: tuple[str, ...] = field(default=("target", "decks"))
 
     def __post_init__(self) -> None:
+        # the vocabulary's members, however the parameters were written (plain strings too)
+        object.__setattr__(self, "powers",
+                           tuple((v, POWERS.get(p, p)) for v, p in self.powers))
+        if self.exact_reset in _RESETS:
+            object.__setattr__(self, "exact_reset", _RESETS[self.exact_reset])
         problems = _check(self)
         if problems:
             raise RulesetError("bad_ruleset", f"ruleset {self.name!r}: " + "; ".join(problems))
@@ -93,10 +101,10 @@ class Ruleset:
         """Code -> value for every card of this ruleset's deck."""
         return value_table(self.deck_codes(), self.deck, self.red_king_value)
 
-    def power_table(self) -> dict[int, str]:
+    def power_table(self) -> dict[int, PowerKind]:
         return dict(self.powers)
 
-    def power_of(self, value: int) -> str | None:
+    def power_of(self, value: int) -> PowerKind | None:
         return self.power_table().get(value)
 
     def players_allowed(self, count: int) -> bool:
@@ -171,14 +179,14 @@ def _check(rules: Ruleset) -> list[str]:
         problems.append("peek_positions must list peek_count positions from 0 to 3")
     if rules.min_players < 2 or rules.max_players < rules.min_players:
         problems.append("player limits are inconsistent")
-    if rules.exact_reset not in (RESET_NEVER, RESET_ALWAYS, RESET_ONCE):
+    if rules.exact_reset not in tuple(ExactReset):
         problems.append("exact_reset must be 'never', 'always' or 'once'")
     if rules.tie_rule not in (TIE_SHARE, TIE_LAST_ROUND, TIE_BREAK_ROUNDS):
         problems.append("tie_rule must be 'share', 'last_round' or 'tiebreak_rounds'")
     if rules.first_player not in (FIRST_LOGGED, FIRST_FEWEST_POINTS, FIRST_ROTATE):
         problems.append("first_player must be 'logged', 'fewest_points' or 'rotate'")
     for _value, power in rules.powers:
-        if power not in ("peek", "spy", "swap"):
+        if power not in POWERS:
             problems.append(f"unknown power {power!r}")
     if rules.max_replace < 0:
         problems.append("max_replace must be 0 (any) or more")
@@ -300,7 +308,7 @@ def _coerce(key: str, value: Any, default: Any) -> Any:
         if not isinstance(value, dict):
             raise RulesetError("bad_ruleset", "house rules: 'powers' must map values to powers")
         try:
-            return tuple(sorted((int(k), str(v)) for k, v in value.items()))
+            return tuple(sorted((int(k), POWERS.get(v, str(v))) for k, v in value.items()))
         except (TypeError, ValueError):
             raise RulesetError("bad_ruleset", "house rules: 'powers' keys must be card values")\
                 from None
@@ -315,6 +323,12 @@ def _coerce(key: str, value: Any, default: Any) -> Any:
         return tuple(value)
     if key == "special_penalty" and value is None:
         return None
+    if isinstance(default, StrEnum):  # a word of the vocabulary, written as its string
+        if type(value) is not str:
+            raise RulesetError("bad_ruleset",
+                               f"house rules: {key!r} must be a string, not {_typed(value)}")
+        members = {m.value: m for m in type(default)}
+        return members.get(value, value)  # an unknown word is reported by _check
     expected = type(default) if default is not None else int
     if type(value) is not expected:
         raise RulesetError("bad_ruleset",

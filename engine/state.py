@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .rulesets import Ruleset
+from .vocabulary import PowerKind
 
 
 class Phase(StrEnum):
@@ -106,8 +107,8 @@ class RoundState:
     caller_forfeited: bool = False
     final_left: list[int] = field(default_factory=list)
     drawn: int = -1
-    drawn_source: str = ""
-    pending_power: str | None = None
+    drawn_source: str = ""                    # a DrawSource while a card is held
+    pending_power: PowerKind | None = None
     reshuffles: int = 0
 
 
@@ -122,7 +123,7 @@ class GameState:
     names: dict[str, object] = field(default_factory=dict)
     seat: dict[str, int] = field(default_factory=dict)
     values_of: dict[str, int] = field(default_factory=dict)
-    power_of: dict[int, str] = field(default_factory=dict)
+    power_of: dict[int, PowerKind] = field(default_factory=dict)
     deck_counter: dict[str, int] = field(default_factory=dict)
     sorted_deck: list[str] = field(default_factory=list)
     active: list[bool] = field(default_factory=list)

@@ -19,6 +19,7 @@ from .state import (
     GameState,
     RoundResult,
 )
+from .vocabulary import PowerKind
 
 
 def seat_of(g: GameState, player: str) -> int:
@@ -111,7 +112,11 @@ def end_turn(g: GameState) -> RoundResult | None:
     r.pending_power = None
     g.phase = TURN_START
     if r.caller < 0 and (r.deck or not g.rules.deck_empty_ends_round):
-        r.current = next_seat(g, r.current)  # the common case first
+        in_play = r.in_play  # the common case first: the next seat is still in the round
+        seat = r.current + 1
+        if seat == len(in_play):
+            seat = 0
+        r.current = seat if in_play[seat] else next_seat(g, seat)
         return None
     if r.caller >= 0 and not r.final_left:
         return end_round(g, EndReason.CABO)
@@ -132,13 +137,11 @@ def end_round(g: GameState, end: EndReason) -> RoundResult:
     return scoring.finish_round(g, end)
 
 
-def earn_power(g: GameState, card: int) -> tuple[str | None, RoundResult | None]:
-    """A card went to the pile at the end of a turn: its power is pending now, or (none) the
-    turn ends. Returns the power earned and the result of a round that ended."""
-    r = g.round
-    power = g.power_of.get(r.values[card])
-    if power is None:
-        return None, end_turn(g)
-    r.pending_power = power
-    g.phase = POWER
-    return power, None
+def earn_power(g: GameState, card: int) -> PowerKind | None:
+    """A card went to the pile at the end of a turn: its power, now pending (the turn goes
+    on), or None (no power: the caller ends the turn)."""
+    power = g.power_of.get(g.round.values[card])
+    if power is not None:
+        g.round.pending_power = power
+        g.phase = POWER
+    return power

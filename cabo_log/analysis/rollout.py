@@ -21,6 +21,7 @@ from engine.knowledge import observe
 from engine.moves import needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.scoring import expected_first
 from engine.state import DRAWN, POWER, TURN_START
+from engine.vocabulary import DrawSource
 
 # The default rollout policy is greedy: the stronger `expert` bot (``--bot expert``) costs
 # about 6x as much per event (measured: README), which would break the budget of a typical
@@ -121,7 +122,7 @@ class Table:
     def apply(self, event: Event) -> None:
         """Apply, making the reshuffle the engine asks for first (a chance event)."""
         g = self.g
-        if needs_reshuffle(g) and getattr(event, "source", None) == "deck":
+        if needs_reshuffle(g) and getattr(event, "source", None) == DrawSource.DECK:
             self.reshuffle()
         try:
             apply(g, event)

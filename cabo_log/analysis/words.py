@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine import Event, GameState
 from engine.events import Cabo, Discard, Draw, Power, Replace, Skip
 from engine.knowledge import observe, row_view
+from engine.vocabulary import DrawSource, PowerKind
 
 
 def a_card(code: str) -> str:
@@ -22,7 +23,7 @@ def _slot(owner: str, position: int, me: str) -> str:
 def infinitive(move: Event, g: GameState) -> str:
     """What the move does, as "best was to ...": "discard", "replace 0 and 3"."""
     if isinstance(move, Draw):
-        return "draw from the deck" if move.source == "deck" else "take the discard"
+        return "draw from the deck" if move.source == DrawSource.DECK else "take the discard"
     if isinstance(move, Cabo):
         return "call Cabo"
     if isinstance(move, Discard):
@@ -40,7 +41,7 @@ def _power(move: Power, peek: str, spy: str, swap: str) -> str:
     me = move.player
     if move.target is not None:
         owner, position = move.target
-        verb = peek if move.power == "peek" else spy
+        verb = peek if move.power == PowerKind.PEEK else spy
         return f"{verb} {_slot(owner, position, me)}"
     assert move.cards is not None
     (a, i), (b, j) = move.cards
@@ -52,7 +53,7 @@ def past(move: Event, g: GameState) -> str:
     a 12". ``g`` is the table right before the move (cards named as they really were)."""
     me = move.player  # type: ignore[attr-defined]
     if isinstance(move, Draw):
-        if move.source == "deck":
+        if move.source == DrawSource.DECK:
             return "drew from the deck"
         top = g.discard_top()
         return f"took the discard ({a_card(top)})" if top else "took the discard"

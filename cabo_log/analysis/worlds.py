@@ -21,6 +21,7 @@ import random
 from engine import Event, GameState
 from engine.knowledge import Observation, visible
 from engine.moves import legal_moves, needs_reshuffle
+from engine.vocabulary import DrawSource
 
 
 class Pools:
@@ -125,26 +126,27 @@ def fast_observe(g: GameState, player: str) -> Observation:
     """``engine.knowledge.observe`` for the hot loop of rollouts: the same Observation (a test
     checks they are equal), built with local lookups instead of one call per card."""
     seat = g.seat[player]
-    codes, face_up, known = g.round.codes, g.round.face_up, g.round.known
+    r = g.round
+    codes, face_up, known = r.codes, r.face_up, r.known
     bit = 1 << seat
     players = g.players
     active = g.active
     drawn = None
     source = None
-    if g.round.drawn >= 0 and (g.round.current == seat or g.round.drawn_source == "discard"):
-        drawn = codes[g.round.drawn]
-        source = g.round.drawn_source
+    if r.drawn >= 0 and (r.current == seat or r.drawn_source == DrawSource.DISCARD):
+        drawn = codes[r.drawn]
+        source = r.drawn_source
     rows = {players[p]: tuple([codes[c] if face_up[c] or known[c] & bit else None
-                               for c in g.round.rows[p]])
-            for p in g.round.participants if active[p]}
+                               for c in r.rows[p]])
+            for p in r.participants if active[p]}
     return Observation(
         me=player, players=players,
         active=tuple([players[p] for p in range(len(players)) if active[p]]),
-        round=g.round.round_no, phase=g.phase, to_play=g.current_player(), rows=rows,
-        discard=tuple([codes[c] for c in g.round.pile]), deck_size=len(g.round.deck),
+        round=r.round_no, phase=g.phase, to_play=g.current_player(), rows=rows,
+        discard=tuple([codes[c] for c in r.pile]), deck_size=len(r.deck),
         drawn=drawn, drawn_source=source,
-        pending_power=g.round.pending_power if g.round.current == seat else None,
-        caller=g.caller_name(), scores=g.cumulative_by_name(), turn=g.round.turn,
+        pending_power=r.pending_power if r.current == seat else None,
+        caller=g.caller_name(), scores=g.cumulative_by_name(), turn=r.turn,
         ruleset=g.rules.name,
     )
 
@@ -158,9 +160,10 @@ class MoveCache:
         self.moves: dict[tuple[object, ...], list[Event]] = {}
 
     def legal(self, g: GameState) -> list[Event]:
-        key = (g.phase, g.round.current, g.round.drawn_source, g.round.pending_power,
-               tuple([len(r) for r in g.round.rows]), len(g.round.deck) > 0, needs_reshuffle(g),
-               len(g.round.pile) > 0, g.round.caller >= 0, tuple(g.round.in_play))
+        r = g.round
+        key = (g.phase, r.current, r.drawn_source, r.pending_power,
+               tuple([len(row) for row in r.rows]), len(r.deck) > 0, needs_reshuffle(g),
+               len(r.pile) > 0, r.caller >= 0, tuple(r.in_play))
         moves = self.moves.get(key)
         if moves is None:
             moves = self.moves[key] = legal_moves(g)

@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from engine import CaboLogError, Event, LogSyntaxError, parse_event
-from engine.events import EVENT_TYPES
+from engine.parsing import EVENT_TYPES
 
 BOM = b"\xef\xbb\xbf"
 

@@ -35,6 +35,7 @@ from engine.events import (
 from engine.knowledge import visible
 from engine.outcome import NOTHING
 from engine.state import MATCH_OVER, POWER
+from engine.vocabulary import DrawSource, PowerKind
 
 _SUITS = {"H": "\u2665", "D": "\u2666", "S": "\u2660", "C": "\u2663"}
 
@@ -167,7 +168,7 @@ class EventWords:
                 what += f" ({join_words([card_label(g.round.codes[c]) for c in cards])})"
             return what
         if isinstance(e, Draw):
-            if e.source == "discard":
+            if e.source == DrawSource.DISCARD:
                 taken = a_card(g.round.codes[g.round.drawn])
                 return f"{e.player} took {taken} from the discard pile"
             return f"{e.player} drew {self.name_card(g, g.round.drawn)} from the deck"
@@ -219,7 +220,7 @@ class EventWords:
     def _replace(self, e: Replace, g: GameState, b: Before) -> str:
         seat = g.seat[e.player]
         old = [b.rows[seat][p] for p in e.positions]
-        if b.drawn_source == "discard":
+        if b.drawn_source == DrawSource.DISCARD:
             drawn = f"the {card_label(g.round.codes[b.drawn])} taken from the discard pile"
         elif self.knew(g, b.drawn):
             drawn = f"the drawn {card_label(g.round.codes[b.drawn])}"
@@ -238,7 +239,7 @@ class EventWords:
         return text
 
     def _power(self, e: Power, g: GameState, b: Before) -> str:
-        if e.power == "swap":
+        if e.power == PowerKind.SWAP:
             (sa, ia), (sb, ib) = self.outcome.places   # the user's own place first
             pa, pb = g.players[sa], g.players[sb]
             card_a, card_b = b.rows[sa][ia], b.rows[sb][ib]
@@ -252,7 +253,7 @@ class EventWords:
         assert e.target is not None
         who, pos = e.target
         card = g.round.rows[g.seat[who]][pos]
-        if e.power == "peek":
+        if e.power == PowerKind.PEEK:
             text = f"{e.player} peeked at their card {pos}"
         else:
             text = f"{e.player} spied {who}'s card {pos}"

@@ -34,6 +34,7 @@ from cabo_log.play.counting import Counting, Unseen, known_to_fail
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.rulesets import Ruleset
+from engine.vocabulary import DrawSource, PowerKind
 
 
 @dataclass(frozen=True)
@@ -147,8 +148,8 @@ class ExpertBot:
         draws = {m.source: m for m in moves if isinstance(m, Draw)}
         if not draws or (cabo and should_call(self.rules, self.style, table, rng)):
             return cabo[0] if cabo else moves[0]
-        deck = draws.get("deck")
-        take = draws.get("discard")
+        deck = draws.get(DrawSource.DECK)
+        take = draws.get(DrawSource.DISCARD)
         if take is None or not table.obs.discard:
             return deck or moves[0]
         if deck is None:
@@ -171,7 +172,7 @@ class ExpertBot:
         value = self.of[obs.drawn]
         best: tuple[float, Event] | None = None
         for move in moves:
-            score = self._place_score(table, move, value, obs.drawn_source == "deck")
+            score = self._place_score(table, move, value, obs.drawn_source == DrawSource.DECK)
             if score is not None and (best is None or score > best[0]):
                 best = (score, move)
         assert best is not None
@@ -223,24 +224,24 @@ class ExpertBot:
     def _power_worth(self, table: Table, value: int) -> float:
         """What the power a discarded card of ``value`` earns is worth now."""
         power = self.powers.get(value)
-        if power == "peek":
+        if power == PowerKind.PEEK:
             return self.style.peek_value if table.unknown(table.me) else 0.0
-        if power == "spy":
+        if power == PowerKind.SPY:
             return self.style.spy_value if any(table.unknown(p) for p in table.others) else 0.0
-        if power == "swap":
+        if power == PowerKind.SWAP:
             return max(0.0, best_swap(self.style, table)[0])
         return 0.0
 
     def _power(self, table: Table, moves: Sequence[Event]) -> Event:
         skip = next(m for m in moves if isinstance(m, Skip))
         power = table.obs.pending_power
-        if power == "peek":
+        if power == PowerKind.PEEK:
             for move in moves:
                 if isinstance(move, Power) and move.target is not None \
                         and table.mine[move.target[1]] is None:
                     return move
             return skip
-        if power == "spy":
+        if power == PowerKind.SPY:
             ranked = sorted(table.others, key=lambda p: p != table.leader())
             for p in ranked:
                 for move in moves:
@@ -248,7 +249,7 @@ class ExpertBot:
                             and move.target[0] == p and table.rows[p][move.target[1]] is None:
                         return move
             return skip
-        if power == "swap":
+        if power == PowerKind.SWAP:
             gain, swap = best_swap(self.style, table, moves)
             if swap is not None and gain >= self.style.swap_margin:
                 return swap
@@ -265,7 +266,7 @@ def best_swap(style: Style, table: Table, moves: Sequence[Event] | None = None
     leader = table.leader()
     best: tuple[float, Event | None] = (0.0, None)
     candidates = moves if moves is not None else [
-        Power(None, False, me, "swap", None, ((me, i), (p, j)))
+        Power(None, False, me, PowerKind.SWAP, None, ((me, i), (p, j)))
         for i in range(len(table.mine)) for p, r in table.others.items()
         for j in range(len(r))]
     for move in candidates:

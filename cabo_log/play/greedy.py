@@ -22,6 +22,7 @@ from cabo_log.play.tactics import is_special, moon_slot, own_swap, spoil_leader
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.rulesets import RESET_NEVER, RESET_ONCE, Ruleset
+from engine.vocabulary import DrawSource, PowerKind
 
 
 class GreedyBot:
@@ -90,10 +91,10 @@ class GreedyBot:
             return cabo[0]
         if cabo and self._should_call(obs, mood):
             return cabo[0]
-        if "discard" in draws and obs.discard and mood != "frozen":
+        if DrawSource.DISCARD in draws and obs.discard and mood != "frozen":
             if self._wants(obs, obs.discard[-1], mood):
-                return draws["discard"]
-        return draws.get("deck") or draws["discard"]
+                return draws[DrawSource.DISCARD]
+        return draws.get(DrawSource.DECK) or draws[DrawSource.DISCARD]
 
     def _should_call(self, obs: Observation, mood: str) -> bool:
         row = obs.rows[obs.me]
@@ -161,7 +162,7 @@ class GreedyBot:
                 end = rng.choice(("left", "right")) if self.rules.choose_failed_end else None
                 return Replace(None, False, obs.me, picked, None, end)
         gain, positions = best_placement(self.values, self.rules.max_replace, row, value)
-        power = self.rules.power_of(value) is not None and obs.drawn_source == "deck"
+        power = self.rules.power_of(value) is not None and obs.drawn_source == DrawSource.DECK
         if not can_discard or gain > (2.0 if power else 0.5):
             return Replace(None, False, obs.me, positions, None, None)
         return Discard(None, False, obs.me)
@@ -172,29 +173,29 @@ class GreedyBot:
         power = obs.pending_power
         me = obs.me
         row = obs.rows[me]
-        if power == "peek":
+        if power == PowerKind.PEEK:
             for i, code in enumerate(row):
                 if code is None:
-                    return Power(None, False, me, "peek", (me, i), None)
+                    return Power(None, False, me, PowerKind.PEEK, (me, i), None)
             return skip
         others = {p: r for p, r in obs.rows.items() if p != me}
-        if power == "spy":
+        if power == PowerKind.SPY:
             # look at the opponent who seems closest to calling, at a card nobody showed us
             ranked = sorted(others, key=lambda p: self.values.estimate(others[p]))
             for p in ranked:
                 for i, code in enumerate(others[p]):
                     if code is None:
-                        return Power(None, False, me, "spy", (p, i), None)
+                        return Power(None, False, me, PowerKind.SPY, (p, i), None)
             return skip
-        if power == "swap" and mood != "frozen":
+        if power == PowerKind.SWAP and mood != "frozen":
             swap = own_swap(self.values, self.special, row, others, mood)
             if swap is not None:
                 mine, theirs = swap
-                return Power(None, False, me, "swap", None, ((me, mine), theirs))
+                return Power(None, False, me, PowerKind.SWAP, None, ((me, mine), theirs))
             if self.rules.swap_any_two_players and mood == "normal":
                 spoil = spoil_leader(self.values, obs, others)
                 if spoil is not None:
-                    return Power(None, False, me, "swap", None, spoil)
+                    return Power(None, False, me, PowerKind.SWAP, None, spoil)
         return skip
 
 

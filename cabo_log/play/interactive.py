@@ -28,6 +28,7 @@ from engine.knowledge import observe
 from engine.moves import legal_moves, needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.scoring import expected_first
 from engine.state import TURN_START
+from engine.vocabulary import DrawSource
 
 Ask = Callable[[str], str]      # shows a prompt, returns the line typed (EOFError at the end)
 Say = Callable[[str], None]
@@ -149,11 +150,11 @@ class Match:
         g = self.state
         if isinstance(event, Draw):
             self.window = 0
-            if event.source == "deck":
+            if event.source == DrawSource.DECK:
                 if needs_reshuffle(g):
                     self._reshuffle()
                 top = g.round.codes[g.round.deck[-1]]
-                event = Draw(None, event.auto, event.player, "deck", top)
+                event = Draw(None, event.auto, event.player, DrawSource.DECK, top)
         rounds = len(g.rounds)
         try:
             self.log.append(event)

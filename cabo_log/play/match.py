@@ -55,6 +55,7 @@ from engine.moves import needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.rulesets import Ruleset
 from engine.scoring import expected_first, rotate_first
 from engine.state import DRAWN, POWER, ROUND_OVER, TURN_START
+from engine.vocabulary import DrawSource
 
 FORFEIT_REASONS = ("left", "disconnected")
 
@@ -134,8 +135,8 @@ class Recorder:
                 raise SimulationError(f"{self.state.game_id}: the engine refused "
                                       f"{to_dict(event)}: {exc}") from exc
             self.reshuffle()
-            if kind is Draw and values[1] == "deck":   # a deck draw names the new top
-                values = (values[0], "deck", deck_top(self.state))
+            if kind is Draw and values[1] == DrawSource.DECK:   # a deck draw names the new top
+                values = (values[0], DrawSource.DECK, deck_top(self.state))
             event, done = self._record(kind, values, auto, think)
         self.claims(event, done)
 
@@ -300,7 +301,7 @@ class Match:
         if kind is Draw:   # a deck draw names the card it takes
             source = move.source  # type: ignore[attr-defined]
             values: tuple[Any, ...] = (name, source,
-                                       deck_top(g) if source == "deck" else None)
+                                       deck_top(g) if source == DrawSource.DECK else None)
             self.window_snaps = 0
         else:
             if kind is Cabo:

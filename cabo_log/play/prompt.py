@@ -13,6 +13,7 @@ from engine import Event
 from engine.events import Cabo, Discard, Draw, Peek, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.state import TURN_START
+from engine.vocabulary import DrawSource, PowerKind
 
 
 def _card(code: str | None) -> str:
@@ -52,8 +53,8 @@ def move_text(move: Event, obs: Observation) -> str:  # noqa: C901 - one branch 
     top = _card(obs.discard[-1]) if obs.discard else "?"
     held = _card(obs.drawn)
     if isinstance(move, Draw):
-        return "draw from the deck" if move.source == "deck" else f"take the {top} from the " \
-            "discard pile"
+        return "draw from the deck" if move.source == DrawSource.DECK \
+            else f"take the {top} from the discard pile"
     if isinstance(move, Cabo):
         return "call Cabo"
     if isinstance(move, Discard):
@@ -67,13 +68,13 @@ def move_text(move: Event, obs: Observation) -> str:  # noqa: C901 - one branch 
     if isinstance(move, Skip):
         return f"skip the {obs.pending_power} power"
     if isinstance(move, Power):
-        if move.power == "swap" and move.cards is not None:
+        if move.power == PowerKind.SWAP and move.cards is not None:
             (pa, ia), (pb, ib) = move.cards
             first = "your" if pa == obs.me else f"{pa}'s"
             return f"swap {first} card {ia} with {pb}'s card {ib}"
         assert move.target is not None
         who, pos = move.target
-        return f"peek at your card {pos}" if move.power == "peek" else \
+        return f"peek at your card {pos}" if move.power == PowerKind.PEEK else \
             f"spy on {who}'s card {pos}"
     if isinstance(move, Peek):
         return f"look at your cards {_list(move.positions)}"

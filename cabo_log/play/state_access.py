@@ -22,6 +22,7 @@ from __future__ import annotations
 from engine import EVERYBODY, GameState, Outcome
 from engine.knowledge import Observation
 from engine.state import DRAWN, POWER, TURN_START, RoundState
+from engine.vocabulary import DrawSource
 
 _PLAYING = frozenset((TURN_START, DRAWN, POWER))   # phases with a player to act
 
@@ -151,7 +152,7 @@ class Observer:
         players = g.players
         view = self.seen[seat].__getitem__
         current = r.current
-        if r.drawn >= 0 and (current == seat or r.drawn_source == "discard"):
+        if r.drawn >= 0 and (current == seat or r.drawn_source == DrawSource.DISCARD):
             drawn: str | None = r.codes[r.drawn]
             source: str | None = r.drawn_source
         else:

@@ -1,0 +1,40 @@
+"""The game's words that logs, reports and JSON spell out, as str-Enums.
+
+Each member *is* its string (``PowerKind.PEEK == "peek"``, ``json.dumps`` and f-strings give
+``"peek"``), so the log format, the JSON output and the golden playthroughs read exactly as
+before, while code compares against members that mypy checks instead of bare strings.
+Compare with ``==``, never ``is``: a value read by a decoder outside the engine may be the
+plain string.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class PowerKind(StrEnum):
+    """What a discarded card lets its player do (the ruleset's power table says which)."""
+
+    PEEK = "peek"     # look at one of one's own cards
+    SPY = "spy"       # look at another player's card
+    SWAP = "swap"     # exchange two cards, unseen
+
+
+class DrawSource(StrEnum):
+    """Where a turn's card comes from."""
+
+    DECK = "deck"         # the top of the draw pile, seen only by the drawer
+    DISCARD = "discard"   # the top of the discard pile, public; it must replace a card
+
+
+class ExactReset(StrEnum):
+    """What happens to a player whose match total is exactly the target (RULES.md)."""
+
+    NEVER = "never"       # nothing
+    ALWAYS = "always"     # back to half the target, every time
+    ONCE = "once"         # back to half the target the first time; a second exact hit ends it
+
+
+POWERS: dict[str, PowerKind] = {p.value: p for p in PowerKind}
+SOURCES: dict[str, DrawSource] = {s.value: s for s in DrawSource}
+"""The members by their string, for parsers: a dict lookup is cheaper than ``PowerKind(s)``."""
