@@ -101,18 +101,21 @@ def forfeit(g: GameState, e: Forfeit) -> Outcome:
     if not playing:
         if len(g.active_players()) < 2:
             scoring.decide_winners(g, {})
-            return Left((), False, None, g.complete)
+            return Left((), (), False, None, g.complete)
         return NOTHING
     return _leave_round(g, seat)
 
 
 def _leave_round(g: GameState, seat: int) -> Outcome:
     """A player in the round leaves: their row goes out, their held card to the pile; their
-    turn ends, or (fewer than two left) the round does, unscored."""
+    turn ends, or (fewer than two left) the round does, unscored. A card dropped on the pile
+    lies face up: the outcome says everybody learned it."""
     r = g.round
     was_current = seat == r.current
     discarded: tuple[str, ...] = ()
+    learned: tuple[tuple[int, int], ...] = ()
     if was_current and r.drawn >= 0:
+        learned = ((EVERYBODY, r.drawn),)
         discarded = _drop_held(g)
     r.out.extend(r.rows[seat])
     r.rows[seat] = []
@@ -122,15 +125,16 @@ def _leave_round(g: GameState, seat: int) -> Outcome:
         r.caller_forfeited = True
     if len(g.active_participants()) < 2:
         if r.drawn >= 0:  # the last player's held card goes to the pile, unplayed
+            learned = (*learned, (EVERYBODY, r.drawn))
             _drop_held(g)
         r.pending_power = None
         g.phase = TURN_START
         ended = end_round(g, END_FORFEIT)
-        return Left(discarded, True, ended, g.complete)
+        return Left(discarded, learned, True, ended, g.complete)
     if not was_current:
-        return Left(discarded, False, None, False) if discarded else NOTHING
+        return Left(discarded, learned, False, None, False) if discarded else NOTHING
     result = end_turn(g)  # their turn ends here, with any power unused
-    return Left(discarded, True, result, result is not None and g.complete)
+    return Left(discarded, learned, True, result, result is not None and g.complete)
 
 
 def _drop_held(g: GameState) -> tuple[str, ...]:

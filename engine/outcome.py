@@ -236,11 +236,12 @@ class Reshuffled(Outcome):
 class Left(Outcome):
     """A forfeit: a held card dropped on the pile, and what ended with the player leaving."""
 
-    __slots__ = ("discarded", "turn_ended", "round_ended", "match_ended")
+    __slots__ = ("discarded", "learned", "turn_ended", "round_ended", "match_ended")
 
-    def __init__(self, discarded: tuple[str, ...], turn_ended: bool,
-                 round_ended: RoundResult | None, match_ended: bool) -> None:
+    def __init__(self, discarded: tuple[str, ...], learned: tuple[tuple[int, int], ...],
+                 turn_ended: bool, round_ended: RoundResult | None, match_ended: bool) -> None:
         self.discarded = discarded
+        self.learned = learned
         self.turn_ended = turn_ended
         self.round_ended = round_ended
         self.match_ended = match_ended

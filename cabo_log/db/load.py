@@ -124,11 +124,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     files = [os.path.abspath(p) for p in find_logs(paths)]
     if not files:
         raise NoLogsFound(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
-    con = db.connect(database, read_only=False)
-    con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")   # or it grows with the database
-    # no checkpoint inside a COMMIT (seconds that a stop would have to wait for): the WAL is
-    # folded into the database file once, when the load closes it
-    con.execute(f"SET checkpoint_threshold = '{WAL_BYTES}'")
+    con = _open(database)
     writer = db.Writer(con, flush_rows=FLUSH_ROWS)
     try:
         db.ensure_schema(con, database)
@@ -168,6 +164,18 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     summary = loader.summary
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _open(database: str | os.PathLike[str]) -> Any:
+    """The load's connection: a bounded memory (or it grows with the database), and no
+    checkpoint inside a COMMIT (seconds a stop would have to wait for): the write-ahead log is
+    folded into the database file once, when the load closes it."""
+    from cabo_log.db import database as db
+
+    con = db.connect(database, read_only=False)
+    con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")
+    con.execute(f"SET checkpoint_threshold = '{WAL_BYTES}'")
+    return con
 
 
 def _close(con: Any, *, stopping: bool) -> None:

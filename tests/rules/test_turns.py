@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalEventError
+from engine import EVERYBODY, IllegalEventError
 
 from .helpers import (
     cabo_round,
@@ -625,3 +625,31 @@ def test_multi_replacement_with_the_taken_discard(ruleset: str, hands: dict[str,
     assert face_up(b, "ana")[0] is lies_face_up and knows(b, "bruno", "ana", 0)
     assert pile(b) == [hands["ana"][0], hands["ana"][2]]
     assert st(b).round.pending_power is None
+
+
+def test_forfeit_with_a_held_card_makes_it_public_in_the_outcome() -> None:
+    """The held card of a player who leaves lies face up on the pile: the forfeit's outcome
+    says everybody learned it (readers following knowledge by outcomes rely on it)."""
+    b = game("online", ["ana", "bruno", "carla"])
+    b.deal(_three("online"), "9D", ["9S", "JS"]).draw("ana")
+    held = st(b).round.drawn
+    code = st(b).round.codes[held]
+    b.forfeit("ana")
+    done = b.outcome
+    assert done is not None
+    assert done.discarded == (code,)
+    assert (EVERYBODY, held) in done.learned
+    assert st(b).round.face_up[held] and st(b).round.pile[-1] == held
+
+
+def test_forfeit_ending_the_round_makes_the_other_held_card_public() -> None:
+    """Two left, the one not holding leaves: the round ends and the card still held goes to
+    the pile face up; the outcome says so."""
+    hands, top = hands_for("online")
+    b = game("online", ["ana", "bruno"])
+    b.deal(hands, top, ["9S"]).draw("ana")
+    held = st(b).round.drawn
+    b.forfeit("bruno")
+    done = b.outcome
+    assert done is not None and done.round_ended is not None
+    assert (EVERYBODY, held) in done.learned
