@@ -27,7 +27,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cabo_log.log.append import GameLog  # noqa: E402
+from cabo_log.log.gamelog import GameLog  # noqa: E402
 from cabo_log.log.replay import replay_bytes  # noqa: E402
 from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
 

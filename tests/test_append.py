@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 import pytest
 
-from cabo_log.log.append import GameLog, write_log
+from cabo_log.log.gamelog import GameLog, write_log
 from cabo_log.log.lock import WriterError
 from cabo_log.log.replay import replay_bytes, replay_file
 from engine import CaboLogError, GameState, apply, parse_event

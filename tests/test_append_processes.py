@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 import pytest
 
-from cabo_log.log.append import GameLog, write_log
+from cabo_log.log.gamelog import GameLog, write_log
 from cabo_log.log.lock import WriterError
 from cabo_log.log.repair import repair
 from engine import CaboLogError

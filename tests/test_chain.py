@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from cabo_log.log.append import GameLog
+from cabo_log.log.gamelog import GameLog
 from cabo_log.log.replay import replay_bytes, replay_file
 from cabo_log.log.writes import seal
 
@@ -129,7 +129,7 @@ def test_a_writer_continues_the_chain(tmp_path: Path) -> None:
 
 
 def test_chain_cannot_be_started_in_the_middle_of_a_log(tmp_path: Path) -> None:
-    from cabo_log.log.append import write_log
+    from cabo_log.log.gamelog import write_log
     from cabo_log.log.lock import WriterError
 
     lines = [orjson.loads(line) for line in SAMPLES[0].read_bytes().splitlines()]

@@ -15,7 +15,7 @@ import orjson
 from typer.testing import CliRunner
 
 from cabo_log.cli import _register_all, app
-from cabo_log.log.append import GameLog
+from cabo_log.log.gamelog import GameLog
 from cabo_log.log.repair import repair
 from cabo_log.log.replay import replay_file
 

@@ -15,11 +15,12 @@ from collections.abc import Callable
 
 from cabo_log.analysis.worlds import MoveCache, fast_observe
 from cabo_log.play.bots import BOTS, Bot, GreedyBot, make_bot
+from cabo_log.play.match import shuffled_cards
 from engine import GameState, InconsistentLogError, Ruleset, apply
 from engine.events import Cabo, Deal, Event, Reshuffle, Snap
 from engine.knowledge import observe
 from engine.moves import needs_deal, needs_reshuffle, peek_moves, snap_moves
-from engine.scoring import expected_first
+from engine.scoring import expected_first, rotate_first
 from engine.state import DRAWN, POWER, TURN_START
 from engine.vocabulary import DrawSource
 
@@ -141,16 +142,11 @@ class Table:
     def deal(self) -> None:
         """Deal the next round from a fresh shuffle, then the bots' initial peeks."""
         g = self.g
-        seats = g.tiebreak if g.tiebreak is not None else tuple(g.active_players())
-        codes = g.rules.deck_codes()
-        self.rng.shuffle(codes)
-        hands = {g.players[p]: tuple(codes[4 * k:4 * k + 4]) for k, p in enumerate(seats)}
-        top = 4 * len(seats)
+        seats, hands, top, rest = shuffled_cards(g, self.rng.shuffle)
         first = expected_first(g, seats)
-        if first is None:
-            first = _after(g, seats)
-        apply(g, Deal(None, False, len(g.rounds) + 1, g.players[first], hands, codes[top],
-                      tuple(codes[top + 1:])))
+        if first is None:  # the log decides: the deal rotates
+            first = rotate_first(g, seats) if g.rounds else seats[0]
+        apply(g, Deal(None, False, len(g.rounds) + 1, g.players[first], hands, top, rest))
         self.snaps = 0
         for seat in seats:
             name = g.players[seat]
@@ -160,12 +156,3 @@ class Table:
                 if choice is not None:
                     apply(g, choice)
 
-
-def _after(g: GameState, seats: tuple[int, ...]) -> int:
-    """The next seat after the previous round's first player (the dealer rotates)."""
-    if not g.rounds:
-        return seats[0]
-    prev = g.players.index(g.rounds[-1].first)
-    count = len(g.players)
-    return next((s for s in ((prev + k) % count for k in range(1, count + 1)) if s in seats),
-                seats[0])

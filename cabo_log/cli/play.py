@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from cabo_log.cli.errors import json_object, usage
-from cabo_log.log.append import GameLog
+from cabo_log.log.gamelog import GameLog
 from cabo_log.play.interactive import Match, Quit, new_match
 from engine import CaboLogError, RulesetError
 

@@ -37,7 +37,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cabo_log.db.load import (
-    DUCKDB_MEMORY,
     FLUSH_ROWS,
     LoadSummary,
     Outcome,
@@ -45,6 +44,7 @@ from cabo_log.db.load import (
     Task,
     _Loader,
     duplicate,
+    open_for_load,
     replay_tasks,
 )
 from cabo_log.log.logfile import find_logs
@@ -195,19 +195,14 @@ def _load_database(client: Any, files: list[str], database: str | os.PathLike[st
     partition, in order, through the local loader's writer (same keys, same checks)."""
     from cabo_log.db import database as db
 
-    con = db.connect(database, read_only=False)
-    con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")
+    con = open_for_load(database)
     writer = db.Writer(con, flush_rows=FLUSH_ROWS)
     staging = tempfile.mkdtemp(prefix=".cabo-log-cluster-",
                                dir=Path(database).resolve().parent)
     try:
         db.ensure_schema(con, database)
         loader = _Loader(con, writer, force)
-        tasks = loader.plan(files)
-        if on_total is not None:
-            on_total(len(files))
-        if progress is not None and loader.summary.skipped:
-            progress(loader.summary.skipped)
+        tasks = loader.start(files, on_total, progress)
         parts = partitions(tasks)
         for (part, _), future in zip(parts, _run(client, parts, staging, replay), strict=True):
             outcomes: list[Outcome] = future.result()

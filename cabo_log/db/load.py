@@ -124,16 +124,12 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     files = [os.path.abspath(p) for p in find_logs(paths)]
     if not files:
         raise NoLogsFound(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
-    con = _open(database)
+    con = open_for_load(database)
     writer = db.Writer(con, flush_rows=FLUSH_ROWS)
     try:
         db.ensure_schema(con, database)
         loader = _Loader(con, writer, force)
-        tasks = loader.plan(files)
-        if on_total is not None:
-            on_total(len(files))
-        if progress is not None and loader.summary.skipped:
-            progress(loader.summary.skipped)
+        tasks = loader.start(files, on_total, progress)
         loader.run(tasks, jobs, progress)
         writer.flush()
     except BaseException as exc:
@@ -166,7 +162,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     return summary
 
 
-def _open(database: str | os.PathLike[str]) -> Any:
+def open_for_load(database: str | os.PathLike[str]) -> Any:
     """The load's connection: a bounded memory (or it grows with the database), and no
     checkpoint inside a COMMIT (seconds a stop would have to wait for): the write-ahead log is
     folded into the database file once, when the load closes it."""
@@ -203,6 +199,17 @@ class _Loader:
         self.with_errors = {row[0] for row in con.execute(
             "SELECT DISTINCT file FROM load_errors").fetchall()}
         self.seen: dict[str, str] = {}        # game_id -> path, loaded in this run
+
+    def start(self, files: list[str], on_total: Callable[[int], None] | None,
+              progress: Progress | None) -> list[Task]:
+        """``plan``, then tell the caller how many files there are and count the skipped ones
+        on the progress bar at once."""
+        tasks = self.plan(files)
+        if on_total is not None:
+            on_total(len(files))
+        if progress is not None and self.summary.skipped:
+            progress(self.summary.skipped)
+        return tasks
 
     def plan(self, files: list[str]) -> list[Task]:
         """Tasks for the files that may have changed; the others are counted as skipped."""

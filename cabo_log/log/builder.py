@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Self
 
-from cabo_log.log.append import EventWriter, MemorySink, write_log
+from cabo_log.log.append import EventWriter, MemorySink
+from cabo_log.log.gamelog import write_log
 from cabo_log.log.logfile import dumps_event
 from engine import CaboLogError, GameState, Outcome, Ruleset, resolve
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from cabo_log.log.append import BINARY, read_prefix
+from cabo_log.log.append import BINARY
+from cabo_log.log.gamelog import read_prefix
 from cabo_log.log.lock import lock_exclusive
 from cabo_log.log.replay import replay_bytes
 from engine import CaboLogError

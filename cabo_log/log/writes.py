@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cabo_log.log.append import GameLog
 from cabo_log.log.chain import CHAIN_FIELD
+from cabo_log.log.gamelog import GameLog
 from cabo_log.log.logfile import decode_line, read_bytes
 from cabo_log.log.replay import replay_bytes
 from engine import CaboLogError, LogSyntaxError

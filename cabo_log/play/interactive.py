@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from cabo_log.log.append import GameLog
+from cabo_log.log.gamelog import GameLog
 from cabo_log.log.words import Narrator
 from cabo_log.play.bots import Bot, make_bot
 from cabo_log.play.prompt import menu_text, table_text

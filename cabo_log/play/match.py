@@ -16,12 +16,13 @@ part of the output: any change to it changes the logs a seed gives, which the te
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from cabo_log.log.append import EventWriter, GameLog, MemorySink
+from cabo_log.log.append import EventWriter, MemorySink
+from cabo_log.log.gamelog import GameLog
 from cabo_log.play.bots import Bot, make_bot
 from cabo_log.play.lines import PLANS, Line, plan
 from cabo_log.play.moveset import MoveLister
@@ -220,19 +221,14 @@ class Match:
 
     def _deal(self) -> None:
         g = self.state
-        seats = g.tiebreak if g.tiebreak is not None else tuple(g.active_players())
-        codes = g.rules.deck_codes()
-        self.cards.shuffle(codes)
-        hands = {g.players[p]: tuple(codes[4 * k:4 * k + 4]) for k, p in enumerate(seats)}
-        top = 4 * len(seats)
+        seats, hands, top, rest = shuffled_cards(g, self.cards.shuffle)
         if not g.rounds:
             first = seats[self.cards.randrange(len(seats))]
         else:
             must = expected_first(g, seats)
             first = must if must is not None else rotate_first(g, seats)
         self.window_snaps = 0
-        self.emit(Deal(None, False, len(g.rounds) + 1, g.players[first], hands, codes[top],
-                       tuple(codes[top + 1:])))
+        self.emit(Deal(None, False, len(g.rounds) + 1, g.players[first], hands, top, rest))
 
     def _peeks(self) -> None:
         g = self.state
@@ -354,3 +350,16 @@ def timeout_move(moves: Sequence[Event]) -> Event:
 
 
 __all__ = ["MAX_TURNS", "Match", "Recorder", "SimulationError", "header_line", "timeout_move"]
+
+
+def shuffled_cards(g: GameState, shuffle: Callable[[list[str]], None]
+                   ) -> tuple[tuple[int, ...], dict[str, tuple[str, ...]], str, tuple[str, ...]]:
+    """The next round's cards from a fresh ``shuffle`` of the ruleset's deck: the seats dealt
+    in (a golf tie-break's, or every active player), their four cards each, the first discard
+    and the draw pile (the simulator and the analysis's rollouts deal alike)."""
+    seats = g.tiebreak if g.tiebreak is not None else tuple(g.active_players())
+    codes = g.rules.deck_codes()
+    shuffle(codes)
+    hands = {g.players[p]: tuple(codes[4 * k:4 * k + 4]) for k, p in enumerate(seats)}
+    top = 4 * len(seats)
+    return seats, hands, codes[top], tuple(codes[top + 1:])
