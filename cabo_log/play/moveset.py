@@ -24,7 +24,31 @@ from engine.moves import LISTED_REPLACE_LIMIT, legal_moves
 from engine.state import DRAWN, POWER, TURN_START
 
 
-class Combos(Sequence[Event]):
+class LazyMoves(Sequence[Event]):
+    """A list of moves made only when asked for: indexing (negative indices and slices too)
+    checks the bounds once here, and ``_at`` makes the move at a valid index."""
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
+        size = len(self)
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(size))]
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError(index)
+        return self._at(index)
+
+    def _at(self, index: int) -> Event:
+        raise NotImplementedError
+
+
+class Combos(LazyMoves):
     """Replacements of ``low``..``high`` positions out of ``size``, in the engine's order."""
 
     def __init__(self, player: str, size: int, low: int, high: int) -> None:
@@ -49,20 +73,7 @@ class Combos(Sequence[Event]):
     def __len__(self) -> int:
         return self.total
 
-    @overload
-    def __getitem__(self, index: int) -> Event: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Event]: ...
-
-    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        total = self.total
-        if index < 0:
-            index += total
-        if not 0 <= index < total:
-            raise IndexError(index)
+    def _at(self, index: int) -> Event:
         if self.low == self.high == 1:
             return Replace(None, False, self.player, (index,), None, None)
         for count, number in self.counts:
@@ -93,7 +104,7 @@ def _unrank(size: int, count: int, index: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-class Placements(Sequence[Event]):
+class Placements(LazyMoves):
     """``legal_moves`` in the DRAWN phase: an optional discard, then every replacement."""
 
     def __init__(self, g: GameState, made: dict[tuple[str, int], Sequence[Event]] | None = None,
@@ -161,17 +172,7 @@ class Placements(Sequence[Event]):
     def __bool__(self) -> bool:
         return bool(self.discard) or self.limit >= 1
 
-    @overload
-    def __getitem__(self, index: int) -> Event: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Event]: ...
-
-    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
+    def _at(self, index: int) -> Event:
         if self.discard:
             if index == 0:
                 return self.discard[0]
@@ -256,7 +257,7 @@ class MoveLister:
         return listed
 
 
-class SafeCombos(Sequence[Event]):
+class SafeCombos(LazyMoves):
     """The multi-replacements (``low``..``high`` positions) that are not known to fail for
     someone who sees ``row``: no two known cards of different values among the positions
     (``counting.known_to_fail``). Same order as filtering the engine's list; counted and
@@ -332,19 +333,7 @@ class SafeCombos(Sequence[Event]):
     def __len__(self) -> int:
         return self.total
 
-    @overload
-    def __getitem__(self, index: int) -> Event: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Event]: ...
-
-    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self.total))]
-        if index < 0:
-            index += self.total
-        if not 0 <= index < self.total:
-            raise IndexError(index)
+    def _at(self, index: int) -> Event:
         for count, number in self.counts:
             if index < number:
                 return Replace(None, False, self.player, self._unrank(count, index), None,
