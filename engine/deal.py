@@ -17,9 +17,9 @@ from .table import check_position, in_round, need_round, seat_of
 
 @handles(Deal)
 def deal(g: GameState, e: Deal) -> Outcome:
-    if g.phase == MATCH_OVER:
+    if g.phase is MATCH_OVER:
         raise IllegalEventError("match_over", "the match is over; no more rounds are dealt")
-    if g.phase != BEFORE_DEAL and g.phase != ROUND_OVER:
+    if g.phase is not BEFORE_DEAL and g.phase is not ROUND_OVER:
         raise IllegalEventError("round_in_progress",
                                 f"round {g.round.round_no} is still being played")
     expected_round = len(g.rounds) + 1
@@ -117,7 +117,7 @@ def peek(g: GameState, e: Peek) -> Outcome:
     r = g.round
     need_round(g)
     seat = in_round(g, e.player)
-    if r.started or g.phase != TURN_START:
+    if r.started or g.phase is not TURN_START:
         raise IllegalEventError("peek_too_late",
                                 "the initial peek comes before the round's first turn")
     if r.peeked[seat]:

@@ -63,7 +63,7 @@ def apply(g: GameState, e: Event) -> Outcome:
         _seq_error(g, e.seq)
     kind = type(e)
     handler = HANDLERS[kind]
-    if g.phase == POWER and not _keeps_power(g, e, kind):
+    if g.phase is POWER and not _keeps_power(g, e, kind):
         done = _after_lapse(g, e, handler)
     else:
         done = handler(g, e)
@@ -149,7 +149,7 @@ def _seq_error(g: GameState, seq: int | None) -> None:
 def finish(g: GameState) -> Outcome:
     """The log ends here: a power still pending is read as skipped (FORMAT.md). The outcome
     says what that lapse did (``NOTHING`` when no power was pending)."""
-    if g.phase != POWER:
+    if g.phase is not POWER:
         return NOTHING
     lapsed = g.round.pending_power
     result = end_turn(g)

@@ -32,7 +32,7 @@ def snap(g: GameState, e: Snap) -> Outcome:
         raise IllegalEventError("snap_not_allowed", f"there is no snapping in {g.rules.name}")
     need_round(g)
     seat = in_round(g, e.player)
-    if g.phase != TURN_START:
+    if g.phase is not TURN_START:
         raise IllegalEventError("wrong_phase",
                                 "a snap comes between turns, not while a card is held")
     check_position(g, seat, e.position)
@@ -89,7 +89,7 @@ def forfeit(g: GameState, e: Forfeit) -> Outcome:
     r = g.round
     if not g.rules.forfeits:
         raise IllegalEventError("forfeit_not_allowed", f"there are no forfeits in {g.rules.name}")
-    if g.phase == MATCH_OVER:
+    if g.phase is MATCH_OVER:
         raise IllegalEventError("match_over", "the match is over")
     seat = seat_of(g, e.player)
     if not g.active[seat]:

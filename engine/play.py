@@ -21,6 +21,8 @@ from .outcome import (
 )
 from .state import DRAWN, POWER, TURN_START, GameState
 from .table import (
+    DECK,
+    DISCARD,
     can_reshuffle,
     check_position,
     earn_power,
@@ -31,13 +33,12 @@ from .table import (
     penalty_possible,
     take_penalty,
 )
-from .vocabulary import DrawSource
 
 
 @handles(Draw)
 def draw(g: GameState, e: Draw) -> Outcome:
     r = g.round
-    if g.phase != TURN_START:
+    if g.phase is not TURN_START:
         need_round(g)
         in_round(g, e.player)
         raise IllegalEventError("wrong_phase",
@@ -48,7 +49,7 @@ def draw(g: GameState, e: Draw) -> Outcome:
         raise IllegalEventError("not_your_turn",
                                 f"it is {g.players[r.current]}'s turn, not {e.player}'s")
     source = e.source
-    from_deck = source == DrawSource.DECK
+    from_deck = source == DECK
     deck = r.deck
     card = deck[-1] if from_deck and deck else _top(g, seat, from_deck, e.player)
     code = r.codes[card]
@@ -99,9 +100,9 @@ def _not_holding(g: GameState, player: str, what: str) -> IllegalEventError:
 @handles(Discard)
 def discard(g: GameState, e: Discard) -> Outcome:
     r = g.round
-    if g.phase != DRAWN or g.seat.get(e.player) != r.current:
+    if g.phase is not DRAWN or g.seat.get(e.player) != r.current:
         raise _not_holding(g, e.player, "discard")
-    if r.drawn_source == DrawSource.DISCARD:
+    if r.drawn_source == DISCARD:
         raise IllegalEventError("must_replace",
                                 "a card taken from the discard pile must replace a card "
                                 "of the row")
@@ -119,7 +120,7 @@ def discard(g: GameState, e: Discard) -> Outcome:
 def replace(g: GameState, e: Replace) -> Outcome:
     r = g.round
     seat = g.seat.get(e.player)
-    if g.phase != DRAWN or seat is None or seat != r.current:
+    if g.phase is not DRAWN or seat is None or seat != r.current:
         raise _not_holding(g, e.player, "place")
     positions = e.positions
     if len(positions) == 1 and (e.into is None or e.into == positions[0]):
@@ -150,7 +151,7 @@ def replace(g: GameState, e: Replace) -> Outcome:
 def _place_drawn(g: GameState) -> int:
     r = g.round
     drawn = r.drawn
-    r.face_up[drawn] = r.drawn_source == DrawSource.DISCARD and g.rules.taken_discard_face_up
+    r.face_up[drawn] = r.drawn_source == DISCARD and g.rules.taken_discard_face_up
     r.drawn = -1
     return drawn
 
@@ -206,7 +207,7 @@ def _replace_one(g: GameState, seat: int, pos: int) -> Outcome:
         check_position(g, seat, pos)
     old = row[pos]
     drawn = r.drawn
-    r.face_up[drawn] = r.drawn_source == DrawSource.DISCARD and g.rules.taken_discard_face_up
+    r.face_up[drawn] = r.drawn_source == DISCARD and g.rules.taken_discard_face_up
     r.drawn = -1
     row[pos] = drawn
     r.pile.append(old)
@@ -224,7 +225,7 @@ def skip(g: GameState, e: Skip) -> Outcome:
     r = g.round
     need_round(g)
     seat = in_round(g, e.player)
-    if g.phase != POWER or seat != r.current:
+    if g.phase is not POWER or seat != r.current:
         raise IllegalEventError("nothing_to_skip", f"{e.player} has no power to skip")
     return turn_over(g)
 
@@ -242,7 +243,7 @@ def cabo(g: GameState, e: Cabo) -> Outcome:
     r = g.round
     need_round(g)
     seat = in_round(g, e.player)
-    if g.phase != TURN_START:
+    if g.phase is not TURN_START:
         raise IllegalEventError("wrong_phase", "Cabo is called at the start of a turn")
     if seat != r.current:
         raise IllegalEventError("not_your_turn",

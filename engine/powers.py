@@ -7,15 +7,14 @@ from .errors import IllegalEventError
 from .events import Power
 from .outcome import Looked, Outcome, Swapped
 from .state import POWER, GameState
-from .table import check_position, end_turn, in_round, need_round
-from .vocabulary import PowerKind
+from .table import PEEK, SPY, SWAP, check_position, end_turn, in_round, need_round
 
 
 @handles(Power)
 def power(g: GameState, e: Power) -> Outcome:
     r = g.round
     seat = g.seat.get(e.player)
-    if g.phase != POWER or seat != r.current:
+    if g.phase is not POWER or seat != r.current:
         need_round(g)
         in_round(g, e.player)
         raise IllegalEventError("power_not_earned",
@@ -24,14 +23,14 @@ def power(g: GameState, e: Power) -> Outcome:
         top = r.codes[r.pile[-1]]
         raise IllegalEventError("wrong_power",
                                 f"the discarded {top} gives {r.pending_power}, not {e.power}")
-    if e.power == PowerKind.SWAP:
+    if e.power == SWAP:
         return _swap(g, seat, e)
     assert e.target is not None
     target_name, pos = e.target
     target = in_round(g, target_name)
-    if e.power == PowerKind.PEEK and target != seat:
+    if e.power == PEEK and target != seat:
         raise IllegalEventError("bad_target", "peek looks at one of the user's own cards")
-    if e.power == PowerKind.SPY and target == seat:
+    if e.power == SPY and target == seat:
         raise IllegalEventError("bad_target", "spy looks at another player's card")
     check_position(g, target, pos)
     card = r.rows[target][pos]

@@ -12,6 +12,8 @@ from .errors import IllegalEventError, InconsistentLogError
 from .state import (
     BEFORE_DEAL,
     DRAWN,
+    END_CABO,
+    END_DECK_EMPTY,
     POWER,
     ROUND_OVER,
     TURN_START,
@@ -19,7 +21,16 @@ from .state import (
     GameState,
     RoundResult,
 )
-from .vocabulary import PowerKind
+from .vocabulary import DrawSource, PowerKind
+
+# The members the handlers compare against, as module constants: on Python 3.11 reading
+# ``DrawSource.DECK`` goes through the Enum metaclass's ``__getattr__`` hook, about a thousand
+# machine instructions each time, more than the rest of a draw's checks together.
+DECK = DrawSource.DECK
+DISCARD = DrawSource.DISCARD
+PEEK = PowerKind.PEEK
+SPY = PowerKind.SPY
+SWAP = PowerKind.SWAP
 
 
 def seat_of(g: GameState, player: str) -> int:
@@ -31,12 +42,12 @@ def seat_of(g: GameState, player: str) -> int:
 
 def need_round(g: GameState) -> None:
     """Raise unless a round is being played."""
-    phase = g.phase
-    if phase == TURN_START or phase == DRAWN or phase == POWER:
+    phase = g.phase  # a Phase member, always: ``is`` is the cheapest comparison
+    if phase is TURN_START or phase is DRAWN or phase is POWER:
         return
-    if phase == BEFORE_DEAL:
+    if phase is BEFORE_DEAL:
         raise IllegalEventError("no_round", "no round has been dealt yet")
-    if phase == ROUND_OVER:
+    if phase is ROUND_OVER:
         raise IllegalEventError("round_over",
                                 f"round {g.round.round_no} is over; the next event must be a deal")
     raise IllegalEventError("match_over", "the match is over")
@@ -119,16 +130,16 @@ def end_turn(g: GameState) -> RoundResult | None:
         r.current = seat if in_play[seat] else next_seat(g, seat)
         return None
     if r.caller >= 0 and not r.final_left:
-        return end_round(g, EndReason.CABO)
+        return end_round(g, END_CABO)
     if g.rules.deck_empty_ends_round and not r.deck:
-        return end_round(g, EndReason.DECK_EMPTY)
+        return end_round(g, END_DECK_EMPTY)
     if r.caller >= 0:
         while r.final_left:
             seat = r.final_left.pop(0)
             if r.deck or r.pile:
                 r.current = seat
                 return None
-        return end_round(g, EndReason.CABO)  # no remaining final turn had a card to take
+        return end_round(g, END_CABO)  # no remaining final turn had a card to take
     r.current = next_seat(g, r.current)
     return None
 
