@@ -115,8 +115,10 @@ def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
 @handles(Peek)
 def peek(g: GameState, e: Peek) -> Outcome:
     r = g.round
-    need_round(g)
-    seat = in_round(g, e.player)
+    seat = g.seat.get(e.player)
+    if seat is None or g.phase is not TURN_START or not r.in_play[seat]:
+        need_round(g)  # the checks of the common case above, in their order and words
+        seat = in_round(g, e.player)
     if r.started or g.phase is not TURN_START:
         raise IllegalEventError("peek_too_late",
                                 "the initial peek comes before the round's first turn")
@@ -129,16 +131,23 @@ def peek(g: GameState, e: Peek) -> Outcome:
         raise IllegalEventError("bad_peek",
                                 f"the initial peek is {rules.peek_count} different positions, "
                                 f"not {list(positions)}")
+    row = r.rows[seat]
+    size = len(row)
     for pos in positions:
-        check_position(g, seat, pos)
+        if not 0 <= pos < size:
+            check_position(g, seat, pos)
     if rules.peek_positions is not None and set(positions) != set(rules.peek_positions):
         raise IllegalEventError("bad_peek",
                                 f"in {rules.name} the initial peek is positions "
                                 f"{list(rules.peek_positions)}, not {list(positions)}")
     r.peeked[seat] = True
     bit = 1 << seat
-    row = r.rows[seat]
-    for pos in positions:
-        r.known[row[pos]] |= bit
-    return Peeked(tuple([(seat, pos) for pos in positions]),
-                  tuple([(seat, row[pos]) for pos in positions]))
+    known = r.known
+    places = []
+    learned = []
+    for pos in positions:  # one loop, no comprehension (each would build a function object)
+        card = row[pos]
+        known[card] |= bit
+        places.append((seat, pos))
+        learned.append((seat, card))
+    return Peeked(tuple(places), tuple(learned))

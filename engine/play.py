@@ -38,24 +38,18 @@ from .table import (
 @handles(Draw)
 def draw(g: GameState, e: Draw) -> Outcome:
     r = g.round
-    if g.phase is not TURN_START:
-        need_round(g)
-        in_round(g, e.player)
-        raise IllegalEventError("wrong_phase",
-                                f"{g.players[r.current]} is in the middle of a turn")
     seat = g.seat.get(e.player)
-    if seat != r.current:
-        in_round(g, e.player)
-        raise IllegalEventError("not_your_turn",
-                                f"it is {g.players[r.current]}'s turn, not {e.player}'s")
+    if g.phase is not TURN_START or seat != r.current:
+        raise _cannot_draw(g, e.player)
     source = e.source
-    from_deck = source == DECK
+    from_deck = source is DECK or source == DECK  # a decoder may give the plain string
     deck = r.deck
     card = deck[-1] if from_deck and deck else _top(g, seat, from_deck, e.player)
     code = r.codes[card]
-    if e.card is not None and e.card != code:
+    claimed = e.card
+    if claimed is not None and claimed != code:
         raise InconsistentLogError("wrong_card",
-                                   f"the top of the {source} pile is {code}, not {e.card}")
+                                   f"the top of the {source} pile is {code}, not {claimed}")
     r.drawn = card
     r.drawn_source = source
     g.phase = DRAWN
@@ -68,6 +62,19 @@ def draw(g: GameState, e: Draw) -> Outcome:
     r.pile.pop()
     r.known[card] = g.everybody
     return Drew(code, ())
+
+
+def _cannot_draw(g: GameState, player: str) -> IllegalEventError:
+    """Why ``player`` cannot draw now (the checks ``draw`` makes inline, with their words)."""
+    r = g.round
+    if g.phase is not TURN_START:
+        need_round(g)
+        in_round(g, player)
+        return IllegalEventError("wrong_phase",
+                                 f"{g.players[r.current]} is in the middle of a turn")
+    in_round(g, player)
+    return IllegalEventError("not_your_turn",
+                             f"it is {g.players[r.current]}'s turn, not {player}'s")
 
 
 def _top(g: GameState, seat: int, from_deck: bool, player: str) -> int:
@@ -111,9 +118,13 @@ def discard(g: GameState, e: Discard) -> Outcome:
     r.face_up[card] = True
     r.known[card] = g.everybody
     r.drawn = -1
-    power = earn_power(g, card)
-    result = end_turn(g) if power is None else None
-    return Discarded(r.codes[card], card, power, result, result is not None and g.complete)
+    power = g.power_of.get(r.values[card])
+    if power is not None:  # pending now: the turn goes on (``earn_power``, inline)
+        r.pending_power = power
+        g.phase = POWER
+        return Discarded(r.codes[card], card, power, None, False)
+    result = end_turn(g)
+    return Discarded(r.codes[card], card, None, result, result is not None and g.complete)
 
 
 @handles(Replace)
@@ -123,8 +134,40 @@ def replace(g: GameState, e: Replace) -> Outcome:
     if g.phase is not DRAWN or seat is None or seat != r.current:
         raise _not_holding(g, e.player, "place")
     positions = e.positions
-    if len(positions) == 1 and (e.into is None or e.into == positions[0]):
-        return _replace_one(g, seat, positions[0])
+    into = e.into
+    if len(positions) != 1 or (into is not None and into != positions[0]):
+        return _replace_several(g, e, seat)
+    # the common case, a single replacement (always a success), here without the general
+    # bookkeeping of multi-replacements
+    pos = positions[0]
+    row = r.rows[seat]
+    if not 0 <= pos < len(row):
+        check_position(g, seat, pos)
+    old = row[pos]
+    drawn = r.drawn
+    rules = g.rules
+    face_up = r.face_up
+    face_up[drawn] = r.drawn_source == DISCARD and rules.taken_discard_face_up
+    r.drawn = -1
+    row[pos] = drawn
+    r.pile.append(old)
+    face_up[old] = True
+    r.known[old] = g.everybody
+    codes = r.codes
+    power = earn_power(g, old) if rules.power_from_replaced else None
+    if power is not None:
+        return Replaced(codes[drawn], ((seat, pos),), (codes[old],), ((EVERYBODY, old),),
+                        power, None, False)
+    result = end_turn(g)
+    return Replaced(codes[drawn], ((seat, pos),), (codes[old],), ((EVERYBODY, old),), None,
+                    result, result is not None and g.complete)
+
+
+def _replace_several(g: GameState, e: Replace, seat: int) -> Outcome:
+    """Several positions (or one with an ``into`` elsewhere): checked together, then equal
+    cards are replaced, unequal ones shown."""
+    r = g.round
+    positions = e.positions
     rules = g.rules
     if len(set(positions)) != len(positions):
         raise IllegalEventError("bad_position", "a position is listed twice")
@@ -198,36 +241,14 @@ def _replace_failed(g: GameState, seat: int, positions: tuple[int, ...],
                          penalty, result, result is not None and g.complete)
 
 
-def _replace_one(g: GameState, seat: int, pos: int) -> Outcome:
-    """The common case, a single replacement (always a success), without the general
-    bookkeeping of multi-replacements."""
-    r = g.round
-    row = r.rows[seat]
-    if not 0 <= pos < len(row):
-        check_position(g, seat, pos)
-    old = row[pos]
-    drawn = r.drawn
-    r.face_up[drawn] = r.drawn_source == DISCARD and g.rules.taken_discard_face_up
-    r.drawn = -1
-    row[pos] = drawn
-    r.pile.append(old)
-    r.face_up[old] = True
-    r.known[old] = g.everybody
-    power = earn_power(g, old) if g.rules.power_from_replaced else None
-    result = end_turn(g) if power is None else None
-    codes = r.codes
-    return Replaced(codes[drawn], ((seat, pos),), (codes[old],), ((EVERYBODY, old),), power,
-                    result, result is not None and g.complete)
-
-
 @handles(Skip)
 def skip(g: GameState, e: Skip) -> Outcome:
-    r = g.round
-    need_round(g)
-    seat = in_round(g, e.player)
-    if g.phase is not POWER or seat != r.current:
+    if g.phase is not POWER or g.seat.get(e.player) != g.round.current:
+        need_round(g)  # why not, in the order of the checks (the current seat is in play)
+        in_round(g, e.player)
         raise IllegalEventError("nothing_to_skip", f"{e.player} has no power to skip")
-    return turn_over(g)
+    result = end_turn(g)
+    return TURN_ENDED if result is None else Ended(result, g.complete)
 
 
 def turn_over(g: GameState) -> Outcome:

@@ -19,21 +19,26 @@ def power(g: GameState, e: Power) -> Outcome:
         in_round(g, e.player)
         raise IllegalEventError("power_not_earned",
                                 f"{e.player} has not earned a power at this point")
-    if e.power != r.pending_power:
+    kind = e.power
+    if kind != r.pending_power:
         top = r.codes[r.pile[-1]]
         raise IllegalEventError("wrong_power",
-                                f"the discarded {top} gives {r.pending_power}, not {e.power}")
-    if e.power == SWAP:
+                                f"the discarded {top} gives {r.pending_power}, not {kind}")
+    if kind == SWAP:
         return _swap(g, seat, e)
     assert e.target is not None
     target_name, pos = e.target
-    target = in_round(g, target_name)
-    if e.power == PEEK and target != seat:
+    target = g.seat.get(target_name)
+    if target is None or not r.in_play[target]:
+        target = in_round(g, target_name)
+    if kind == PEEK and target != seat:
         raise IllegalEventError("bad_target", "peek looks at one of the user's own cards")
-    if e.power == SPY and target == seat:
+    if kind == SPY and target == seat:
         raise IllegalEventError("bad_target", "spy looks at another player's card")
-    check_position(g, target, pos)
-    card = r.rows[target][pos]
+    row = r.rows[target]
+    if not 0 <= pos < len(row):
+        check_position(g, target, pos)
+    card = row[pos]
     r.known[card] |= 1 << seat
     result = end_turn(g)
     return Looked(r.codes[card], (target, pos), ((seat, card),), result,
