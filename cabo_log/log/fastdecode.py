@@ -23,7 +23,6 @@ here without the frozen ``__setattr__`` round trip.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
@@ -59,15 +58,15 @@ def _maker(cls: type[E], struct: type[msgspec.Struct]) -> Callable[[Any], E]:
     round trip); a class that refuses ``object.__new__`` (a compiled engine's native class)
     gets its own constructor, which is fast there."""
     namespace: dict[str, Any] = {"_new": object.__new__, "cls": cls}
-    values = [f"s.{f.name}" for f in fields(cls)]
+    values = [f"s.{name}" for name in cls.FIELDS]
     try:
         object.__new__(cls)
     except TypeError:
         source = f"def make(s):\n    return cls({', '.join(values)})"
     else:
         body = []
-        for i, (f, value) in enumerate(zip(fields(cls), values, strict=True)):
-            namespace[f"s{i}"] = getattr(cls, f.name).__set__
+        for i, (name, value) in enumerate(zip(cls.FIELDS, values, strict=True)):
+            namespace[f"s{i}"] = getattr(cls, name).__set__
             body.append(f"s{i}(e, {value})")
         source = f"def make(s):\n    e = _new(cls); {'; '.join(body)}; return e"
     exec(source, namespace)  # noqa: S102

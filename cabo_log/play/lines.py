@@ -13,11 +13,10 @@ byte-identical).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from engine.events import Event, GameStart
+from engine.events import Event, GameStart, field_names
 
 Line = dict[str, Any]
 _Stamper = Callable[..., tuple[Event, Line]]
@@ -29,7 +28,7 @@ _NESTED = (tuple, dict)
 def _compile(kind: type[Event]) -> tuple[_Stamper, Callable[[Event], tuple[Any, ...]]]:
     """(a function ``(seq, auto, *fields) -> (event, line)`` for ``kind``, a getter of an
     event's fields after ``seq`` and ``auto``)."""
-    names = tuple(f.name for f in fields(kind))[2:]   # after seq and auto
+    names = field_names(kind)[2:]   # after seq and auto
     namespace: dict[str, Any] = {"_new": object.__new__, "cls": kind, "_plain": _plain,
                                  "_nested": _NESTED, "TYPE": kind.TYPE}
     for name in ("seq", "auto"):
@@ -85,7 +84,7 @@ def maker(kind: type[Event]) -> Callable[..., Event]:
     """A positional constructor ``(seq, auto, *fields)`` of ``kind`` that sets the slots
     directly (for events the simulator builds on the hot path, e.g. a deck draw naming its
     card)."""
-    names = [f.name for f in fields(kind)]
+    names = list(field_names(kind))
     namespace: dict[str, Any] = {"_new": object.__new__, "cls": kind}
     for i, name in enumerate(names):
         namespace[f"s{i}"] = getattr(kind, name).__set__
