@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import msgspec
 import orjson
 
 from cabo_log.db.open_rows import CallRows, PowerRows
@@ -74,16 +73,17 @@ class RowCollector(ReplayVisitor["RowCollector"]):
         self.turns_of: list[int] = []
         self.header: GameStart | None = None
         self.header_line = 1
-        self.times: dict[int, Any] = {}   # line -> its raw ``t``
+        self.times: dict[int, int | float | str] = {}   # line -> its raw ``t`` (``stamp``)
         if data is not None:
             self.header_line = _first_line(data)
-            if b'"t"' in data:
-                self.times = _times(data)
         self._kinds: dict[type, tuple[Callable[..., Own], list[tuple[Any, ...]]]] = {
             cls: (getattr(self, name), self.events[cls.TYPE])
             for cls, (name, _) in _DECLARED.items()}
 
     # --- hooks ---------------------------------------------------------------------------
+    def stamp(self, line: int, t: int | float | str) -> None:
+        self.times[line] = t
+
     def begin(self, state: GameState, header: GameStart) -> None:
         self.header = header
         self.turns_of = [0] * len(state.players)
@@ -235,28 +235,6 @@ def _first_line(data: bytes) -> int:
             return number
         start = end + 1
         number += 1
-
-
-class _Stamp(msgspec.Struct):
-    t: Any = None
-
-
-_stamp = msgspec.json.Decoder(_Stamp).decode
-
-
-def _times(data: bytes) -> dict[int, Any]:
-    """line number -> the raw ``t`` of that line (only for logs that carry timestamps; only
-    ``t`` is decoded, the rest of the line is skipped)."""
-    times: dict[int, Any] = {}
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if b'"t"' in raw:
-            try:
-                t = _stamp(raw).t
-            except (msgspec.DecodeError, UnicodeDecodeError):
-                continue  # the replay reports it
-            if t is not None:
-                times[number] = t
-    return times
 
 
 def collect(data: bytes, source: str) -> tuple[ReplayResult, RowCollector]:
