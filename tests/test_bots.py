@@ -190,7 +190,7 @@ def test_bots_choose_legal_moves(ruleset: str) -> None:
 
 
 def _key(move: Event) -> Any:
-    data = dataclasses.asdict(move)
+    data = dict(zip(move.FIELDS, move.values(), strict=True))
     if data.get("cards") is not None:
         data["cards"] = frozenset(tuple(c) for c in data["cards"])
     return tuple(sorted(data.items(), key=lambda kv: kv[0]))
