@@ -1,0 +1,79 @@
+"""The log files a load reads, listed as a stream: the same files in the same order as
+``logfile.find_logs`` (files as given, folders searched recursively for ``*.jsonl``, sorted,
+no repeats), without holding the whole list.
+
+A load of 100,000 files must not keep 100,000 paths (and as many ``Path`` objects and resolved
+keys) in memory to start: the folders are walked depth first with each folder's entries sorted
+by name, which is exactly the order of sorting the full paths part by part. Only a folder's
+own entries are held while it is walked. Repeats can only come from arguments that overlap
+(the same folder twice, a folder inside another, a file inside a folder given too): only then
+are the resolved paths remembered.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+SUFFIX = ".jsonl"
+
+
+def iter_logs(paths: Iterable[str | os.PathLike[str]]) -> Iterator[str]:
+    """The absolute path of every log, in ``find_logs`` order, one at a time."""
+    roots = [os.path.abspath(p) for p in paths]
+    seen: set[str] | None = set() if _overlap(roots) else None
+    for root in roots:
+        for path in _walk(root) if os.path.isdir(root) else iter([root]):
+            if seen is not None:
+                key = os.path.realpath(path)
+                if key in seen:
+                    continue
+                seen.add(key)
+            yield path
+
+
+def count_logs(paths: Sequence[str | os.PathLike[str]]) -> int:
+    """How many paths ``iter_logs`` gives (a walk of the folders, nothing kept)."""
+    return sum(1 for _ in iter_logs(paths))
+
+
+def listed_in(paths: Sequence[str | os.PathLike[str]]) -> Callable[[str], bool]:
+    """A test: would ``iter_logs(paths)`` give this absolute path? (Without walking.)"""
+    roots = [os.path.abspath(p) for p in paths]
+    folders = tuple(r.rstrip(os.sep) + os.sep for r in roots if os.path.isdir(r))
+    files = frozenset(r for r in roots if not os.path.isdir(r))
+
+    def listed(path: str) -> bool:
+        return path in files or (path.endswith(SUFFIX) and path.startswith(folders))
+
+    return listed
+
+
+def _walk(folder: str) -> Iterator[str]:
+    """``*.jsonl`` under ``folder``, depth first, each folder's entries by name; symbolic
+    links to folders are not followed (as ``Path.rglob``)."""
+    try:
+        with os.scandir(folder) as it:
+            entries = sorted((e.name, _is_folder(e)) for e in it)
+    except OSError:
+        return
+    for name, is_folder in entries:
+        path = os.path.join(folder, name)
+        if name.endswith(SUFFIX):
+            yield path
+        if is_folder:
+            yield from _walk(path)
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir() and not entry.is_symlink()
+    except OSError:
+        return False
+
+
+def _overlap(roots: list[str]) -> bool:
+    """Can two arguments give the same file? (equal, or one inside the other, once resolved)"""
+    real = [os.path.realpath(r).rstrip(os.sep) + os.sep for r in roots]
+    return len(set(real)) < len(real) or any(
+        a != b and b.startswith(a) for a in real for b in real)
