@@ -7,7 +7,9 @@ keys) in memory to start: the folders are walked depth first with each folder's 
 by name, which is exactly the order of sorting the full paths part by part. Only a folder's
 own entries are held while it is walked. Repeats can only come from arguments that overlap
 (the same folder twice, a folder inside another, a file inside a folder given too): only then
-are the resolved paths remembered.
+are the resolved paths of all files remembered. Otherwise only symbolic links to files can
+repeat a file: a link to a file the listing holds under its own path is left out (whichever
+comes first: ``find_logs`` keeps the first), and links to the same file count once.
 """
 
 from __future__ import annotations
@@ -22,13 +24,20 @@ def iter_logs(paths: Iterable[str | os.PathLike[str]]) -> Iterator[str]:
     """The absolute path of every log, in ``find_logs`` order, one at a time."""
     roots = [os.path.abspath(p) for p in paths]
     seen: set[str] | None = set() if _overlap(roots) else None
+    real = listed_in([os.path.realpath(r) for r in roots])
+    links: set[str] = set()
     for root in roots:
-        for path in _walk(root) if os.path.isdir(root) else iter([root]):
+        for path, link in _walk(root) if os.path.isdir(root) else iter([(root, False)]):
             if seen is not None:
                 key = os.path.realpath(path)
                 if key in seen:
                     continue
                 seen.add(key)
+            elif link:
+                target = os.path.realpath(path)
+                if target in links or real(target):
+                    continue
+                links.add(target)
             yield path
 
 
@@ -49,18 +58,19 @@ def listed_in(paths: Sequence[str | os.PathLike[str]]) -> Callable[[str], bool]:
     return listed
 
 
-def _walk(folder: str) -> Iterator[str]:
-    """``*.jsonl`` under ``folder``, depth first, each folder's entries by name; symbolic
-    links to folders are not followed (as ``Path.rglob``)."""
+def _walk(folder: str) -> Iterator[tuple[str, bool]]:
+    """(path, whether it is a symbolic link) of each ``*.jsonl`` under ``folder``, depth
+    first, each folder's entries by name; links to folders are not followed (as
+    ``Path.rglob``)."""
     try:
         with os.scandir(folder) as it:
-            entries = sorted((e.name, _is_folder(e)) for e in it)
+            entries = sorted((e.name, _is_folder(e), e.is_symlink()) for e in it)
     except OSError:
         return
-    for name, is_folder in entries:
+    for name, is_folder, link in entries:
         path = os.path.join(folder, name)
         if name.endswith(SUFFIX):
-            yield path
+            yield path, link
         if is_folder:
             yield from _walk(path)
 
