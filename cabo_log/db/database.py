@@ -208,10 +208,12 @@ class Writer:
     """
 
     def __init__(self, con: duckdb.DuckDBPyConnection, *, flush_rows: int = 200_000,
-                 commit_rows: int = 0) -> None:
+                 commit_rows: int = 0, checkpoint_rows: int = 0) -> None:
         self.con = con.cursor()     # the writing thread's own connection to the database
         self.flush_rows = flush_rows
         self.commit_rows = commit_rows   # 0: every submitted batch is committed at once
+        self.checkpoint_rows = checkpoint_rows   # 0: DuckDB decides when to checkpoint
+        self._unfolded = 0          # rows committed since the last checkpoint
         self.pending = Batch()
         self.batches = 0            # transactions committed
         self.committed_games = 0    # games written by them
@@ -376,6 +378,20 @@ class Writer:
         self.batches += 1
         self.committed_games += opened.games
         self.committed_through = opened.number
+        self._unfolded += opened.rows
+        if self.checkpoint_rows and self._unfolded >= self.checkpoint_rows:
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """Fold the committed batches into the database file. Until then DuckDB keeps
+        bookkeeping of every row appended in memory: the memory of a load would grow with the
+        games it loads. Outside any COMMIT, so a stop never waits for a checkpoint it could
+        not interrupt; one that cannot run now (a reader's transaction) runs next time."""
+        try:
+            self.con.execute("CHECKPOINT")
+        except duckdb.TransactionException:
+            return
+        self._unfolded = 0
 
     def _rollback(self) -> None:
         self._open = None

@@ -1,15 +1,20 @@
 """``cabo-log load``: log files -> replay in worker processes -> Arrow batches -> one DuckDB writer.
 
-The flow is one way. The parent finds the files, skips the ones it loaded before and that have
-not changed (same size and mtime; when only those differ, a content hash decides), and sends
-the rest in chunks to a pool of worker processes. A worker reads each file, hashes it, replays
-it through the engine and turns what the replay derived into Arrow record batches
-(``replay_files``: ``rows`` then ``chunk``),
-serialised as Arrow IPC. The parent is the only writer (``db.Writer``): it buffers the batches
-and appends them in bulk, a bounded batch of games per transaction, so a rejected log, a crash
-or Ctrl-C never leaves a game half-loaded, and loading again picks up where it stopped.
-Results are handled in the order the chunks were sent, with a bounded number in flight, so
-memory does not grow with the number of games.
+The flow is one way. The parent lists the files as a stream (``listing``), skips the ones it
+loaded before and that have not changed (same size and mtime; when only those differ, a content
+hash decides), and sends the rest in chunks to a pool of worker processes. A worker reads each
+file, hashes it, replays it through the engine and turns what the replay derived into Arrow
+record batches (``replay_files``: ``rows`` then ``chunk``), serialised as Arrow IPC. The parent
+is the only writer (``db.Writer``): it appends the batches in bulk, a bounded batch of games per
+transaction, so a rejected log, a crash or Ctrl-C never leaves a game half-loaded, and loading
+again picks up where it stopped. Results are handled in the order the chunks were sent, with a
+bounded number in flight.
+
+Memory stays flat however many files there are: the parent holds no list of them, asks the
+database what it knew of each block of files (``known``) and which game ids it holds for each
+chunk, and remembers only the games of the batches not committed yet. DuckDB's own memory is
+bounded by ``DUCKDB_MEMORY`` and by folding the committed batches into the database file every
+``CHECKPOINT_ROWS`` rows (until then it keeps bookkeeping of every row appended).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import duckdb
 import pyarrow as pa
 
 from cabo_log.db import replay_files
-from cabo_log.db.known import Known
+from cabo_log.db.known import Known, _errors_batch, _files_batch, _unchanged, _without
 from cabo_log.db.listing import count_logs, iter_logs, listed_in
 from cabo_log.db.replay_files import (
     Outcome,
@@ -46,9 +51,12 @@ CHUNK_BYTES = 1 << 20       # about this much log text per task sent to a worker
 CHUNK_FILES = 256           # and at most this many files
 INLINE_BYTES = 2 << 20      # below this much changed data, replay in this process
 FLUSH_ROWS = 100_000        # the writer appends to DuckDB once this many rows are waiting
-COMMIT_ROWS = 1_000_000     # and commits once a transaction holds this many
+COMMIT_ROWS = 400_000       # and commits once a transaction holds this many
+CHECKPOINT_ROWS = 2_000_000  # and folds the committed rows into the file every this many
 PLAN_BLOCK = 1024           # files stat'ed and looked up in the database at a time
-DUCKDB_MEMORY = "128MB"     # DuckDB's cache of the tables it wrote: of no use to a load
+DUCKDB_MEMORY = "64MB"      # DuckDB's cache of the tables it wrote: of no use to a load, whose
+                            # batches are appended and never read back (what does not fit
+                            # waits in a temporary file until its commit)
 WAL_BYTES = "4GB"           # DuckDB's write-ahead log may grow this big before a checkpoint
 
 
@@ -131,7 +139,8 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     if not total:
         raise NoLogsFound(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
     con = open_for_load(database)
-    writer = db.Writer(con, flush_rows=FLUSH_ROWS, commit_rows=COMMIT_ROWS)
+    writer = db.Writer(con, flush_rows=FLUSH_ROWS, commit_rows=COMMIT_ROWS,
+                       checkpoint_rows=CHECKPOINT_ROWS)
     try:
         db.ensure_schema(con, database)
         loader = _Loader(con, writer, force, listed_in(paths))
@@ -383,15 +392,6 @@ class _Loader:
             self.held = {}
 
 
-def _unchanged(path: str, size: int | None, mtime_ns: int | None) -> bool:
-    """The file is as it was loaded (same size and mtime): a load skips it."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return False
-    return st.st_size == size and st.st_mtime_ns == mtime_ns
-
-
 def _blocks(items: Iterable[str], size: int) -> Iterator[list[str]]:
     block: list[str] = []
     for item in items:
@@ -413,37 +413,6 @@ def _chunks(tasks: Iterable[Task]) -> Iterator[list[Task]]:
             chunk, size = [], 0
     if chunk:
         yield chunk
-
-
-def _without(batches: dict[str, list[pa.RecordBatch]], game_ids: list[str]
-             ) -> dict[str, list[pa.RecordBatch]]:
-    import pyarrow.compute as pc
-
-    drop = pa.array(game_ids, pa.string())
-    return {table: [b.filter(pc.invert(pc.is_in(b.column("game_id"), value_set=drop)))
-                    for b in items]
-            for table, items in batches.items()}
-
-
-def _files_batch(files: list[Outcome], stamp: int | None = None) -> pa.RecordBatch:
-    from cabo_log.db.database import LOADER_SCHEMAS
-
-    now = pa.scalar(time.time_ns() // 1000 if stamp is None else stamp,
-                    pa.timestamp("us", tz="UTC"))
-    return pa.RecordBatch.from_arrays([
-        pa.array([f.path for f in files]), pa.array([f.size for f in files], pa.int64()),
-        pa.array([f.mtime_ns for f in files], pa.int64()), pa.array([f.hash for f in files]),
-        pa.array([f.game_id for f in files]), pa.array([f.events for f in files], pa.int32()),
-        pa.repeat(now, len(files)),
-    ], schema=LOADER_SCHEMAS["files"])
-
-
-def _errors_batch(errors: list[dict[str, Any]]) -> pa.RecordBatch:
-    from cabo_log.db.database import LOADER_SCHEMAS
-
-    schema = LOADER_SCHEMAS["load_errors"]
-    return pa.RecordBatch.from_arrays(
-        [pa.array([e.get(f.name) for e in errors], f.type) for f in schema], schema=schema)
 
 
 __all__ = ["LoadError", "LoadInterrupted", "LoadSummary", "NoLogsFound", "Outcome", "Task",
