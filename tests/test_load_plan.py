@@ -117,3 +117,27 @@ def test_a_game_moved_to_a_file_listed_earlier_replaces_its_old_copy(
         ("g", len(game)), ("h", len(other))]
     assert query(db, "SELECT path, game_id FROM files ORDER BY 1") == [
         (str(folder / "a.jsonl"), "g"), (str(folder / "b.jsonl"), "h")]
+
+
+def test_small_batches_and_checkpoints_load_the_same_rows(
+        tmp_path: Path, game: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A transaction per chunk and a checkpoint after each commit give row for row the tables
+    of one transaction for the whole load."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for i in range(4):
+        (folder / f"{i}.jsonl").write_bytes(lines([{**game[0], "game_id": f"g{i}"}, *game[1:]]))
+    tables = ("games", "events", "rounds", "round_scores", "game_players")
+
+    def rows(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+        return {t: sorted(query(db, f"SELECT * FROM {t}"), key=repr) for t in tables}
+
+    load_paths([folder], tmp_path / "one.duckdb", jobs=1)
+    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
+    monkeypatch.setattr(loadmod, "FLUSH_ROWS", 1)
+    monkeypatch.setattr(loadmod, "COMMIT_ROWS", 1)
+    monkeypatch.setattr(loadmod, "CHECKPOINT_ROWS", 1)
+    summary = load_paths([folder], tmp_path / "many.duckdb", jobs=1)
+    assert summary.loaded == 4
+    assert rows(tmp_path / "many.duckdb") == rows(tmp_path / "one.duckdb")
+    assert query(tmp_path / "many.duckdb", "SELECT count(*) FROM games") == [(4,)]
