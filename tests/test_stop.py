@@ -25,7 +25,7 @@ import duckdb
 import pytest
 
 from cabo_log.db import database as dbmod
-from cabo_log.db import load as loadmod
+from cabo_log.db import known
 from cabo_log.db.load import Task, load_paths, replay_tasks
 from cabo_log.db.schema import SCHEMAS
 from cabo_log.log.logfile import dumps_event
@@ -222,7 +222,7 @@ def test_a_stop_never_interrupts_a_commit_it_then_denies(
                                    for p in sorted(folder.iterdir())[:3]])
     for table, items in rows.batches().items():
         writer.add(table, items)
-    writer.add("files", [loadmod._files_batch(outcomes)])
+    writer.add("files", [known._files_batch(outcomes)])
     writer.submit()
     if at_commit:
         assert held.started.wait(60)
