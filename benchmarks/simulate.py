@@ -11,7 +11,10 @@ cabo-log against as many matches of the public engine cabo-rl (flosoellner/cabo-
 seats) from a checkout at PATH, which is imported from there and never copied into this
 repository. The figure is the ratio of CPU times (cabo-log / cabo-rl), each the best of
 three interleaved runs. cabo-rl plays in memory with ints for cards and records no log;
-cabo-log checks every event with the engine and records the log's lines as well.
+cabo-log checks every event with the engine and records the log's lines as well. Two parts
+of it are timed alone on the same events: the write path (stamp, encode, apply, keep) and
+the engine's apply. Then the same again in a child process with the compiled engine
+(``make compiled``; ``PYTHONPATH=build/mypyc``), when it is built.
 
 Throughput counts the whole of ``simulate`` (shuffles, bots, the engine applying every event,
 the claims), in memory: no file is written. Each ruleset runs its default options.
@@ -20,14 +23,25 @@ the claims), in memory: no file is written. Each ruleset runs its default option
 from __future__ import annotations
 
 import argparse
+import gc
+import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# after PYTHONPATH: a child given build/mypyc must import the compiled engine from there
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
+import engine.game  # noqa: E402
+from cabo_log.log.append import EventWriter, MemorySink  # noqa: E402
+from cabo_log.play.lines import PLANS, plan  # noqa: E402
 from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
-from engine import BUILTINS  # noqa: E402
+from engine import BUILTINS, Event, apply, new_game  # noqa: E402
+
+COMPILED = Path(__file__).resolve().parents[1] / "build" / "mypyc"
 
 
 def throughput(ruleset: str, games: int, players: int, bots: str, seed: int
@@ -66,41 +80,88 @@ def cabo_rl_matches(checkout: Path, games: int, seed: int) -> tuple[float, int]:
     return time.process_time() - cpu, rounds
 
 
-def apply_only(games: int, seed: int) -> float:
-    """CPU seconds of the engine alone applying the events of the same matches (decoded
-    beforehand, not timed): the floor under ``simulate``, which also decides, observes,
-    stamps, encodes and checks every line."""
+def _logs(games: int, seed: int) -> list[tuple[dict[str, Any], list[Event]]]:
+    """The header line and the events of the same matches, decoded beforehand (not timed)."""
     from cabo_log.log.logfile import parse_line
-    from engine import apply, new_game
 
-    logs = [[parse_line(line) for line in simulate("edition1", players=2,
-                                                    seed=game_seed(seed, index),
-                                                    bots="random").lines().splitlines()]
-            for index in range(games)]
+    out = []
+    for index in range(games):
+        game = simulate("edition1", players=2, seed=game_seed(seed, index), bots="random")
+        out.append((game.events[0], [parse_line(line) for line in game.lines().splitlines()]))
+    return out
+
+
+def apply_only(logs: list[tuple[dict[str, Any], list[Event]]]) -> float:
+    """CPU seconds of the engine alone applying the events of the matches: the floor under
+    ``simulate``, which also decides, observes, stamps, encodes and checks every line."""
     cpu = time.process_time()
-    for events in logs:
+    for _, events in logs:
         state = new_game(events[0])   # type: ignore[arg-type]
         for event in events[1:]:
             apply(state, event)
     return time.process_time() - cpu
 
 
-def reference_ratio(checkout: Path, games: int, seed: int) -> None:
-    ours = theirs = engine = float("inf")
-    for _ in range(3):   # interleaved, best of three: the machine is shared
-        ours_rounds, events, _, cpu = throughput("edition1", games, 2, "random", seed)
-        ours = min(ours, cpu)
+def record_only(logs: list[tuple[dict[str, Any], list[Event]]]) -> float:
+    """CPU seconds of the simulator's write path alone on the same events: each stamped
+    with its seq, encoded, applied by the engine and kept (``EventWriter.append_stamped``),
+    as ``Recorder`` does, with no bot, observation or move list."""
+    fields = [(header, [(type(e), plan(type(e))[1](e), e.auto) for e in events[1:]])
+              for header, events in logs]
+    cpu = time.process_time()
+    for header, plans in fields:
+        writer = EventWriter(MemorySink())
+        writer.append(header)
+        for seq, (kind, values, auto) in enumerate(plans, start=1):
+            writer.append_stamped(*PLANS[kind][0](seq, auto, *values))
+    return time.process_time() - cpu
+
+
+def measure(checkout: Path, games: int, seed: int) -> dict[str, Any]:
+    """Best of three interleaved runs (the machine is shared) of simulate, cabo-rl, the
+    write path alone and apply alone, in CPU seconds."""
+    logs = _logs(games, seed)
+    best = {"simulate": float("inf"), "cabo-rl": float("inf"), "record": float("inf"),
+            "apply": float("inf")}
+    for _ in range(3):
+        gc.collect()
+        rounds, events, _, cpu = throughput("edition1", games, 2, "random", seed)
+        best["simulate"] = min(best["simulate"], cpu)
         cpu, their_rounds = cabo_rl_matches(checkout, games, seed)
-        theirs = min(theirs, cpu)
-        engine = min(engine, apply_only(games, seed))
-    print(f"{games} two-player random-bot edition1 matches, CPU seconds (same run)")
-    print(f"  cabo-log simulate  {ours:7.2f} s  ({ours_rounds / games:.1f} rounds/match, "
-          f"{events / ours:,.0f} events/s)")
-    print(f"  cabo-rl            {theirs:7.2f} s  ({their_rounds / games:.1f} rounds/match)")
-    print(f"  ratio              {ours / theirs:7.2f}x  (per round: "
-          f"{(ours / ours_rounds) / (theirs / their_rounds):.2f}x)")
-    print(f"  of which the engine's apply alone: {engine:.2f} s = {engine / theirs:.2f}x cabo-rl "
-          f"({engine / ours:.0%} of simulate)")
+        best["cabo-rl"] = min(best["cabo-rl"], cpu)
+        best["record"] = min(best["record"], record_only(logs))
+        best["apply"] = min(best["apply"], apply_only(logs))
+    return {**best, "rounds": rounds, "their_rounds": their_rounds, "events": events,
+            "engine": engine.game.__file__}
+
+
+def report(label: str, games: int, m: dict[str, Any]) -> None:
+    theirs = m["cabo-rl"]
+    print(f"{label}: {games} two-player random-bot edition1 matches, CPU seconds, best of 3")
+    print(f"  cabo-rl            {theirs:7.2f} s  ({m['their_rounds'] / games:.1f} rounds/match)")
+    print(f"  cabo-log simulate  {m['simulate']:7.2f} s  = {m['simulate'] / theirs:5.2f}x cabo-rl"
+          f"  ({m['rounds'] / games:.1f} rounds/match, {m['events'] / m['simulate']:,.0f} "
+          f"events/s)")
+    print(f"  of which the write path alone (stamp, encode, apply, keep): {m['record']:.2f} s = "
+          f"{m['record'] / theirs:.2f}x")
+    print(f"  of which the engine's apply alone: {m['apply']:.2f} s = {m['apply'] / theirs:.2f}x")
+
+
+def reference_ratio(checkout: Path, games: int, seed: int, compiled: bool) -> None:
+    """The ratio to cabo-rl with the pure engine, then (a child process with ``build/mypyc``
+    first on its path) with the compiled one."""
+    report("pure engine", games, measure(checkout, games, seed))
+    if not compiled or not (COMPILED / ".stamp").is_file():
+        return
+    command = [sys.executable, __file__, "--cabo-rl", str(checkout), "--games", str(games),
+               "--seed", str(seed), "--child"]
+    env = {**os.environ, "PYTHONPATH": str(COMPILED)}
+    run = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    if figures["engine"].endswith(".py"):
+        print(f"(build/mypyc holds no compiled engine: {figures['engine']})")
+        return
+    report("compiled engine (make compiled)", games, figures)
 
 
 def versus(ruleset: str, games: int, seed: int) -> dict[str, tuple[float, float, int]]:
@@ -131,9 +192,16 @@ def main() -> None:
                         help="instead: greedy vs random heads-up over GAMES games per ruleset")
     parser.add_argument("--cabo-rl", type=Path, metavar="PATH",
                         help="instead: the ratio to cabo-rl (a checkout at PATH), 300 matches")
+    parser.add_argument("--no-compiled", action="store_true",
+                        help="with --cabo-rl: skip the compiled engine's ratio")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.cabo_rl:
-        reference_ratio(args.cabo_rl, 300 if args.games == 100 else args.games, args.seed)
+        games = 300 if args.games == 100 else args.games
+        if args.child:   # the compiled engine's figures, for the parent to print
+            print(json.dumps(measure(args.cabo_rl, games, args.seed)))
+            return
+        reference_ratio(args.cabo_rl, games, args.seed, not args.no_compiled)
         return
     rulesets = args.rulesets.split(",")
     if args.versus:

@@ -9,6 +9,7 @@ bookkeeping of their own.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .state import GameState, Phase
 from .vocabulary import DrawSource, PowerKind
@@ -36,9 +37,24 @@ class Observation:
     ruleset: str
 
 
-def _observation(**fields: object) -> Observation:
+def _native() -> bool:
+    """Whether ``Observation`` is a compiled engine's native class (docs/compiled.md), which
+    refuses ``object.__new__``; its own constructor is fast there."""
+    try:
+        object.__new__(Observation)
+    except TypeError:
+        return True
+    return False
+
+
+_NATIVE = _native()
+
+
+def _observation(**fields: Any) -> Observation:
     """An Observation without the frozen ``__init__``'s sixteen ``object.__setattr__`` calls
     (a third of ``observe``): the same object, still frozen to whoever holds it."""
+    if _NATIVE:
+        return Observation(**fields)
     obs: Observation = object.__new__(Observation)
     obs.__dict__.update(fields)
     return obs

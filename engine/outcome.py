@@ -61,7 +61,7 @@ class Outcome:
 
     def __repr__(self) -> str:
         shown = [f"{name}={getattr(self, name)!r}" for name in FIELDS
-                 if getattr(self, name) != getattr(Outcome, name)]
+                 if getattr(self, name) != DEFAULTS[name]]
         return f"{type(self).__name__}({', '.join(shown)})"
 
     def __eq__(self, other: object) -> bool:
@@ -77,6 +77,13 @@ FIELDS: tuple[str, ...] = (
     "earned", "lapsed", "turn_ended", "round_ended", "match_ended",
 )
 """Every field an outcome answers, in the order of the documentation."""
+DEFAULTS: dict[str, object] = {
+    "card": None, "places": (), "discarded": (), "moved": (), "learned": (), "forgotten": (),
+    "success": None, "penalty": None, "earned": None, "lapsed": None, "turn_ended": False,
+    "round_ended": None, "match_ended": False,
+}
+"""The base class's value of each field (the class attributes themselves, written out: a
+compiled ``Outcome`` (docs/compiled.md) holds them per instance, not on the class)."""
 
 
 # --- one record per kind of event: each sets only what that kind can say ----------------------
@@ -147,7 +154,7 @@ class Replaced(Outcome):
 
     __slots__ = ("card", "places", "discarded", "learned", "earned", "turn_ended",
                  "round_ended", "match_ended")
-    success = True
+    success: bool | None = True
 
     def __init__(self, card: str, places: tuple[Place, ...], discarded: tuple[str, ...],
                  learned: Learned, earned: PowerKind | None, round_ended: RoundResult | None,
@@ -166,7 +173,7 @@ class ReplaceFailed(Outcome):
     """A failed multi-replacement: the cards shown, the drawn card's place, any penalty."""
 
     __slots__ = ("card", "places", "learned", "penalty", "round_ended", "match_ended")
-    success = False
+    success: bool | None = False
     turn_ended = True
 
     def __init__(self, card: str, places: tuple[Place, ...], learned: Learned,

@@ -9,8 +9,7 @@ its parser in ``PARSERS``, the one registry of line types.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import fields
-from typing import Any, TypeVar
+from typing import Any
 
 from .errors import LogSyntaxError
 from .events import (
@@ -33,9 +32,6 @@ from .events import (
     Snap,
 )
 from .vocabulary import POWERS, SOURCES, PowerKind
-
-E = TypeVar("E", bound="Event")
-
 
 # --- field readers --------------------------------------------------------------------------
 
@@ -155,19 +151,6 @@ def _deal(o: Mapping[str, Any], seq: int | None, auto: bool) -> Deal:
                 _str(o, "deal", "discard"), _codes(_get(o, "deal", "deck"), "deal", "deck"))
 
 
-def _maker(cls: type[E]) -> Callable[..., E]:
-    """A positional constructor for a frozen slots dataclass that skips the frozen
-    ``__setattr__`` round trip: events are built on the hot path, ~2x faster this way."""
-    names = [f.name for f in fields(cls)]
-    namespace: dict[str, Any] = {"_new": object.__new__, "cls": cls}
-    for i, name in enumerate(names):
-        namespace[f"s{i}"] = getattr(cls, name).__set__
-    args = ", ".join(f"a{i}" for i in range(len(names)))
-    body = "; ".join(f"s{i}(e, a{i})" for i in range(len(names)))
-    exec(f"def make({args}):\n    e = _new(cls); {body}; return e", namespace)  # noqa: S102
-    return namespace["make"]  # type: ignore[no-any-return]
-
-
 def _player(o: Mapping[str, Any], kind: str) -> str:
     player = o.get("player")
     if type(player) is not str:
@@ -187,7 +170,7 @@ def _positions(o: Mapping[str, Any], kind: str) -> tuple[int, ...]:
 
 
 def _peek(o: Mapping[str, Any], seq: int | None, auto: bool) -> Peek:
-    return _make_peek(seq, auto, _player(o, "peek"), _positions(o, "peek"))
+    return Peek(seq, auto, _player(o, "peek"), _positions(o, "peek"))
 
 
 def _draw(o: Mapping[str, Any], seq: int | None, auto: bool) -> Draw:
@@ -202,14 +185,14 @@ def _draw(o: Mapping[str, Any], seq: int | None, auto: bool) -> Draw:
     player = o.get("player")
     if type(player) is not str:
         player = _str(o, "draw", "player")
-    return _make_draw(seq, auto, player, source, card)
+    return Draw(seq, auto, player, source, card)
 
 
 def _discard(o: Mapping[str, Any], seq: int | None, auto: bool) -> Discard:
     player = o.get("player")
     if type(player) is not str:
         player = _str(o, "discard", "player")
-    return _make_discard(seq, auto, player)
+    return Discard(seq, auto, player)
 
 
 def _replace(o: Mapping[str, Any], seq: int | None, auto: bool) -> Replace:
@@ -220,7 +203,7 @@ def _replace(o: Mapping[str, Any], seq: int | None, auto: bool) -> Replace:
     into = o.get("into")
     if into is not None and type(into) is not int:
         into = _opt_int(o, "replace", "into")
-    return _make_replace(seq, auto, _player(o, "replace"), _positions(o, "replace"), into, end)
+    return Replace(seq, auto, _player(o, "replace"), _positions(o, "replace"), into, end)
 
 
 def _power(o: Mapping[str, Any], seq: int | None, auto: bool) -> Power:
@@ -238,29 +221,19 @@ def _power(o: Mapping[str, Any], seq: int | None, auto: bool) -> Power:
         cards = (_slot(raw[0], "power", "cards"), _slot(raw[1], "power", "cards"))
     else:
         target = _slot(_get(o, "power", "target"), "power", "target")
-    return _make_power(seq, auto, _player(o, "power"), power, target, cards)
+    return Power(seq, auto, _player(o, "power"), power, target, cards)
 
 
 def _skip(o: Mapping[str, Any], seq: int | None, auto: bool) -> Skip:
-    return _make_skip(seq, auto, _player(o, "skip"))
+    return Skip(seq, auto, _player(o, "skip"))
 
 
 def _cabo(o: Mapping[str, Any], seq: int | None, auto: bool) -> Cabo:
-    return _make_cabo(seq, auto, _player(o, "cabo"))
+    return Cabo(seq, auto, _player(o, "cabo"))
 
 
 def _snap(o: Mapping[str, Any], seq: int | None, auto: bool) -> Snap:
-    return _make_snap(seq, auto, _player(o, "snap"), _int(o, "snap", "position"))
-
-
-_make_peek = _maker(Peek)
-_make_draw = _maker(Draw)
-_make_discard = _maker(Discard)
-_make_replace = _maker(Replace)
-_make_power = _maker(Power)
-_make_skip = _maker(Skip)
-_make_cabo = _maker(Cabo)
-_make_snap = _maker(Snap)
+    return Snap(seq, auto, _player(o, "snap"), _int(o, "snap", "position"))
 
 
 def _reshuffle(o: Mapping[str, Any], seq: int | None, auto: bool) -> Reshuffle:

@@ -10,8 +10,9 @@ player knows about a card follows the card through swaps, snaps and reshuffles f
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any, ClassVar, TypeVar
 
 from .rulesets import Ruleset
 from .vocabulary import PowerKind
@@ -46,6 +47,7 @@ MATCH_OVER = Phase.MATCH_OVER
 END_CABO = EndReason.CABO
 END_DECK_EMPTY = EndReason.DECK_EMPTY
 END_FORFEIT = EndReason.FORFEIT
+S = TypeVar("S")
 
 
 @dataclass
@@ -79,66 +81,136 @@ class RoundResult:
         }
 
 
-@dataclass(slots=True)
 class RoundState:
     """One round being played: the cards, where they lie, who knows them, whose turn it is.
 
     A deal builds a fresh one and replaces the previous round's, so nothing of a round can
     leak into the next. Before the first deal the match holds an empty one (nobody in play).
+    A plain class (not a dataclass) so that the compiled engine makes it a native class;
+    equality, ``repr`` and copying read ``FIELDS`` as the dataclass's did.
     """
 
-    round_no: int = 0
-    participants: tuple[int, ...] = ()
-    in_play: list[bool] = field(default_factory=list)  # dealt in this round and still active
-    codes: list[str] = field(default_factory=list)
-    values: list[int] = field(default_factory=list)
-    known: list[int] = field(default_factory=list)
-    face_up: list[bool] = field(default_factory=list)
-    rows: list[list[int]] = field(default_factory=list)
-    deck: list[int] = field(default_factory=list)   # top is the last element
-    pile: list[int] = field(default_factory=list)   # discard pile, top is the last element
-    out: list[int] = field(default_factory=list)    # rows of forfeited players
-    first: int = 0
-    current: int = 0
-    turn: int = 0
-    started: bool = False
-    peeked: list[bool] = field(default_factory=list)
-    caller: int = -1
-    caller_forfeited: bool = False
-    final_left: list[int] = field(default_factory=list)
-    drawn: int = -1
-    drawn_source: str = ""                    # a DrawSource while a card is held
-    pending_power: PowerKind | None = None
-    reshuffles: int = 0
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "round_no", "participants", "in_play", "codes", "values", "known", "face_up", "rows",
+        "deck", "pile", "out", "first", "current", "turn", "started", "peeked", "caller",
+        "caller_forfeited", "final_left", "drawn", "drawn_source", "pending_power",
+        "reshuffles")
+    __slots__ = FIELDS
+
+    def __init__(self, round_no: int = 0, participants: tuple[int, ...] = (),
+                 in_play: list[bool] | None = None, codes: list[str] | None = None,
+                 values: list[int] | None = None, known: list[int] | None = None,
+                 face_up: list[bool] | None = None, rows: list[list[int]] | None = None,
+                 deck: list[int] | None = None, pile: list[int] | None = None,
+                 out: list[int] | None = None, first: int = 0, current: int = 0,
+                 turn: int = 0, started: bool = False, peeked: list[bool] | None = None,
+                 caller: int = -1, caller_forfeited: bool = False,
+                 final_left: list[int] | None = None, drawn: int = -1,
+                 drawn_source: str = "", pending_power: PowerKind | None = None,
+                 reshuffles: int = 0) -> None:
+        self.round_no = round_no
+        self.participants = participants
+        self.in_play: list[bool] = [] if in_play is None else in_play  # dealt, still active
+        self.codes: list[str] = [] if codes is None else codes
+        self.values: list[int] = [] if values is None else values
+        self.known: list[int] = [] if known is None else known
+        self.face_up: list[bool] = [] if face_up is None else face_up
+        self.rows: list[list[int]] = [] if rows is None else rows
+        self.deck: list[int] = [] if deck is None else deck   # top is the last element
+        self.pile: list[int] = [] if pile is None else pile   # discard pile, top is last
+        self.out: list[int] = [] if out is None else out      # rows of forfeited players
+        self.first = first
+        self.current = current
+        self.turn = turn
+        self.started = started
+        self.peeked: list[bool] = [] if peeked is None else peeked
+        self.caller = caller
+        self.caller_forfeited = caller_forfeited
+        self.final_left: list[int] = [] if final_left is None else final_left
+        self.drawn = drawn
+        self.drawn_source = drawn_source          # a DrawSource while a card is held
+        self.pending_power = pending_power
+        self.reshuffles = reshuffles
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self, self.FIELDS) == _values(other, self.FIELDS)
+
+    def __repr__(self) -> str:
+        return _repr(self, self.FIELDS)
+
+    def __copy__(self) -> RoundState:
+        return _copy_into(RoundState(), self, self.FIELDS, None)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> RoundState:
+        return _copy_into(RoundState(), self, self.FIELDS, memo)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
 
-@dataclass(slots=True)
 class GameState:
     """One match in progress: the match-long facts here, the round being played in
-    ``round``. Mutated by ``engine.apply``; copy with ``snapshot()``."""
+    ``round``. Mutated by ``engine.apply``; copy with ``snapshot()``. A plain class for the
+    compiled engine, like ``RoundState``."""
 
-    rules: Ruleset
-    game_id: str
-    players: tuple[str, ...]
-    names: dict[str, object] = field(default_factory=dict)
-    seat: dict[str, int] = field(default_factory=dict)
-    values_of: dict[str, int] = field(default_factory=dict)
-    power_of: dict[int, PowerKind] = field(default_factory=dict)
-    deck_counter: dict[str, int] = field(default_factory=dict)
-    sorted_deck: list[str] = field(default_factory=list)
-    active: list[bool] = field(default_factory=list)
-    cumulative: list[int] = field(default_factory=list)
-    reset_used: list[bool] = field(default_factory=list)
-    rounds: list[RoundResult] = field(default_factory=list)
-    phase: Phase = Phase.BEFORE_DEAL
-    complete: bool = False
-    winners: tuple[str, ...] = ()
-    ending: bool = False                     # the end condition was met; a tie is being broken
-    tiebreak: tuple[int, ...] | None = None  # golf: seats that play the tie-break round
-    events: int = 1                          # lines applied, header included
-    everybody: int = 0                       # the bit mask of every seat (a public card)
-    seq_mode: bool = False
-    round: RoundState = field(default_factory=RoundState)
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "rules", "game_id", "players", "names", "seat", "values_of", "power_of",
+        "deck_counter", "sorted_deck", "active", "cumulative", "reset_used", "rounds", "phase",
+        "complete", "winners", "ending", "tiebreak", "events", "everybody", "seq_mode", "round")
+    __slots__ = FIELDS
+
+    def __init__(self, rules: Ruleset, game_id: str, players: tuple[str, ...],
+                 names: dict[str, object] | None = None, seat: dict[str, int] | None = None,
+                 values_of: dict[str, int] | None = None,
+                 power_of: dict[int, PowerKind] | None = None,
+                 deck_counter: dict[str, int] | None = None,
+                 sorted_deck: list[str] | None = None, active: list[bool] | None = None,
+                 cumulative: list[int] | None = None, reset_used: list[bool] | None = None,
+                 rounds: list[RoundResult] | None = None, phase: Phase = Phase.BEFORE_DEAL,
+                 complete: bool = False, winners: tuple[str, ...] = (), ending: bool = False,
+                 tiebreak: tuple[int, ...] | None = None, events: int = 1, everybody: int = 0,
+                 seq_mode: bool = False, round: RoundState | None = None) -> None:
+        self.rules = rules
+        self.game_id = game_id
+        self.players = players
+        self.names: dict[str, object] = {} if names is None else names
+        self.seat: dict[str, int] = {} if seat is None else seat
+        self.values_of: dict[str, int] = {} if values_of is None else values_of
+        self.power_of: dict[int, PowerKind] = {} if power_of is None else power_of
+        self.deck_counter: dict[str, int] = {} if deck_counter is None else deck_counter
+        self.sorted_deck: list[str] = [] if sorted_deck is None else sorted_deck
+        self.active: list[bool] = [] if active is None else active
+        self.cumulative: list[int] = [] if cumulative is None else cumulative
+        self.reset_used: list[bool] = [] if reset_used is None else reset_used
+        self.rounds: list[RoundResult] = [] if rounds is None else rounds
+        self.phase = phase
+        self.complete = complete
+        self.winners = winners
+        self.ending = ending            # the end condition was met; a tie is being broken
+        self.tiebreak = tiebreak        # golf: seats that play the tie-break round
+        self.events = events            # lines applied, header included
+        self.everybody = everybody      # the bit mask of every seat (a public card)
+        self.seq_mode = seq_mode
+        self.round: RoundState = RoundState() if round is None else round
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self, self.FIELDS) == _values(other, self.FIELDS)
+
+    def __repr__(self) -> str:
+        return _repr(self, self.FIELDS)
+
+    def __copy__(self) -> GameState:
+        return _copy_into(GameState(self.rules, self.game_id, self.players), self,
+                          self.FIELDS, None)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GameState:
+        return _copy_into(GameState(self.rules, self.game_id, self.players), self,
+                          self.FIELDS, memo)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     # --- small questions -----------------------------------------------------------------
     def name(self, seat: int) -> str:
@@ -189,3 +261,26 @@ class GameState:
     def snapshot(self) -> GameState:
         """An independent copy, for ``--until`` and step-through views; never on the hot path."""
         return copy.deepcopy(self)
+
+
+def _values(obj: object, names: tuple[str, ...]) -> list[Any]:
+    return [getattr(obj, name) for name in names]
+
+
+def _repr(obj: object, names: tuple[str, ...]) -> str:
+    shown = ", ".join(f"{name}={getattr(obj, name)!r}" for name in names)
+    return f"{type(obj).__name__}({shown})"
+
+
+def _copy_into(new: S, old: S, names: tuple[str, ...], memo: dict[int, object] | None) -> S:
+    """``new`` given ``old``'s fields: the same objects (``copy.copy``), or deep copies
+    (``copy.deepcopy``, ``memo`` its memo). Written out because a compiled (native) class
+    cannot be rebuilt by ``copy``'s default ``__reduce_ex__``."""
+    if memo is None:
+        for name in names:
+            setattr(new, name, getattr(old, name))
+        return new
+    memo[id(old)] = new
+    for name in names:
+        setattr(new, name, copy.deepcopy(getattr(old, name), memo))
+    return new

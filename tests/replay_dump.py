@@ -13,19 +13,30 @@ from typing import Any
 
 import orjson
 
+import engine.builders
+import engine.events
 import engine.game
+import engine.knowledge
+import engine.moves
+import engine.outcome
+import engine.state
 from cabo_log.log.replay import ReplayVisitor, replay_file
 from engine import CaboLogError, Event, GameState, Outcome
+from engine.knowledge import observe
+from engine.moves import legal_moves
 
 
 class Outcomes(ReplayVisitor[str]):
-    """A digest of every event's outcome, in order (what each event did, not only the end)."""
+    """A digest of every event and its outcome, in order (what each event did, not only the
+    end), and after it each player's observation and the legal moves (what bots read)."""
 
     def __init__(self) -> None:
         self.digest = hashlib.sha256()
 
     def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
-        self.digest.update(f"{line} {outcome!r}\n".encode())
+        self.digest.update(f"{line} {event!r} {outcome!r}\n".encode())
+        views = [observe(state, player) for player in state.players]
+        self.digest.update(f"{views!r} {legal_moves(state)!r}\n".encode())
 
     def handle_error(self, error: CaboLogError, state: GameState | None) -> None:
         self.digest.update(f"error {error}\n".encode())
@@ -40,7 +51,10 @@ def main(paths: list[str]) -> None:
         visitor = Outcomes()
         result = replay_file(path, visitor=visitor)
         logs[path] = {"report": result.report(), "outcomes": visitor.result()}
-    kind = "compiled" if not engine.game.__file__.endswith(".py") else "pure"
+    modules = (engine.game, engine.events, engine.outcome, engine.state, engine.builders,
+               engine.knowledge, engine.moves)
+    compiled = [m.__file__ is not None and not m.__file__.endswith(".py") for m in modules]
+    kind = "compiled" if all(compiled) else "pure" if not any(compiled) else "mixed"
     sys.stdout.buffer.write(orjson.dumps({"engine": kind, "logs": logs}, default=str))
 
 

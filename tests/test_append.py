@@ -4,7 +4,7 @@ refused with the file byte-identical, the writer's state unchanged and the game 
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 import random
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ def objects(path: Path) -> list[dict[str, Any]]:
 def fingerprint(g: GameState | None) -> dict[str, Any]:
     """A deep copy of everything in a state, the round's fields included."""
     assert g is not None
-    return dataclasses.asdict(g)
+    return {name: copy.deepcopy(getattr(g, name)) for name in g.FIELDS}
 
 
 def replayed_state(path: Path) -> GameState:

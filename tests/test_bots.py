@@ -168,7 +168,8 @@ def test_the_simulator_hands_bots_observations_only(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(bots_module.BOTS, "watcher", Watcher)
     game = simulate("golf", players=3, seed=1, bots="watcher,random")
     assert game.state.complete and len(seen) > 100
-    assert set(seen) == {Observation}
+    # Observations, computed as they are read (a private subclass until complete)
+    assert seen and all(issubclass(kind, Observation) for kind in seen)
 
 
 # --- legality and behaviour ------------------------------------------------------------------
@@ -189,7 +190,7 @@ def test_bots_choose_legal_moves(ruleset: str) -> None:
 
 
 def _key(move: Event) -> Any:
-    data = dataclasses.asdict(move)
+    data = dict(zip(move.FIELDS, move.values(), strict=True))
     if data.get("cards") is not None:
         data["cards"] = frozenset(tuple(c) for c in data["cards"])
     return tuple(sorted(data.items(), key=lambda kv: kv[0]))

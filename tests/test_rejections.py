@@ -25,7 +25,7 @@ from cabo_log.log.builder import LogBuilder
 from cabo_log.log.replay import replay_bytes
 from cabo_log.play.simulate import simulate
 from engine import CaboLogError, Event, GameState, apply, new_game, parse_event
-from engine.events import Reshuffle, to_dict
+from engine.events import Reshuffle, to_dict, with_fields
 from engine.moves import legal_moves, needs_reshuffle, peek_moves, snap_moves
 
 POWER = "power"
@@ -42,11 +42,14 @@ def invalid_table() -> list[tuple[str, int, str]]:
 
 
 def differences(a: Any, b: Any, path: str = "state") -> list[str]:
-    """The paths of the fields in which two states differ (recursing into dataclasses)."""
-    if dataclasses.is_dataclass(a) and not isinstance(a, type) and type(a) is type(b):
+    """The paths of the fields in which two states differ (recursing into the state classes,
+    which list their fields in ``FIELDS``, and dataclasses)."""
+    names = (tuple(f.name for f in dataclasses.fields(a)) if dataclasses.is_dataclass(a)
+             else getattr(type(a), "FIELDS", None))
+    if names is not None and not isinstance(a, type) and type(a) is type(b):
         found: list[str] = []
-        for f in dataclasses.fields(a):
-            found += differences(getattr(a, f.name), getattr(b, f.name), f"{path}.{f.name}")
+        for name in names:
+            found += differences(getattr(a, name), getattr(b, name), f"{path}.{name}")
         return found
     return [] if a == b else [f"{path}: {a!r} != {b!r}"[:300]]
 
@@ -69,7 +72,7 @@ def next_legal(g: GameState) -> Event | None:
         moves = [m for p in g.players for m in peek_moves(g, p)] + snap_moves(g)
     if not moves:
         return None
-    return dataclasses.replace(moves[0], seq=g.events if g.seq_mode else None)
+    return with_fields(moves[0], seq=g.events if g.seq_mode else None)
 
 
 def reject_and_continue(g: GameState, bad: Event, then: Event | None) -> str:

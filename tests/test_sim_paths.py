@@ -67,6 +67,34 @@ def test_observations_are_new_objects_that_share_only_frozen_parts() -> None:
     assert isinstance(one.discard, tuple) and all(isinstance(r, tuple) for r in one.rows.values())
 
 
+def test_an_observation_kept_by_a_bot_stays_what_it_was_when_handed_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Observations are computed as they are read; one a bot keeps (read later, after the
+    state moved on) still shows the moment it was handed out, whichever fields were read
+    before: the engine's observation taken at that moment, field for field."""
+    kept: list[tuple[Observation, Observation, str]] = []
+    observed = state_access.Observer.observe
+    read_first = ("rows", "discard", "turn", None)
+
+    def keep(self: state_access.Observer, player: str) -> Observation:
+        mine = observed(self, player)
+        first = read_first[len(kept) % len(read_first)]
+        if first is not None:
+            getattr(mine, first)   # some fields read now, the rest only after the match
+        kept.append((mine, observe(self.g, player), str(first)))
+        return mine
+
+    monkeypatch.setattr(state_access.Observer, "observe", keep)
+    for ruleset, players, bots in (("edition1", 2, "random"), ("golf", 4, "random,greedy"),
+                                   ("online", 3, "random")):
+        simulate(ruleset, players=players, seed=game_seed(9, players), bots=bots,
+                 forfeit_rate=0.02 if ruleset == "online" else 0.0)
+    assert len(kept) > 300
+    for mine, engines, first in kept:
+        assert type(mine) is Observation, first   # completed when the state moved on
+        assert mine == engines and vars(mine) == vars(engines), first
+
+
 # --- the writer's single-event path ----------------------------------------------------------
 
 

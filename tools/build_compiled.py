@@ -35,10 +35,6 @@ KEEP_PYTHON: dict[str, str] = {
     "__init__.py": "the package's front door; nothing in it runs per event",
     "errors.py": "mypyc makes the class-level ``kind`` of each error an instance default that "
                  "native exception classes never set (``err.kind`` fails); raised, not hot",
-    "events.py": "mypyc hands a dataclass's ClassVar (TYPE) to dataclasses as a field, so "
-                 "the event classes would not even be created",
-    "outcome.py": "its fast constructor is chosen in an ``if TYPE_CHECKING`` branch whose "
-                  "runtime side mypyc treats as unreachable (the import fails)",
 }
 """Engine modules left as Python in the compiled package, and why."""
 

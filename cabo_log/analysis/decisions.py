@@ -10,13 +10,13 @@ server made on a timeout (``"auto": true``), initial peeks and snaps are not dec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from cabo_log.analysis.worlds import Pools, fork
 from cabo_log.log.logfile import iter_events, iter_lines
 from engine import CaboLogError, Event, GameStart, GameState, LogSyntaxError, apply, new_game
-from engine.events import Cabo, Discard, Draw, Forfeit, Power, Replace, Skip
+from engine.events import Cabo, Discard, Draw, Forfeit, Power, Replace, Skip, with_fields
 from engine.knowledge import row_view
 from engine.moves import legal_moves
 from engine.state import DRAWN, POWER, TURN_START
@@ -121,9 +121,9 @@ def _decision_before(g: GameState, pools: Pools, event: Event, index: int,
         chosen = event
     if chosen is None:
         return None
-    chosen = replace(chosen, seq=None, auto=False)
+    chosen = with_fields(chosen, seq=None, auto=False)
     if isinstance(chosen, Draw):
-        chosen = replace(chosen, card=None)
+        chosen = with_fields(chosen, card=None)
     options = _options(g, chosen)
     seq = event.seq if event.seq is not None else g.events - 1
     return Decision(index, seq, line, player, seat, KIND_OF[type(chosen)], fork(g),

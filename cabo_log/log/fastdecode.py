@@ -16,62 +16,27 @@ only if no key was dropped: none read twice, none unknown, no default spelled ou
 disagreement, or a backslash (an escaped key could spell a known one), goes the exact way. The
 header (free-form ruleset and options) always does: one line per game.
 
-The engine stays free of third-party imports: it receives its own frozen event classes, built
-here without the frozen ``__setattr__`` round trip.
+The engine stays free of third-party imports: ``engine.builders`` makes its own event classes
+from the structs, reading the fields by name (in the compiled engine, native code calling the
+native constructors).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 import msgspec
 
-from engine.events import (
-    Cabo,
-    Deal,
-    Discard,
-    Draw,
-    Event,
-    Forfeit,
-    GameEnd,
-    Peek,
-    Power,
-    Replace,
-    Reshuffle,
-    RoundEnd,
-    Skip,
-    Snap,
-)
+from engine.builders import BUILDERS
+from engine.events import Event
 
-E = TypeVar("E", bound=Event)
 # Within int64: orjson (the exact reader) rejects larger numbers, msgspec would not.
 Int = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 NonNegative = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 Positions = Annotated[tuple[Int, ...], msgspec.Meta(min_length=1)]
 SlotT = tuple[str, Int]
 
-
-def _maker(cls: type[E], struct: type[msgspec.Struct]) -> Callable[[Any], E]:
-    """A function struct -> ``cls`` that reads the struct's fields by name (``t`` and ``h``
-    dropped). A frozen slots dataclass gets each slot set directly (no frozen ``__setattr__``
-    round trip); a class that refuses ``object.__new__`` (a compiled engine's native class)
-    gets its own constructor, which is fast there."""
-    namespace: dict[str, Any] = {"_new": object.__new__, "cls": cls}
-    values = [f"s.{f.name}" for f in fields(cls)]
-    try:
-        object.__new__(cls)
-    except TypeError:
-        source = f"def make(s):\n    return cls({', '.join(values)})"
-    else:
-        body = []
-        for i, (f, value) in enumerate(zip(fields(cls), values, strict=True)):
-            namespace[f"s{i}"] = getattr(cls, f.name).__set__
-            body.append(f"s{i}(e, {value})")
-        source = f"def make(s):\n    e = _new(cls); {'; '.join(body)}; return e"
-    exec(source, namespace)  # noqa: S102
-    return namespace["make"]  # type: ignore[no-any-return]
 
 class _Line(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit_defaults=True,
             gc=False):
@@ -162,11 +127,9 @@ class _GameEnd(_Line, tag="game_end", frozen=True):
 
 
 _MAKERS: dict[type, Callable[[Any], Event]] = {
-    struct: _maker(cls, struct) for struct, cls in (
-        (_Deal, Deal), (_Peek, Peek), (_Draw, Draw), (_Discard, Discard), (_Replace, Replace),
-        (_Power, Power), (_Skip, Skip), (_Cabo, Cabo), (_Snap, Snap),
-        (_Reshuffle, Reshuffle), (_Forfeit, Forfeit), (_RoundEnd, RoundEnd),
-        (_GameEnd, GameEnd))
+    struct: BUILDERS[struct.__struct_config__.tag] for struct in (  # type: ignore[index]
+        _Deal, _Peek, _Draw, _Discard, _Replace, _Power, _Skip, _Cabo, _Snap, _Reshuffle,
+        _Forfeit, _RoundEnd, _GameEnd)
 }
 Line = (_Deal | _Peek | _Draw | _Discard | _Replace | _Power | _Skip | _Cabo | _Snap
         | _Reshuffle | _Forfeit | _RoundEnd | _GameEnd)

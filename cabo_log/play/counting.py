@@ -102,6 +102,18 @@ class Values:
         return sum(v for _, v in known) + len(unknown) * self.mean
 
 
+_VALUES: dict[Ruleset, Values] = {}
+
+
+def values_for(rules: Ruleset) -> Values:
+    """The ``Values`` of a ruleset, counted once per process (a bot is made for every seat of
+    every match; rulesets are frozen, and ``Values`` is only read)."""
+    found = _VALUES.get(rules)
+    if found is None:
+        found = _VALUES[rules] = Values(rules)
+    return found
+
+
 def known_to_fail(row: Sequence[str | None], positions: Sequence[int],
                   values: dict[str, int]) -> bool:
     """Whether a multi-replacement of ``positions`` must fail for someone who sees ``row``:
@@ -110,4 +122,5 @@ def known_to_fail(row: Sequence[str | None], positions: Sequence[int],
     return len(seen) > 1
 
 
-__all__ = ["Counting", "Row", "Unseen", "Values", "known_to_fail", "seen_codes", "unseen"]
+__all__ = ["Counting", "Row", "Unseen", "Values", "known_to_fail", "seen_codes", "unseen",
+           "values_for"]

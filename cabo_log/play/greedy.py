@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cabo_log.play.counting import Row, Values
+from cabo_log.play.counting import Row, Values, values_for
 from cabo_log.play.tactics import is_special, moon_slot, own_swap, spoil_leader
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
@@ -34,7 +34,7 @@ class GreedyBot:
                  wrong_snap_rate: float = 0.002, slow_rate: float = 0.03,
                  call_at: float = 6.0) -> None:
         self.rules = rules
-        self.values = Values(rules)
+        self.values = values_for(rules)
         self.fail_rate = fail_rate if rules.max_replace != 1 else 0.0
         self.wrong_snap_rate = wrong_snap_rate
         self.call_at = call_at

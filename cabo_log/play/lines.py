@@ -3,8 +3,8 @@ JSON object, in one step per event.
 
 ``engine.events.to_dict`` is general (any event, walked field by field with ``getattr``); the
 simulator records every event it makes, so this compiles, once per event type, one function
-that builds the stamped event (setting its slots directly: no frozen ``__setattr__`` round
-trip) and its line together, with the field names written into its code. The lines are the
+that builds the stamped event (by its constructor: a native class in the compiled engine) and
+its line together, with the field names written into its code. The lines are the
 same objects, key for key and in the same order, as ``to_dict`` gives
 (``tests/test_moveset.py`` compares them; ``tests/test_simulate.py`` keeps the output
 byte-identical).
@@ -13,11 +13,10 @@ byte-identical).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from engine.events import Event, GameStart
+from engine.events import Event, GameStart, field_names
 
 Line = dict[str, Any]
 _Stamper = Callable[..., tuple[Event, Line]]
@@ -29,22 +28,17 @@ _NESTED = (tuple, dict)
 def _compile(kind: type[Event]) -> tuple[_Stamper, Callable[[Event], tuple[Any, ...]]]:
     """(a function ``(seq, auto, *fields) -> (event, line)`` for ``kind``, a getter of an
     event's fields after ``seq`` and ``auto``)."""
-    names = tuple(f.name for f in fields(kind))[2:]   # after seq and auto
-    namespace: dict[str, Any] = {"_new": object.__new__, "cls": kind, "_plain": _plain,
-                                 "_nested": _NESTED, "TYPE": kind.TYPE}
-    for name in ("seq", "auto"):
-        namespace[f"s_{name}"] = getattr(kind, name).__set__
+    names = field_names(kind)[2:]   # after seq and auto
+    namespace: dict[str, Any] = {"cls": kind, "_plain": _plain, "_nested": _NESTED,
+                                 "TYPE": kind.TYPE}
     args = [f"a{i}" for i in range(len(names))]
-    body = ["e = _new(cls)", "s_seq(e, seq)", "s_auto(e, auto)",
-            "line = {'type': TYPE, 'seq': seq}"]
+    body = [f"e = cls(seq, auto, {', '.join(args)})", "line = {'type': TYPE, 'seq': seq}"]
     for i, name in enumerate(names):
-        namespace[f"s{i}"] = getattr(kind, name).__set__
-        body.append(f"s{i}(e, a{i})")
         body.append(f"if a{i} is not None: line[{name!r}] = "
                     f"_plain(a{i}) if type(a{i}) in _nested else a{i}")
     body += ["if auto: line['auto'] = True", "return e, line"]
     source = f"def stamp(seq, auto, {', '.join(args)}):\n    " + "\n    ".join(body)
-    exec(source, namespace)  # noqa: S102 - generated from the dataclass's own field names
+    exec(source, namespace)  # noqa: S102 - generated from the class's own field names
     if len(names) > 1:
         getter: Callable[[Event], tuple[Any, ...]] = attrgetter(*names)
     else:
@@ -82,16 +76,12 @@ def stamp(event: Event, seq: int, auto: bool) -> tuple[Event, Line]:
 
 
 def maker(kind: type[Event]) -> Callable[..., Event]:
-    """A positional constructor ``(seq, auto, *fields)`` of ``kind`` that sets the slots
-    directly (for events the simulator builds on the hot path, e.g. a deck draw naming its
-    card)."""
-    names = [f.name for f in fields(kind)]
-    namespace: dict[str, Any] = {"_new": object.__new__, "cls": kind}
-    for i, name in enumerate(names):
-        namespace[f"s{i}"] = getattr(kind, name).__set__
-    args = ", ".join(f"a{i}" for i in range(len(names)))
-    body = "; ".join(f"s{i}(e, a{i})" for i in range(len(names)))
-    exec(f"def make({args}):\n    e = _new(cls); {body}; return e", namespace)  # noqa: S102
+    """A positional constructor ``(seq, auto, *fields)`` of ``kind`` (for events the simulator
+    builds on the hot path, e.g. a deck draw naming its card): the class itself, in a function
+    of fixed arity."""
+    args = ", ".join(f"a{i}" for i in range(len(field_names(kind))))
+    namespace: dict[str, Any] = {"cls": kind}
+    exec(f"def make({args}):\n    return cls({args})", namespace)  # noqa: S102
     return namespace["make"]  # type: ignore[no-any-return]
 
 

@@ -46,6 +46,7 @@ from engine.events import (
     Event,
     Forfeit,
     GameEnd,
+    GameStart,
     Reshuffle,
     RoundEnd,
     Skip,
@@ -92,6 +93,12 @@ def header_line(game_id: str, ruleset: str, options: dict[str, Any], players: Se
     return header
 
 
+def _game_start(header: Line) -> GameStart:
+    """The engine event of a ``header_line`` (what reading its line back would give)."""
+    return GameStart(0, False, header["game_id"], header["ruleset"], header["options"],
+                     tuple(header["players"]), None, header.get("started_at"))
+
+
 class Recorder:
     """Writes the match's lines through the append API and follows what each event did."""
 
@@ -100,8 +107,8 @@ class Recorder:
         # every line goes through the append API (the one write path): checked, then kept
         self.writer: EventWriter = (GameLog.create(out, header, replace=True, fsync=False)
                                     if out is not None else EventWriter(MemorySink()))
-        if out is None:
-            self.writer.append(header)
+        if out is None:   # the header's event made here: no need to read back its line
+            self.writer.append((_game_start(header), header))
         assert self.writer.state is not None
         self.state: GameState = self.writer.state
         self.observer = Observer(self.state)
@@ -111,6 +118,7 @@ class Recorder:
         self.reshuffle: Any = None   # the table's reshuffle, when the engine asks for one
 
     def close(self) -> None:
+        self.reshuffle = None   # the match's own method: no reference cycle outlives the match
         if isinstance(self.writer, GameLog):
             self.writer.close()
 
@@ -154,6 +162,8 @@ class Recorder:
         event, line = (PLANS.get(kind) or plan(kind))[0](len(self.lines), auto, *values)
         if think is not None:
             line["t"] = self.clock + think
+        if self.observer.out:   # observations still held see the state before this event
+            self.observer.seal()
         done = self.writer.append_stamped(event, line)
         if think is not None:
             self.clock += think
@@ -311,6 +321,7 @@ class Match:
 
     def _lapse(self) -> None:
         """A declined power simply lapses: the next line starts the next turn."""
+        self.recorder.observer.seal()
         done = finish(self.state)
         self.recorder.observer.update(done)
         self.lapsed = True

@@ -17,11 +17,14 @@ from itertools import combinations
 from math import comb
 from typing import overload
 
+from cabo_log.play.lines import maker
 from cabo_log.play.state_access import round_of
 from engine import GameState
 from engine.events import Discard, Event, Replace
 from engine.moves import LISTED_REPLACE_LIMIT, legal_moves
 from engine.state import DRAWN, POWER, TURN_START
+
+_replace = maker(Replace)   # Replace(...) without the frozen __init__'s six __setattr__ calls
 
 
 class LazyMoves(Sequence[Event]):
@@ -75,10 +78,10 @@ class Combos(LazyMoves):
 
     def _at(self, index: int) -> Event:
         if self.low == self.high == 1:
-            return Replace(None, False, self.player, (index,), None, None)
+            return _replace(None, False, self.player, (index,), None, None)
         for count, number in self.counts:
             if index < number:
-                return Replace(None, False, self.player, _unrank(self.size, count, index),
+                return _replace(None, False, self.player, _unrank(self.size, count, index),
                                None, None)
             index -= number
         raise IndexError(index)  # pragma: no cover - the counts add up to total
@@ -86,7 +89,7 @@ class Combos(LazyMoves):
     def __iter__(self) -> Iterator[Event]:
         for count, _ in self.counts:
             for combo in combinations(range(self.size), count):
-                yield Replace(None, False, self.player, combo, None, None)
+                yield _replace(None, False, self.player, combo, None, None)
 
 
 def _unrank(size: int, count: int, index: int) -> tuple[int, ...]:
@@ -129,7 +132,7 @@ class Placements(LazyMoves):
         if moves is None:
             moves = self.made[(me, size)] = (
                 (Discard(None, False, me),) if size < 0 else
-                tuple([Replace(None, False, me, (i,), None, None) for i in range(size)]))
+                tuple([_replace(None, False, me, (i,), None, None) for i in range(size)]))
         return moves
 
     @property
@@ -336,7 +339,7 @@ class SafeCombos(LazyMoves):
     def _at(self, index: int) -> Event:
         for count, number in self.counts:
             if index < number:
-                return Replace(None, False, self.player, self._unrank(count, index), None,
+                return _replace(None, False, self.player, self._unrank(count, index), None,
                                None)
             index -= number
         raise IndexError(index)  # pragma: no cover - the counts add up to total

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cabo_log.play.counting import Values, known_to_fail
+from cabo_log.play.counting import known_to_fail, values_for
 from cabo_log.play.moveset import Listed, Placements, kind_of
 from engine.events import Event, Replace, Snap
 from engine.knowledge import Observation
@@ -32,7 +32,7 @@ class RandomBot:
     def __init__(self, rules: Ruleset, *, cabo_rate: float = 0.04, snap_rate: float = 0.02,
                  peek_rate: float = 0.9) -> None:
         self.rules = rules
-        self.values = Values(rules)
+        self.values = values_for(rules)
         self.cabo_rate = cabo_rate
         self.snap_rate = snap_rate
         self.peek_rate = peek_rate

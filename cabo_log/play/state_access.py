@@ -14,10 +14,16 @@ of the table at every decision: what each player knows of each card of the round
 remembered, and an event's outcome says who learned or forgot which card. The pieces that
 change rarely (the discard pile, the scores, who is still in) are rebuilt only when they
 changed, and shared between observations until then (an observation is frozen: bots read it,
-never write to it).
+never write to it). An observation is computed as it is read, in three groups (the rows, the
+discard pile, the rest): the random bot reads only its own row, so it pays for no more; one
+that a bot keeps is completed before the next event changes the state (``Observer.seal``).
 """
 
 from __future__ import annotations
+
+import weakref
+from dataclasses import fields
+from typing import Any
 
 from engine import EVERYBODY, GameState, Outcome
 from engine.knowledge import Observation
@@ -83,15 +89,21 @@ class Observer:
     ``seen[seat][card]`` is the code of card ``card`` of the round if ``seat`` may see it, else
     None. A new round (the deal's new round object) rebuilds it from the state; within a round,
     ``update`` follows each event's outcome: ``learned`` sets a card for one seat (or, with
-    ``EVERYBODY``, for all), ``forgotten`` clears it for all; and a card on the discard pile
-    is seen by all.
+    ``EVERYBODY``, for all: every card put on the discard pile), ``forgotten`` clears it for
+    all.
+
+    An observation is handed out lazy (``_Lazy``): its fields are computed when first read,
+    in three groups (the rows; the discard pile; the rest), so a bot that reads only its own
+    row (``random``) pays for that alone. It stays a snapshot: before the state changes, the
+    recorder calls ``seal``, which completes every observation somebody still holds (a weak
+    reference says which; the ones the bots dropped are simply forgotten).
     """
 
     def __init__(self, g: GameState) -> None:
         self.g = g
         self.round: Round | None = None   # the round ``seen`` is about
         self.seen: list[list[str | None]] = []
-        self._pile: list[int] = []
+        self._pile: list[int] = []          # the pile ``_discard`` shows
         self._discard: tuple[str, ...] = ()
         self._cumulative: list[int] = []
         self._scores: dict[str, int] = {}
@@ -99,6 +111,7 @@ class Observer:
         self._names: tuple[str, ...] = ()
         self._seated: list[tuple[int, str]] = []
         self.ruleset = g.rules.name
+        self.out: list[weakref.ref[Observation]] = []   # handed out since the last seal
 
     def _rebuild(self, r: Round) -> None:
         """What each seat sees of every card of a freshly dealt round (from the state)."""
@@ -129,56 +142,74 @@ class Observer:
             for view in self.seen:
                 view[card] = None
 
-    def _pile_changed(self, r: Round) -> None:
-        """The discard pile changed since the last observation: its codes again, and every
-        card on it is public (whoever put it there: a forfeit drops the held card on it)."""
-        pile, before = r.pile, self._pile
-        codes = r.codes
-        start = len(before) if pile[:len(before)] == before else 0
-        for card in pile[start:]:
-            code = codes[card]
-            for view in self.seen:
-                view[card] = code
-        self._pile = pile[:]
-        self._discard = tuple(map(codes.__getitem__, pile))
+    def seal(self) -> None:
+        """The state is about to change: complete the observations still held by someone."""
+        for ref in self.out:
+            obs = ref()
+            if isinstance(obs, _Lazy):
+                obs._fill()
+        self.out.clear()
 
     def observe(self, player: str) -> Observation:
-        """``engine.knowledge.observe(g, player)``, from what is remembered."""
+        """``engine.knowledge.observe(g, player)``, computed from what is remembered, field
+        group by field group as it is read."""
+        if not _LAZY:   # the compiled engine's Observation is a native class: made whole
+            return Observation(me=player, rows=self.rows(player), discard=self.discard(),
+                               **self.rest(player))  # type: ignore[arg-type]
+        obs = _blank(Observation)   # made as the engine's class, then switched
+        _set(obs, "__dict__", {"me": player, "_observer": self})
+        _set(obs, "__class__", _Lazy)
+        self.out.append(weakref.ref(obs))
+        return obs
+
+    def _sync(self) -> Round:
+        """The round ``seen`` is about: rebuilt after a deal, its seated players after a
+        forfeit."""
         g = self.g
         r = g.round   # round_of(g), spelt out on the hottest path
         if r is not self.round:
             self._rebuild(r)
+        elif g.active != self._active:
+            self._active_changed()
+        return r
+
+    def rows(self, player: str) -> dict[str, tuple[str | None, ...]]:
+        """The rows as ``player`` sees them."""
+        r = self._sync()
+        view = self.seen[self.g.seat[player]].__getitem__
+        row_of = r.rows
+        return {name: tuple(map(view, row_of[p])) for p, name in self._seated}
+
+    def discard(self) -> tuple[str, ...]:
+        """The discard pile's codes, bottom first (shared until the pile changes)."""
+        r = self._sync()
+        if r.pile != self._pile:
+            self._pile = r.pile[:]
+            self._discard = tuple(map(r.codes.__getitem__, r.pile))
+        return self._discard
+
+    def rest(self, player: str) -> dict[str, object]:
+        """Every field but the rows and the discard pile."""
+        g = self.g
+        r = self._sync()
         seat = g.seat[player]
         players = g.players
-        view = self.seen[seat].__getitem__
         current = r.current
         if r.drawn >= 0 and (current == seat or r.drawn_source == DrawSource.DISCARD):
             drawn: str | None = r.codes[r.drawn]
             source: str | None = r.drawn_source
         else:
             drawn = source = None
-        if r.pile != self._pile:
-            self._pile_changed(r)
         if g.cumulative != self._cumulative:
             self._cumulative = g.cumulative[:]
             self._scores = g.cumulative_by_name()
-        if g.active != self._active:
-            self._active_changed()
-        rows = {}
-        row_of = r.rows
-        for p, name in self._seated:
-            rows[name] = tuple(map(view, row_of[p]))
         phase = g.phase
-        obs: Observation = object.__new__(Observation)
-        object.__setattr__(obs, "__dict__", {
-            "me": player, "players": players, "active": self._names, "round": r.round_no,
-            "phase": phase, "to_play": players[current] if phase in _PLAYING else None,
-            "rows": rows, "discard": self._discard, "deck_size": len(r.deck), "drawn": drawn,
-            "drawn_source": source,
-            "pending_power": r.pending_power if current == seat else None,
-            "caller": players[r.caller] if r.caller >= 0 else None, "scores": self._scores,
-            "turn": r.turn, "ruleset": self.ruleset})
-        return obs
+        return {"players": players, "active": self._names, "round": r.round_no,
+                "phase": phase, "to_play": players[current] if phase in _PLAYING else None,
+                "deck_size": len(r.deck), "drawn": drawn, "drawn_source": source,
+                "pending_power": r.pending_power if current == seat else None,
+                "caller": players[r.caller] if r.caller >= 0 else None,
+                "scores": self._scores, "turn": r.turn, "ruleset": self.ruleset}
 
     def _active_changed(self) -> None:
         """Who is still in (a forfeit, or a deal of other seats): names and rows to show."""
@@ -186,6 +217,73 @@ class Observer:
         self._active = g.active[:]
         self._names = tuple([name for name, on in zip(g.players, g.active, strict=True) if on])
         self._seated = [(p, g.players[p]) for p in g.round.participants if g.active[p]]
+
+
+_set = object.__setattr__
+_blank = object.__new__
+
+
+class _Lazy(Observation):
+    """An ``Observation`` whose fields are computed when first read (``Observer.observe``):
+    each field is a property that computes its group. Once complete it becomes a plain
+    ``Observation`` (its class is switched), equal to the engine's and indistinguishable
+    from it."""
+
+    def _compute(self, name: str) -> None:
+        """Compute the group of field ``name``."""
+        known = self.__dict__
+        observer: Observer = known["_observer"]
+        if name == "rows":
+            known["rows"] = observer.rows(known["me"])
+        elif name == "discard":
+            known["discard"] = observer.discard()
+        else:
+            known.update(observer.rest(known["me"]))
+        if len(known) == _COMPLETE:
+            del known["_observer"]
+            _set(self, "__class__", Observation)
+
+    def _fill(self) -> None:
+        """Compute every field still missing (before the state moves on)."""
+        for name in ("rows", "discard", "players"):
+            if name not in self.__dict__:
+                self._compute(name)
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        return self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _lazy_field(name: str) -> property:
+    def get(self: _Lazy) -> Any:
+        known = self.__dict__
+        if name not in known:
+            self._compute(name)
+        return known[name]
+    return property(get, doc=f"``{name}``, computed when first read")
+
+
+for _field in fields(Observation):
+    if _field.name != "me":
+        setattr(_Lazy, _field.name, _lazy_field(_field.name))
+
+_COMPLETE = len(fields(Observation)) + 1   # every field and the observer
+
+def _lazy_possible() -> bool:
+    """Whether observations can be lazy: not when the engine is compiled (mypyc makes
+    ``Observation`` a native class, without ``__dict__`` and closed to subclasses)."""
+    try:
+        obs = _blank(Observation)
+        _set(obs, "__dict__", {})
+        _set(obs, "__class__", _Lazy)
+    except (TypeError, AttributeError):
+        return False
+    return True
+
+
+_LAZY = _lazy_possible()
 
 __all__ = ["Observer", "Round", "caller_seat", "deck_top", "participants", "pile_under_top",
            "round_of", "row_size", "rounds_dealt", "to_act", "turn"]

@@ -1,0 +1,109 @@
+"""Instructions per event of each replay stage, counted by callgrind: figures that the load of a
+shared machine does not move (wall-clock figures there swing by ±30 %).
+
+Each stage runs once over the corpus in a fresh ``valgrind --tool=callgrind`` process; the same
+process with no stage (imports, reading and parsing the corpus) is subtracted, and the rest
+divided by the events. Stages: ``orjson`` (``orjson.loads`` of every line, the reference),
+``decode`` (what ``replay_bytes`` decodes with: the header by the exact reader, the body by
+``fastdecode.fast_body`` and the engine's builders), ``apply`` (``new_game`` + ``apply`` of
+parsed events + ``finish``), ``replay`` (``replay_bytes``: decode + validate + apply).
+
+Usage::
+
+    .venv/bin/python benchmarks/instructions.py --corpus /tmp/corpus10            # pure
+    .venv/bin/python benchmarks/instructions.py --corpus /tmp/corpus10 --compiled # build/mypyc
+
+The corpus is any folder of logs (``benchmarks/replay.py --games 10 --corpus DIR`` makes one);
+a few thousand events are enough, and each stage takes ~50x its normal time under callgrind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+STAGES = ("orjson", "decode", "apply", "replay")
+
+
+def run_stage(stage: str, corpus: Path) -> int:
+    """Run ``stage`` (or nothing, for ``none``) over the corpus; returns the events."""
+    import orjson
+
+    from cabo_log.log.fastdecode import EVENT_OF, fast_body
+    from cabo_log.log.logfile import decode_line, iter_lines, parse_line
+    from cabo_log.log.replay import replay_bytes
+    from engine import GameStart, apply, finish, new_game, parse_event
+
+    logs = [p.read_bytes() for p in sorted(corpus.rglob("*.jsonl"))]
+    parsed = [[parse_event(decode_line(raw)) for _, raw in iter_lines(d)] for d in logs]
+    lines = [raw for d in logs for raw in d.split(b"\n") if raw]
+    gc.collect()
+    if stage == "orjson":
+        for raw in lines:
+            orjson.loads(raw)
+    elif stage == "decode":
+        for data in logs:
+            head, _, body = data.partition(b"\n")
+            parse_line(head)
+            decoded = fast_body(body)
+            assert decoded is not None, "a log the fast path cannot vouch for"
+            for line in decoded:
+                EVENT_OF[line.__class__](line)
+    elif stage == "apply":
+        for game in parsed:
+            header = game[0]
+            assert isinstance(header, GameStart)
+            g = new_game(header)
+            for event in game[1:]:
+                apply(g, event)
+            finish(g)
+    elif stage == "replay":
+        for data in logs:
+            assert replay_bytes(data).error is None
+    return sum(len(p) for p in parsed)
+
+
+def count(stage: str, corpus: Path, pythonpath: str) -> tuple[int, int]:
+    """(instructions, events) of one callgrind run of ``stage``."""
+    env = {**os.environ, "PYTHONPATH": pythonpath}
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                          sys.executable, __file__, "--stage", stage, "--corpus", str(corpus)],
+                         env=env, capture_output=True, text=True, check=True)
+    collected = re.search(r"Collected : (\d+)", run.stderr)
+    events = re.search(r"^events (\d+)$", run.stdout, re.MULTILINE)
+    assert collected and events, run.stderr[-2000:]
+    compiled = not run.stdout.rstrip().endswith(".py")
+    assert compiled == (str(ROOT / "build" / "mypyc") in pythonpath), run.stdout
+    return int(collected.group(1)), int(events.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, required=True, help="a folder of logs")
+    parser.add_argument("--compiled", action="store_true",
+                        help="with the compiled engine (build/mypyc, `make compiled`)")
+    parser.add_argument("--stage", choices=("none", *STAGES), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.stage:
+        import engine.game
+        print(f"events {run_stage(args.stage, args.corpus)}")
+        print(f"engine {engine.game.__file__}")
+        return
+    path = [str(ROOT / "build" / "mypyc")] if args.compiled else []
+    pythonpath = os.pathsep.join([*path, str(ROOT)])
+    base, events = count("none", args.corpus, pythonpath)
+    print(f"{'compiled' if args.compiled else 'pure'} engine, {events:,} events "
+          f"(instructions per event, setup subtracted)")
+    for stage in STAGES:
+        total, _ = count(stage, args.corpus, pythonpath)
+        print(f"{stage:8s} {(total - base) / events:>10,.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The engine's classes are plain classes (so that the compiled engine makes them native, see
+docs/compiled.md) that behave as the dataclasses they replaced: each lists its fields once
+(``FIELDS``), in constructor order, and equality, ``repr``, hashing and copying follow them."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+
+import pytest
+
+from engine import GameState, RoundState, events, new_game
+from engine.events import Deal, Draw, Event, GameStart, field_names, to_dict, with_fields
+from engine.outcome import DEFAULTS, FIELDS, Outcome, Replaced
+
+
+def _event_classes() -> list[type[Event]]:
+    return [value for value in vars(events).values()
+            if isinstance(value, type) and issubclass(value, Event) and value is not Event]
+
+
+@pytest.mark.parametrize("cls", _event_classes(), ids=lambda c: c.__name__)
+def test_an_event_class_lists_its_fields_in_constructor_order(cls: type[Event]) -> None:
+    params = list(inspect.signature(cls.__init__).parameters)[1:]
+    assert cls.FIELDS == field_names(cls) == tuple(params)
+    assert cls.FIELDS == ("seq", "auto", *vars(cls)["__slots__"])   # every field has a slot
+    assert cls.TYPE and not hasattr(cls(*range(len(params))), "__dict__")
+
+
+def test_events_compare_hash_and_show_like_frozen_dataclasses() -> None:
+    a, b = Draw(3, False, "ana", "deck", None), Draw(3, False, "ana", "deck", None)
+    assert a == b and hash(a) == hash(b) and a is not b
+    assert a != Draw(4, False, "ana", "deck", None) and a != with_fields(a, card="7")
+    assert with_fields(a, card="7") == Draw(3, False, "ana", "deck", "7")
+    assert repr(a) == "Draw(seq=3, auto=False, player='ana', source='deck', card=None)"
+    assert a != events.Discard(3, False, "ana") and a != "draw"
+    with pytest.raises(TypeError, match="has no field 'cards'"):
+        with_fields(a, cards=None)
+    deal = Deal(1, False, 1, "ana", {"ana": ("7",)}, "K", ("2", "3"))
+    with pytest.raises(TypeError):   # a dict field: unhashable, as the frozen dataclass was
+        hash(deal)
+    assert to_dict(deal) == {"type": "deal", "seq": 1, "round": 1, "first": "ana",
+                             "hands": {"ana": ["7"]}, "discard": "K", "deck": ["2", "3"]}
+
+
+def test_outcome_defaults_are_the_base_class_values() -> None:
+    assert tuple(DEFAULTS) == FIELDS
+    assert DEFAULTS == {name: getattr(Outcome, name) for name in FIELDS}
+    done = Replaced("7", ((0, 1),), ("K",), ((0, 3),), None, None, False)
+    assert repr(done) == ("Replaced(card='7', places=((0, 1),), discarded=('K',), "
+                          "learned=((0, 3),), success=True, turn_ended=True)")
+    with pytest.raises(TypeError):
+        hash(done)
+
+
+@pytest.mark.parametrize("cls", [RoundState, GameState], ids=lambda c: c.__name__)
+def test_state_classes_list_their_fields(cls: type[object]) -> None:
+    params = list(inspect.signature(cls.__init__).parameters)[1:]
+    assert cls.FIELDS == tuple(params) == tuple(vars(cls)["__slots__"])  # type: ignore[attr-defined]
+
+
+def test_states_copy_and_compare_field_by_field() -> None:
+    header = GameStart(0, False, "g", "edition2", {}, ("ana", "bruno"), None, None)
+    g = new_game(header)
+    g.round.codes.append("7")
+    deep, shallow = g.snapshot(), copy.copy(g)
+    assert deep == g == shallow and deep.round is not g.round and shallow.round is g.round
+    assert deep.round.codes is not g.round.codes and shallow.cumulative is g.cumulative
+    deep.round.codes.append("8")
+    assert deep != g and g.round.codes == ["7"]
+    assert repr(g).startswith("GameState(rules=") and "round=RoundState(round_no=0" in repr(g)
+    with pytest.raises(TypeError):
+        hash(g)
