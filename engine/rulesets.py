@@ -94,6 +94,15 @@ class Ruleset:
             raise RulesetError("bad_ruleset", f"ruleset {self.name!r}: " + "; ".join(problems))
 
     # --- questions the engine asks -------------------------------------------------------
+    def __copy__(self) -> Ruleset:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Ruleset:
+        """A ruleset is frozen data, so a copied state shares it. Written out because the
+        default deep copy rebuilds the object through ``setattr``, which a compiled engine's
+        frozen native class refuses (docs/compiled.md)."""
+        return self
+
     def deck_codes(self) -> list[str]:
         return deck_codes(self.deck, self.jokers, self.decks)
 

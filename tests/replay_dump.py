@@ -35,6 +35,9 @@ class Outcomes(ReplayVisitor[str]):
 
     def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
         self.digest.update(f"{line} {event!r} {outcome!r}\n".encode())
+        if line % 40 == 0:  # a copy (--until, step-through views) equals what it copies
+            copied = state.snapshot()
+            self.digest.update(f"{copied == state} {copied.rules is state.rules}\n".encode())
         views = [observe(state, player) for player in state.players]
         self.digest.update(f"{views!r} {legal_moves(state)!r}\n".encode())
 

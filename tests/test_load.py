@@ -314,6 +314,7 @@ def test_an_error_in_the_writer_leaves_the_database_as_before_the_batch(
     # a batch per file: the batches before the failing one stay, whole
     monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
     monkeypatch.setattr(loadmod, "FLUSH_ROWS", 1)
+    monkeypatch.setattr(loadmod, "COMMIT_ROWS", 1)
     after_batch: list[dict[str, list[tuple[Any, ...]]]] = []
     real_write = dbmod.Writer._write
 

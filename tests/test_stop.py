@@ -25,7 +25,7 @@ import duckdb
 import pytest
 
 from cabo_log.db import database as dbmod
-from cabo_log.db import load as loadmod
+from cabo_log.db import known
 from cabo_log.db.load import Task, load_paths, replay_tasks
 from cabo_log.db.schema import SCHEMAS
 from cabo_log.log.logfile import dumps_event
@@ -37,9 +37,11 @@ SEEDS = 6           # simulated games, each copied under new game ids
 COPIES = 24          # a load of ~3 s on an idle machine: the late signals still find it running
 EXIT_SECONDS = 4.0  # from the signal to the exit of the command (the machine may be busy)
 GONE_SECONDS = 3.0  # for the forkserver and the resource tracker to notice the exit
-# small chunks and batches: many results and many commits in a load of a few seconds
+# small chunks and batches: many results, many commits (each of two appends to DuckDB) and
+# checkpoints (every other commit) in a load of a few seconds
 LOAD = ("import sys; from cabo_log.db import load; load.CHUNK_BYTES = 50_000; "
-        "load.FLUSH_ROWS = 4_000; load.INLINE_BYTES = 0; from cabo_log.cli import main; "
+        "load.FLUSH_ROWS = 4_000; load.COMMIT_ROWS = 8_000; load.CHECKPOINT_ROWS = 16_000; "
+        "load.INLINE_BYTES = 0; from cabo_log.cli import main; "
         "sys.argv[0] = 'cabo-log'; main()")
 GROUP = "group"
 PARENT = "parent"
@@ -220,7 +222,7 @@ def test_a_stop_never_interrupts_a_commit_it_then_denies(
                                    for p in sorted(folder.iterdir())[:3]])
     for table, items in rows.batches().items():
         writer.add(table, items)
-    writer.add("files", [loadmod._files_batch(outcomes)])
+    writer.add("files", [known._files_batch(outcomes)])
     writer.submit()
     if at_commit:
         assert held.started.wait(60)

@@ -10,7 +10,7 @@ dictionary-encoded: one value per game, referenced by a parallel column of game 
 from __future__ import annotations
 
 import gc
-from array import array
+import struct
 from collections.abc import Sequence
 from itertools import repeat
 from typing import Any
@@ -127,19 +127,21 @@ _MACHINE_INTS = {I16: "h", I32: "i", I64: "q"}
 
 def _array(values: Sequence[Any], kind: pa.DataType) -> pa.Array:
     """``pa.array(values, kind)``, with two shortcuts: no work for a column of NULLs, and an
-    integer column without NULLs through a machine array (about twice as fast; a value out of
-    range goes the ``pa.array`` way, which says so)."""
-    nulls = values.count(None)
-    if nulls == len(values):
-        return pa.nulls(len(values), kind)
+    integer column without NULLs packed by ``struct`` (about a third of ``pa.array``'s
+    instructions; a NULL or a value out of range goes the ``pa.array`` way, which says so).
+    Nothing counts the NULLs first: counting compares every value with None, which costs as
+    much as converting it."""
+    count = len(values)
+    if values[0] is None and values.count(None) == count:   # quick: None is None
+        return pa.nulls(count, kind)
     code = _MACHINE_INTS.get(kind)
-    if code is not None and not nulls:
+    if code is not None:
         try:
-            ints = array(code, values)
-        except (OverflowError, TypeError):
+            packed = struct.pack(f"={count}{code}", *values)
+        except struct.error:
             pass
         else:
-            return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(ints)])
+            return pa.Array.from_buffers(kind, count, [None, pa.py_buffer(packed)])
     return pa.array(values, kind)
 
 

@@ -37,6 +37,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cabo_log.db.load import (
+    COMMIT_ROWS,
     FLUSH_ROWS,
     LoadSummary,
     Outcome,
@@ -196,14 +197,13 @@ def _load_database(client: Any, files: list[str], database: str | os.PathLike[st
     from cabo_log.db import database as db
 
     con = open_for_load(database)
-    writer = db.Writer(con, flush_rows=FLUSH_ROWS)
+    writer = db.Writer(con, flush_rows=FLUSH_ROWS, commit_rows=COMMIT_ROWS)
     staging = tempfile.mkdtemp(prefix=".cabo-log-cluster-",
                                dir=Path(database).resolve().parent)
     try:
         db.ensure_schema(con, database)
-        loader = _Loader(con, writer, force)
-        tasks = loader.start(files, on_total, progress)
-        parts = partitions(tasks)
+        loader = _Loader(con, writer, force, set(files).__contains__)
+        parts = partitions(list(loader.start(files, on_total, progress)))
         for (part, _), future in zip(parts, _run(client, parts, staging, replay), strict=True):
             outcomes: list[Outcome] = future.result()
             loader.handle(outcomes, read_partition(Path(staging), part), progress)

@@ -1,23 +1,29 @@
 """``cabo-log load``: log files -> replay in worker processes -> Arrow batches -> one DuckDB writer.
 
-The flow is one way. The parent finds the files, skips the ones it loaded before and that have
-not changed (same size and mtime; when only those differ, a content hash decides), and sends
-the rest in chunks to a pool of worker processes. A worker reads each file, hashes it, replays
-it through the engine and turns what the replay derived into Arrow record batches
-(``replay_files``: ``rows`` then ``chunk``),
-serialised as Arrow IPC. The parent is the only writer (``db.Writer``): it buffers the batches
-and appends them in bulk, a bounded batch of games per transaction, so a rejected log, a crash
-or Ctrl-C never leaves a game half-loaded, and loading again picks up where it stopped.
-Results are handled in the order the chunks were sent, with a bounded number in flight, so
-memory does not grow with the number of games.
+The flow is one way. The parent lists the files as a stream (``listing``), skips the ones it
+loaded before and that have not changed (same size and mtime; when only those differ, a content
+hash decides), and sends the rest in chunks to a pool of worker processes. A worker reads each
+file, hashes it, replays it through the engine and turns what the replay derived into Arrow
+record batches (``replay_files``: ``rows`` then ``chunk``), serialised as Arrow IPC. The parent
+is the only writer (``db.Writer``): it appends the batches in bulk, a bounded batch of games per
+transaction, so a rejected log, a crash or Ctrl-C never leaves a game half-loaded, and loading
+again picks up where it stopped. Results are handled in the order the chunks were sent, with a
+bounded number in flight.
+
+Memory stays flat however many files there are: the parent holds no list of them, asks the
+database what it knew of each block of files (``known``) and which game ids it holds for each
+chunk, and remembers only the games of the batches not committed yet. DuckDB's own memory is
+bounded by ``DUCKDB_MEMORY`` and by folding the committed batches into the database file every
+``CHECKPOINT_ROWS`` rows (until then it keeps bookkeeping of every row appended).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +31,8 @@ import duckdb
 import pyarrow as pa
 
 from cabo_log.db import replay_files
+from cabo_log.db.known import Known, _errors_batch, _files_batch, _unchanged, _without
+from cabo_log.db.listing import count_logs, iter_logs, listed_in
 from cabo_log.db.replay_files import (
     Outcome,
     Task,
@@ -34,8 +42,7 @@ from cabo_log.db.replay_files import (
     replay_chunk,
     replay_tasks,
 )
-from cabo_log.log.logfile import find_logs
-from cabo_log.workers import Pool, WorkerDied, interruption, worker_count
+from cabo_log.workers import Pool, WorkerDied, cores, interruption, worker_count
 
 if TYPE_CHECKING:
     from cabo_log.db.database import Writer
@@ -43,8 +50,13 @@ if TYPE_CHECKING:
 CHUNK_BYTES = 1 << 20       # about this much log text per task sent to a worker
 CHUNK_FILES = 256           # and at most this many files
 INLINE_BYTES = 2 << 20      # below this much changed data, replay in this process
-FLUSH_ROWS = 200_000        # the writer appends to DuckDB once this many rows are waiting
-DUCKDB_MEMORY = "128MB"     # DuckDB's cache of the tables it wrote: of no use to a load
+FLUSH_ROWS = 100_000        # the writer appends to DuckDB once this many rows are waiting
+COMMIT_ROWS = 400_000       # and commits once a transaction holds this many
+CHECKPOINT_ROWS = 2_000_000  # and folds the committed rows into the file every this many
+PLAN_BLOCK = 1024           # files stat'ed and looked up in the database at a time
+DUCKDB_MEMORY = "64MB"      # DuckDB's cache of the tables it wrote: of no use to a load, whose
+                            # batches are appended and never read back (what does not fit
+                            # waits in a temporary file until its commit)
 WAL_BYTES = "4GB"           # DuckDB's write-ahead log may grow this big before a checkpoint
 
 
@@ -112,7 +124,9 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
                on_total: Callable[[int], None] | None = None) -> LoadSummary:
     """Load log files and folders (searched for ``*.jsonl``) into the database.
 
-    The rows are written in batches of about ``FLUSH_ROWS`` rows, one transaction each.
+    The rows go to DuckDB about ``FLUSH_ROWS`` at a time, into a transaction committed once
+    it holds ``COMMIT_ROWS`` (a batch: many row groups at once, which DuckDB writes compressed
+    straight to the database file, with little left for the checkpoint at the end).
     Raises ``db.DatabaseError`` when the database cannot be used, ``LoadError`` when the load
     stopped (a worker died) and ``LoadInterrupted`` on Ctrl-C or SIGTERM (see
     ``workers.stop_signals``): the batch in progress is rolled back, the batches written before
@@ -121,15 +135,16 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     from cabo_log.db import database as db
 
     started = time.perf_counter()
-    files = [os.path.abspath(p) for p in find_logs(paths)]
-    if not files:
+    total = count_logs(paths)
+    if not total:
         raise NoLogsFound(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
     con = open_for_load(database)
-    writer = db.Writer(con, flush_rows=FLUSH_ROWS)
+    writer = db.Writer(con, flush_rows=FLUSH_ROWS, commit_rows=COMMIT_ROWS,
+                       checkpoint_rows=CHECKPOINT_ROWS)
     try:
         db.ensure_schema(con, database)
-        loader = _Loader(con, writer, force)
-        tasks = loader.start(files, on_total, progress)
+        loader = _Loader(con, writer, force, listed_in(paths))
+        tasks = loader.start(iter_logs(paths), on_total, progress, total)
         loader.run(tasks, jobs, progress)
         writer.flush()
     except BaseException as exc:
@@ -186,68 +201,83 @@ def _close(con: Any, *, stopping: bool) -> None:
 
 
 class _Loader:
-    def __init__(self, con: Any, writer: Writer, force: bool) -> None:
+    """The parent's bookkeeping of one load, kept flat in memory: what the database knew of
+    each file is asked block by block as the files are planned (``Known``), which game ids
+    the database already holds is asked chunk by chunk, and only the games of the batches not
+    yet committed (what the database cannot answer yet) are remembered here."""
+
+    def __init__(self, con: Any, writer: Writer, force: bool,
+                 listed: Callable[[str], bool] | None = None) -> None:
         self.con = con
         self.writer = writer
         self.force = force
         self.summary = LoadSummary()
-        self.known: dict[str, tuple[int, int, str, str | None, int]] = {
-            row[0]: tuple(row[1:]) for row in con.execute(
-                "SELECT path, size, mtime_ns, hash, game_id, events FROM files").fetchall()}
-        self.source_of: dict[str, str] = dict(con.execute(
-            "SELECT game_id, source_file FROM games").fetchall())
-        self.with_errors = {row[0] for row in con.execute(
-            "SELECT DISTINCT file FROM load_errors").fetchall()}
-        self.seen: dict[str, str] = {}        # game_id -> path, loaded in this run
+        self.stamp = time.time_ns() // 1000     # ``loaded_at`` of every ``files`` row written
+        self.known = Known(con, self.stamp)
+        self.listed = listed or (lambda path: False)
+        self.before: dict[str, tuple[str | None, int]] = {}   # planned path -> game, events
+        self.held: dict[str, str | None] = {}   # game_id -> path (None: deleted), uncommitted
+        self.submitted: list[tuple[int, dict[str, str | None]]] = []   # (batch, its ``held``)
 
-    def start(self, files: list[str], on_total: Callable[[int], None] | None,
-              progress: Progress | None) -> list[Task]:
-        """``plan``, then tell the caller how many files there are and count the skipped ones
-        on the progress bar at once."""
-        tasks = self.plan(files)
+    def start(self, files: Iterable[str], on_total: Callable[[int], None] | None,
+              progress: Progress | None, total: int | None = None) -> Iterator[Task]:
+        """Tell the caller how many files there are (``total``, or ``len(files)``), then
+        ``plan`` them as they are consumed."""
         if on_total is not None:
-            on_total(len(files))
-        if progress is not None and self.summary.skipped:
-            progress(self.summary.skipped)
-        return tasks
+            on_total(total if total is not None else len(files))  # type: ignore[arg-type]
+        return self.plan(files, progress)
 
-    def plan(self, files: list[str]) -> list[Task]:
-        """Tasks for the files that may have changed; the others are counted as skipped."""
-        self.summary.files = len(files)
-        tasks = []
-        for path in files:
-            try:
-                st = os.stat(path)
-            except OSError:
-                tasks.append(Task(path, 0, None))   # the worker reports why it is unreadable
-                continue
-            before = self.known.get(path)
-            if before is not None and not self.force:
-                if (before[0] == st.st_size and before[1] == st.st_mtime_ns
-                        and path not in self.with_errors):
-                    self.summary.skipped += 1
-                    if before[3] is not None:
-                        self.seen[before[3]] = path
+    def plan(self, files: Iterable[str], progress: Progress | None = None) -> Iterator[Task]:
+        """Tasks for the files that may have changed, block by block; the others are counted
+        as skipped (and on the progress bar) as they are met."""
+        for block in _blocks(files, PLAN_BLOCK):
+            known = self.known.files(block)
+            with_errors = self.known.with_errors(block)
+            skipped = 0
+            for path in block:
+                self.summary.files += 1
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    yield Task(path, 0, None)   # the worker reports why it is unreadable
                     continue
-                tasks.append(Task(path, st.st_size, before[2]))
-            else:
-                tasks.append(Task(path, st.st_size, None))
-        return tasks
+                before = known.get(path)
+                if before is None or self.force:
+                    yield Task(path, st.st_size, None)
+                elif (before[0] == st.st_size and before[1] == st.st_mtime_ns
+                        and path not in with_errors):
+                    skipped += 1
+                else:
+                    self.before[path] = (before[3], before[4])
+                    yield Task(path, st.st_size, before[2])
+            self.summary.skipped += skipped
+            if progress is not None and skipped:
+                progress(skipped)
 
-    def run(self, tasks: list[Task], jobs: int | None, progress: Progress | None) -> None:
+    def run(self, tasks: Iterator[Task], jobs: int | None, progress: Progress | None) -> None:
         """Replay the tasks, in this process when there is little to do, else in a ``Pool``
-        of workers (at most one per core); results are handled in the order sent."""
-        chunks = list(_chunks(tasks))
-        workers = worker_count(jobs, len(chunks))
-        if workers <= 1 or sum(t.size for t in tasks) < INLINE_BYTES:
-            for chunk in chunks:
+        of workers (at most one per core); results are handled in the order sent. The chunks
+        are made as the workers ask for them: only the first few are looked at beforehand,
+        to choose."""
+        chunks = _chunks(tasks)
+        head: list[list[Task]] = []
+        size = 0
+        for chunk in chunks:
+            head.append(chunk)
+            size += sum(t.size for t in chunk)
+            if size >= INLINE_BYTES and len(head) >= cores():
+                break
+        workers = worker_count(jobs, len(head))
+        every = itertools.chain(head, chunks)
+        if workers <= 1 or size < INLINE_BYTES:
+            for chunk in every:
                 outcomes, rows = replay_tasks(chunk)
                 self.handle(outcomes, rows.batches() if len(rows) else {}, progress)
             return
         # the workers keep the cores busy: DuckDB's own threads would only compete with them
         self.con.execute("SET threads = 1")
         with Pool(workers, preload=[replay_files.__name__]) as pool:
-            for result in pool.imap(replay_chunk, chunks):
+            for result in pool.imap(replay_chunk, every):
                 self._handle_serialised(result, progress)
         # the workers are done: the last batch and the checkpoint at close may use every core
         self.con.execute("RESET threads")
@@ -257,21 +287,56 @@ class _Loader:
         outcomes, data = result
         self.handle(outcomes, deserialise(data) if data else {}, progress)
 
+    def holders(self, game_ids: Iterable[str | None]) -> dict[str, tuple[str, bool] | None]:
+        """game_id -> (the file it was loaded from, whether that file counts as met by this
+        load), or None where the database holds no such game. Met: loaded by this load, or
+        listed in it and unchanged (skipped): a game from another file is then a duplicate."""
+        ids = {g for g in game_ids if g is not None}
+        found: dict[str, tuple[str, bool] | None] = {}
+        held = {g: self._held(g) for g in ids}
+        for game_id, path, this_run, size, mtime_ns, errors in self.known.games(
+                [g for g, (known, _) in held.items() if not known]):
+            met = this_run or (not self.force and not errors and self.listed(path)
+                               and _unchanged(path, size, mtime_ns))
+            found[game_id] = (path, met)
+        for game_id, (known, where) in held.items():
+            if known:
+                found[game_id] = None if where is None else (where, True)
+        return found
+
+    def _held(self, game_id: str) -> tuple[bool, str | None]:
+        """What this load wrote of a game that the database does not show yet: (whether it
+        wrote anything, the file the game now comes from or None when it deleted it)."""
+        if game_id in self.held:
+            return True, self.held[game_id]
+        for _, held in reversed(self.submitted):
+            if game_id in held:
+                return True, held[game_id]
+        return False, None
+
     def handle(self, outcomes: list[Outcome], batches: dict[str, list[pa.RecordBatch]],
                progress: Progress | None) -> None:
         """Record one chunk's results with the writer (written with its batch)."""
         summary = self.summary
+        committed = self.writer.committed_through
+        while self.submitted and self.submitted[0][0] <= committed:
+            del self.submitted[0]      # the database answers for these games now
+        holders = self.holders([*(o.game_id for o in outcomes if o.status == "loaded"),
+                                *(self.before.get(o.path, (None, 0))[0] for o in outcomes)])
         drop: list[str] = []
         files: list[Outcome] = []
         errors: list[dict[str, Any]] = []
         for out in outcomes:
+            before = self.before.pop(out.path, None)
             if out.status != "unchanged":
                 summary.replayed += 1
-            if out.status == "loaded" and out.game_id in self.seen:
+            holder = holders.get(out.game_id) if out.game_id is not None else None
+            if out.status == "loaded" and holder is not None and holder[1] \
+                    and holder[0] != out.path:
                 assert out.game_id is not None
                 drop.append(out.game_id)
                 out.status = "rejected"
-                out.error = duplicate(out.path, out.game_id, self.seen[out.game_id])
+                out.error = duplicate(out.path, out.game_id, holder[0])
             if out.status == "rejected":
                 assert out.error is not None
                 summary.rejected.append(out.error)
@@ -282,43 +347,62 @@ class _Loader:
             files.append(out)
             if out.status == "unchanged":
                 summary.skipped += 1
-                known = self.known[out.path]
-                out.game_id, out.events = known[3], known[4]
+                out.game_id, out.events = before if before is not None else (None, 0)
                 if out.game_id is not None:
-                    self.seen[out.game_id] = out.path
+                    self._hold(holders, out.game_id, out.path)
                 continue
             assert out.game_id is not None
-            self.seen[out.game_id] = out.path
             summary.loaded += 1
             summary.events += out.events
             summary.in_progress += not out.complete
-            before = self.known.get(out.path)
-            old_game = before[3] if before is not None else None
-            if out.game_id in self.source_of:
+            if holder is not None:
                 summary.replaced += 1
                 self.writer.replace_games([out.game_id])
-                old_path = self.source_of[out.game_id]
-                if old_path != out.path:
-                    self.writer.forget_files([old_path])
-            if old_game is not None and old_game != out.game_id \
-                    and self.source_of.get(old_game) == out.path:
+                if holder[0] != out.path:
+                    self.writer.forget_files([holder[0]])
+            old_game = before[0] if before is not None else None
+            old = holders.get(old_game) if old_game is not None else None
+            if old_game is not None and old_game != out.game_id and old is not None \
+                    and old[0] == out.path:
                 self.writer.replace_games([old_game])
-                del self.source_of[old_game]
-            self.source_of[out.game_id] = out.path
+                self.held[old_game] = holders[old_game] = None
+            self._hold(holders, out.game_id, out.path)
         if drop:
             batches = _without(batches, drop)
         self.writer.forget_files(f.path for f in files)
-        self.writer.add("files", [_files_batch(files)] if files else [])
+        self.writer.add("files", [_files_batch(files, self.stamp)] if files else [])
         self.writer.add("load_errors", [_errors_batch(errors)] if errors else [])
         for table, items in batches.items():
             self.writer.add(table, items)
         if self.writer.full():
-            self.writer.submit()
+            self.submit()
         if progress is not None:
             progress(len(outcomes))
 
+    def _hold(self, holders: dict[str, tuple[str, bool] | None], game_id: str,
+              path: str) -> None:
+        self.held[game_id] = path
+        holders[game_id] = (path, True)
 
-def _chunks(tasks: list[Task]) -> Iterator[list[Task]]:
+    def submit(self) -> None:
+        """Hand what is pending to the writer; its games stay remembered until committed."""
+        batch = self.writer.submit()
+        if self.held:
+            self.submitted.append((batch, self.held))
+            self.held = {}
+
+
+def _blocks(items: Iterable[str], size: int) -> Iterator[list[str]]:
+    block: list[str] = []
+    for item in items:
+        block.append(item)
+        if len(block) >= size:
+            yield block
+            block = []
+    if block:
+        yield block
+
+def _chunks(tasks: Iterable[Task]) -> Iterator[list[Task]]:
     chunk: list[Task] = []
     size = 0
     for task in tasks:
@@ -329,36 +413,6 @@ def _chunks(tasks: list[Task]) -> Iterator[list[Task]]:
             chunk, size = [], 0
     if chunk:
         yield chunk
-
-
-def _without(batches: dict[str, list[pa.RecordBatch]], game_ids: list[str]
-             ) -> dict[str, list[pa.RecordBatch]]:
-    import pyarrow.compute as pc
-
-    drop = pa.array(game_ids, pa.string())
-    return {table: [b.filter(pc.invert(pc.is_in(b.column("game_id"), value_set=drop)))
-                    for b in items]
-            for table, items in batches.items()}
-
-
-def _files_batch(files: list[Outcome]) -> pa.RecordBatch:
-    from cabo_log.db.database import LOADER_SCHEMAS
-
-    now = pa.scalar(time.time_ns() // 1000, pa.timestamp("us", tz="UTC"))
-    return pa.RecordBatch.from_arrays([
-        pa.array([f.path for f in files]), pa.array([f.size for f in files], pa.int64()),
-        pa.array([f.mtime_ns for f in files], pa.int64()), pa.array([f.hash for f in files]),
-        pa.array([f.game_id for f in files]), pa.array([f.events for f in files], pa.int32()),
-        pa.repeat(now, len(files)),
-    ], schema=LOADER_SCHEMAS["files"])
-
-
-def _errors_batch(errors: list[dict[str, Any]]) -> pa.RecordBatch:
-    from cabo_log.db.database import LOADER_SCHEMAS
-
-    schema = LOADER_SCHEMAS["load_errors"]
-    return pa.RecordBatch.from_arrays(
-        [pa.array([e.get(f.name) for e in errors], f.type) for f in schema], schema=schema)
 
 
 __all__ = ["LoadError", "LoadInterrupted", "LoadSummary", "NoLogsFound", "Outcome", "Task",

@@ -23,6 +23,12 @@ def as_row(table: str, row: Row) -> tuple[Any, ...]:
     return tuple(map(row.get, COLUMNS[table]))
 
 
+# an open row starts as a copy of its table's empty row (every column, in order, NULL), so it
+# closes as ``tuple(row.values())`` without a lookup per column
+_EMPTY_POWER: Row = dict.fromkeys(COLUMNS["powers"])
+_EMPTY_CALL: Row = dict.fromkeys(COLUMNS["cabo_calls"])
+
+
 class PowerRows:
     """The ``powers`` rows of one game."""
 
@@ -35,9 +41,10 @@ class PowerRows:
         """A power is pending (``g.phase`` is POWER) and was not seen before."""
         r = g.round
         top = r.pile[-1]
-        self.open = {"round": r.round_no, "turn": r.turn, "seq": g.events - 1,
-                     "player": g.players[r.current], "card": r.codes[top],
-                     "card_value": r.values[top], "power": r.pending_power}
+        row = self.open = _EMPTY_POWER.copy()
+        row.update(round=r.round_no, turn=r.turn, seq=g.events - 1,
+                   player=g.players[r.current], card=r.codes[top], card_value=r.values[top],
+                   power=r.pending_power)
         # what is known now is what the user knows when using the power (a swap on a final
         # turn ends the round, which reveals every hand before the visitor sees it)
         self.known = r.known[:]
@@ -49,7 +56,7 @@ class PowerRows:
         row["outcome"] = outcome
         row["used"] = outcome == "used"
         row["use_seq"] = use_seq
-        self.rows.append(as_row("powers", row))
+        self.rows.append(tuple(row.values()))
         self.open = None
         self.known = None
 
@@ -104,13 +111,14 @@ class CallRows:
             count, total = known_total(g, seat)
         # else the round ended at once (no final turn was possible) and revealed every hand
         hand = len(r.rows[seat])
-        self.open = {
+        self.open = row = _EMPTY_CALL.copy()
+        row.update({
             "round": r.round_no, "seq": g.events - 1, "turn": r.turn,
             "caller_turn": caller_turn, "caller": g.players[seat],
             "n_players": len(r.participants), "hand_cards": hand,
             "total_at_call": g.row_total(seat), "known_cards": count, "known_total": total,
             "unknown_cards": hand - count if count is not None else None,
-            "lowest_other_at_call": min(others) if others else None}
+            "lowest_other_at_call": min(others) if others else None})
 
     def close(self, g: GameState) -> None:
         """The round of the open call was scored."""
@@ -129,5 +137,5 @@ class CallRows:
     def end(self) -> None:
         """Keep the open call as it is (the log stops in its round: no outcome yet)."""
         if self.open is not None:
-            self.rows.append(as_row("cabo_calls", self.open))
+            self.rows.append(tuple(self.open.values()))
             self.open = None

@@ -13,9 +13,9 @@ replay's hot path; ``chunk`` reads it back by these names.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import FunctionType
 from typing import Any, TypeVar
 
-import msgspec
 import orjson
 
 from cabo_log.db.open_rows import CallRows, PowerRows
@@ -74,16 +74,16 @@ class RowCollector(ReplayVisitor["RowCollector"]):
         self.turns_of: list[int] = []
         self.header: GameStart | None = None
         self.header_line = 1
-        self.times: dict[int, Any] = {}   # line -> its raw ``t``
+        self.times: dict[int, int | float | str] = {}   # line -> its raw ``t`` (``stamp``)
         if data is not None:
             self.header_line = _first_line(data)
-            if b'"t"' in data:
-                self.times = _times(data)
-        self._kinds: dict[type, tuple[Callable[..., Own], list[tuple[Any, ...]]]] = {
-            cls: (getattr(self, name), self.events[cls.TYPE])
-            for cls, (name, _) in _DECLARED.items()}
+        self._kinds: dict[type, tuple[Callable[..., tuple[Any, ...]], list[tuple[Any, ...]]]] = {
+            cls: (row, self.events[cls.TYPE]) for cls, row in _ROW_OF.items()}
 
     # --- hooks ---------------------------------------------------------------------------
+    def stamp(self, line: int, t: int | float | str) -> None:
+        self.times[line] = t
+
     def begin(self, state: GameState, header: GameStart) -> None:
         self.header = header
         self.turns_of = [0] * len(state.players)
@@ -93,19 +93,13 @@ class RowCollector(ReplayVisitor["RowCollector"]):
 
     def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
         powers = self.powers
-        if outcome.lapsed is not None and powers.open is not None:
+        if powers.open is not None and outcome.lapsed is not None:
             powers.close("passed", state.events - 1)
-        handler, rows = self._kinds[type(event)]
-        card = outcome.card
-        r = state.round
-        rows.append((
-            state.events - 1, line, r.round_no, r.turn, getattr(event, "player", None),
-            event.auto, card, state.values_of[card] if card is not None else None,
-            len(r.deck), outcome.lapsed is not None or None,
-            outcome.round_ended is not None or None) + handler(event, state, outcome))
+        row, rows = self._kinds[type(event)]
+        rows.append(row(self, line, event, state, outcome))
         if state.phase == POWER and powers.open is None:
             powers.start(state)
-        if outcome.round_ended is not None and self.calls.open is not None:
+        if self.calls.open is not None and outcome.round_ended is not None:
             self.calls.close(state)
 
     def end(self, state: GameState) -> None:
@@ -124,13 +118,12 @@ class RowCollector(ReplayVisitor["RowCollector"]):
         self.turns_of[seat] += 1
         # what the drawer knows of their row now is what they know when they place the card
         # (a face-up card is always known to everybody, so ``known`` says it all)
-        known = r.known
-        self.before_replace = [known[c] for c in r.rows[seat]]
+        self.before_replace = list(map(r.known.__getitem__, r.rows[seat]))
         return (e.source,)
 
     @own(Discard, "discarded", "earned")
     def _discard(self, e: Discard, g: GameState, out: Outcome) -> Own:
-        return list(out.discarded), out.earned
+        return out.discarded, out.earned
 
     @own(Replace, "positions", "into", "end_side", "success", "penalty", "discarded", "earned",
          "row_delta", "known_chosen")
@@ -138,7 +131,7 @@ class RowCollector(ReplayVisitor["RowCollector"]):
         values_of = g.values_of
         assert out.card is not None
         if out.success:
-            delta = values_of[out.card] - sum([values_of[c] for c in out.discarded])
+            delta = values_of[out.card] - sum(map(values_of.__getitem__, out.discarded))
         else:
             penalty = values_of[out.penalty] if out.penalty is not None else 0
             delta = values_of[out.card] + penalty
@@ -146,9 +139,12 @@ class RowCollector(ReplayVisitor["RowCollector"]):
         known = self.before_replace
         if known is not None:
             bit = 1 << g.seat[e.player]
-            chosen = sum([1 for p in e.positions if known[p] & bit])
-        return (list(e.positions), e.into, e.end, out.success, out.penalty,
-                list(out.discarded) or None, out.earned, delta, chosen)
+            chosen = 0
+            for p in e.positions:
+                if known[p] & bit:
+                    chosen += 1
+        return (e.positions, e.into, e.end, out.success, out.penalty, out.discarded or None,
+                out.earned, delta, chosen)
 
     @own(Power, "power", "target_player", "target_position", "swap_player_a",
          "swap_position_a", "swap_player_b", "swap_position_b", "given", "received",
@@ -186,7 +182,7 @@ class RowCollector(ReplayVisitor["RowCollector"]):
             delta = -g.values_of[out.card] if out.card is not None else 0
         else:
             delta = g.values_of[out.penalty] if out.penalty is not None else 0
-        return e.position, out.success, out.penalty, list(out.discarded) or None, delta
+        return e.position, out.success, out.penalty, out.discarded or None, delta
 
     @own(Deal, "first_player")
     def _deal(self, e: Deal, g: GameState, out: Outcome) -> Own:
@@ -200,7 +196,7 @@ class RowCollector(ReplayVisitor["RowCollector"]):
 
     @own(Peek, "positions")
     def _peek(self, e: Peek, g: GameState, out: Outcome) -> Own:
-        return (list(e.positions),)
+        return (e.positions,)
 
     @own(Reshuffle)
     def _reshuffle(self, e: Reshuffle, g: GameState, out: Outcome) -> Own:
@@ -208,7 +204,7 @@ class RowCollector(ReplayVisitor["RowCollector"]):
 
     @own(Forfeit, "reason", "discarded")
     def _forfeit(self, e: Forfeit, g: GameState, out: Outcome) -> Own:
-        return e.reason, list(out.discarded) or None
+        return e.reason, out.discarded or None
 
     @own(RoundEnd, "claim")
     def _round_end(self, e: RoundEnd, g: GameState, out: Outcome) -> Own:
@@ -225,6 +221,27 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
     **{cls.TYPE: COMMON + columns for cls, (_, columns) in _DECLARED.items()}}
 
 
+def _row(self: RowCollector, line: int, e: Any, g: GameState, out: Outcome,
+         own: Callable[..., Own] = RowCollector._skip, played: bool = True) -> tuple[Any, ...]:
+    """An ``events`` row: the ``COMMON`` columns, then the ``own`` handler's. Each event type
+    gets a copy of this function with its own code object (``_ROW_OF``): the interpreter
+    caches attribute lookups per code location, and a copy that only ever sees one event
+    class (and its few outcome classes) keeps its caches, where one shared function would
+    miss them on every other event. ``played``: the event type has a ``player``."""
+    card = out.card
+    r = g.round
+    return (g.events - 1, line, r.round_no, r.turn, e.player if played else None, e.auto, card,
+            g.values_of[card] if card is not None else None, len(r.deck),
+            out.lapsed is not None or None, out.round_ended is not None or None,
+            ) + own(self, e, g, out)
+
+
+_ROW_OF: dict[type[Event], Callable[..., tuple[Any, ...]]] = {
+    cls: FunctionType(_row.__code__.replace(), globals(), f"_row_{cls.TYPE}",
+                      (getattr(RowCollector, name), hasattr(cls, "player")))
+    for cls, (name, _) in _DECLARED.items()}
+
+
 def _first_line(data: bytes) -> int:
     """The number of the first non-blank line (the header's)."""
     start = 0
@@ -235,28 +252,6 @@ def _first_line(data: bytes) -> int:
             return number
         start = end + 1
         number += 1
-
-
-class _Stamp(msgspec.Struct):
-    t: Any = None
-
-
-_stamp = msgspec.json.Decoder(_Stamp).decode
-
-
-def _times(data: bytes) -> dict[int, Any]:
-    """line number -> the raw ``t`` of that line (only for logs that carry timestamps; only
-    ``t`` is decoded, the rest of the line is skipped)."""
-    times: dict[int, Any] = {}
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if b'"t"' in raw:
-            try:
-                t = _stamp(raw).t
-            except (msgspec.DecodeError, UnicodeDecodeError):
-                continue  # the replay reports it
-            if t is not None:
-                times[number] = t
-    return times
 
 
 def collect(data: bytes, source: str) -> tuple[ReplayResult, RowCollector]:

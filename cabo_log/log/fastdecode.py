@@ -146,9 +146,9 @@ _encode = msgspec.json.Encoder().encode
 _astuple = msgspec.structs.astuple
 
 
-def fast_decode(raw: bytes) -> tuple[Event, str | None] | None:
-    """(the event, its chain hash ``h``) of one line when the fast path can vouch for them,
-    else ``None``: ask the exact reader, which raises the precise error or agrees."""
+def fast_decode(raw: bytes) -> tuple[Event, str | None, int | float | str | None] | None:
+    """(the event, its chain hash ``h``, its ``t``) of one line when the fast path can vouch
+    for them, else ``None``: ask the exact reader, which raises the precise error or agrees."""
     if b"\\" in raw:
         return None
     try:
@@ -162,7 +162,7 @@ def fast_decode(raw: bytes) -> tuple[Event, str | None] | None:
     if colons != len(values) + 1 - values.count(None) - (line.auto is False) \
             and colons != _encode(line).count(b":"):
         return None  # a key read twice, an unknown key, or a default spelled out
-    return _MAKERS[line.__class__](line), line.h
+    return _MAKERS[line.__class__](line), line.h, line.t
 
 
 def fast_event(raw: bytes) -> Event | None:

@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar
 
 from cabo_log.log.chain import as_stored, check_line, line_hash
 from cabo_log.log.fastdecode import EVENT_OF, Line, fast_body, fast_decode
-from cabo_log.log.logfile import parse_line, read_bytes, strip_bom
+from cabo_log.log.logfile import decode_line, parse_object, read_bytes, strip_bom
 from engine import (
     CaboLogError,
     Event,
@@ -37,6 +37,10 @@ class ReplayVisitor(Generic[T]):
     engine's outcome, never from rules of its own. ``result()`` is what the visitor built;
     ``handle_error`` lets it keep what it had when a bad line stopped the replay.
     """
+
+    def stamp(self, line: int, t: int | float | str) -> None:
+        """The ``t`` of an accepted line that carries one (the header included), just before
+        its ``begin`` or ``event``: read with the line, so no reader decodes a line twice."""
 
     def begin(self, state: GameState, header: GameStart) -> None:
         """After the header: the state exists, no round yet."""
@@ -137,11 +141,13 @@ def _replay_decoded(head: bytes, decoded: list[Line], lines: int, file: str | No
     state: GameState | None = None
     number = 1
     try:
-        header = parse_line(head)
+        header, t = _read_stamped(head)
         if not isinstance(header, GameStart):
             raise LogSyntaxError("no_header", "the first line must be the 'game' header")
         state = new_game(header)
         if visitor is not None:
+            if t is not None:
+                visitor.stamp(number, t)
             visitor.begin(state, header)
         if until is not None and _index(header, state) >= until:
             return ReplayResult(file, state, None, number)
@@ -150,6 +156,8 @@ def _replay_decoded(head: bytes, decoded: list[Line], lines: int, file: str | No
             event = event_of[line.__class__](line)
             done = apply(state, event)
             if visitor is not None:
+                if line.t is not None:
+                    visitor.stamp(number, line.t)
                 visitor.event(number, event, state, done)
             if until is not None and _index(event, state) >= until:
                 return ReplayResult(file, state, None, number)
@@ -182,15 +190,17 @@ def _replay_lines(data: bytes, file: str | None, until: int | None,
                 chained = check_line(previous, raw, chained)  # the chain first (log.chain)
             decoded = fast(raw)
             if decoded is not None:
-                event = decoded[0]
+                event, t = decoded[0], decoded[2]
             else:
                 if not raw.strip():
                     continue  # blank lines are skipped
-                event = parse_line(raw)  # the same event, or the precise syntax error
+                event, t = _read_stamped(raw)  # the same event, or the precise syntax error
             previous = raw
             if state is not None:
                 done = apply(state, event)
                 if visitor is not None:
+                    if t is not None:
+                        visitor.stamp(number, t)
                     visitor.event(number, event, state, done)
             else:
                 if not isinstance(event, GameStart):
@@ -198,6 +208,8 @@ def _replay_lines(data: bytes, file: str | None, until: int | None,
                 state = new_game(event)
                 previous = as_stored(data, number, raw)   # line 1 keeps a BOM (log.chain)
                 if visitor is not None:
+                    if t is not None:
+                        visitor.stamp(number, t)
                     visitor.begin(state, event)
             if until is not None and _index(event, state) >= until:
                 return ReplayResult(file, state, None, number, _head(previous, chained))
@@ -214,6 +226,14 @@ def _replay_lines(data: bytes, file: str | None, until: int | None,
         if visitor is not None:
             visitor.handle_error(error, state)
         return ReplayResult(file, state, error, number)
+
+
+def _read_stamped(raw: bytes) -> tuple[Event, int | float | str | None]:
+    """The exact reader's event of one line and the line's ``t`` (checked by
+    ``parse_object``: a number or a string), from the one decoding."""
+    obj = decode_line(raw)
+    event = parse_object(obj)
+    return event, obj.get("t") if type(obj) is dict else None
 
 
 def _head(last: bytes, chained: bool | None) -> str | None:

@@ -1,0 +1,99 @@
+"""What the database already holds about the files and games of a load, asked a block at a
+time, so that the loader never keeps a copy of the ``files`` or ``games`` tables in memory.
+
+The questions go to the loader's own connection, which sees what is committed: the loader
+itself remembers the games of the batches it handed to the writer and that are not committed
+yet (``load._Loader``). The rows the loader writes to its own tables (``files``,
+``load_errors``) are built here too.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+
+if TYPE_CHECKING:
+    from cabo_log.db.replay_files import Outcome
+
+FileRow = tuple[int, int, str, str | None, int]    # size, mtime_ns, hash, game_id, events
+GameRow = tuple[str, str, bool, int | None, int | None, bool]
+
+
+class Known:
+    def __init__(self, con: Any, stamp: int) -> None:
+        self.con = con
+        self.stamp = stamp      # ``loaded_at`` (µs) of the ``files`` rows this load writes
+
+    def files(self, paths: Sequence[str]) -> dict[str, FileRow]:
+        """path -> its ``files`` row, for those of ``paths`` loaded before."""
+        rows = self.con.execute(
+            "SELECT path, size, mtime_ns, hash, game_id, events FROM files "
+            "WHERE path IN (SELECT unnest($p))", {"p": list(paths)}).fetchall()
+        return {row[0]: tuple(row[1:]) for row in rows}
+
+    def with_errors(self, paths: Sequence[str]) -> set[str]:
+        """Those of ``paths`` that have ``load_errors`` rows (replayed again, whatever their
+        size and mtime say)."""
+        return {row[0] for row in self.con.execute(
+            "SELECT DISTINCT file FROM load_errors WHERE file IN (SELECT unnest($p))",
+            {"p": list(paths)}).fetchall()}
+
+    def games(self, game_ids: Sequence[str]) -> list[GameRow]:
+        """For those of ``game_ids`` the database holds: (game_id, the file it came from,
+        whether this load wrote that file's row, the file's size and mtime as loaded, whether
+        the file has ``load_errors`` rows)."""
+        if not game_ids:
+            return []
+        return [tuple(row) for row in self.con.execute(
+            "SELECT g.game_id, g.source_file, coalesce(epoch_us(f.loaded_at) = $stamp, false), "
+            "f.size, f.mtime_ns, "
+            "EXISTS (SELECT 1 FROM load_errors e WHERE e.file = g.source_file) "
+            "FROM games g LEFT JOIN files f ON f.path = g.source_file "
+            "WHERE g.game_id IN (SELECT unnest($ids))",
+            {"ids": list(game_ids), "stamp": self.stamp}).fetchall()]
+
+
+# --- the loader's own rows ---------------------------------------------------------------------
+
+def _unchanged(path: str, size: int | None, mtime_ns: int | None) -> bool:
+    """The file is as it was loaded (same size and mtime): a load skips it."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return st.st_size == size and st.st_mtime_ns == mtime_ns
+
+
+def _without(batches: dict[str, list[pa.RecordBatch]], game_ids: list[str]
+             ) -> dict[str, list[pa.RecordBatch]]:
+    import pyarrow.compute as pc
+
+    drop = pa.array(game_ids, pa.string())
+    return {table: [b.filter(pc.invert(pc.is_in(b.column("game_id"), value_set=drop)))
+                    for b in items]
+            for table, items in batches.items()}
+
+
+def _files_batch(files: list[Outcome], stamp: int | None = None) -> pa.RecordBatch:
+    from cabo_log.db.database import LOADER_SCHEMAS
+
+    now = pa.scalar(time.time_ns() // 1000 if stamp is None else stamp,
+                    pa.timestamp("us", tz="UTC"))
+    return pa.RecordBatch.from_arrays([
+        pa.array([f.path for f in files]), pa.array([f.size for f in files], pa.int64()),
+        pa.array([f.mtime_ns for f in files], pa.int64()), pa.array([f.hash for f in files]),
+        pa.array([f.game_id for f in files]), pa.array([f.events for f in files], pa.int32()),
+        pa.repeat(now, len(files)),
+    ], schema=LOADER_SCHEMAS["files"])
+
+
+def _errors_batch(errors: list[dict[str, Any]]) -> pa.RecordBatch:
+    from cabo_log.db.database import LOADER_SCHEMAS
+
+    schema = LOADER_SCHEMAS["load_errors"]
+    return pa.RecordBatch.from_arrays(
+        [pa.array([e.get(f.name) for e in errors], f.type) for f in schema], schema=schema)

@@ -1,0 +1,89 @@
+"""The log files a load reads, listed as a stream: the same files in the same order as
+``logfile.find_logs`` (files as given, folders searched recursively for ``*.jsonl``, sorted,
+no repeats), without holding the whole list.
+
+A load of 100,000 files must not keep 100,000 paths (and as many ``Path`` objects and resolved
+keys) in memory to start: the folders are walked depth first with each folder's entries sorted
+by name, which is exactly the order of sorting the full paths part by part. Only a folder's
+own entries are held while it is walked. Repeats can only come from arguments that overlap
+(the same folder twice, a folder inside another, a file inside a folder given too): only then
+are the resolved paths of all files remembered. Otherwise only symbolic links to files can
+repeat a file: a link to a file the listing holds under its own path is left out (whichever
+comes first: ``find_logs`` keeps the first), and links to the same file count once.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+SUFFIX = ".jsonl"
+
+
+def iter_logs(paths: Iterable[str | os.PathLike[str]]) -> Iterator[str]:
+    """The absolute path of every log, in ``find_logs`` order, one at a time."""
+    roots = [os.path.abspath(p) for p in paths]
+    seen: set[str] | None = set() if _overlap(roots) else None
+    real = listed_in([os.path.realpath(r) for r in roots])
+    links: set[str] = set()
+    for root in roots:
+        for path, link in _walk(root) if os.path.isdir(root) else iter([(root, False)]):
+            if seen is not None:
+                key = os.path.realpath(path)
+                if key in seen:
+                    continue
+                seen.add(key)
+            elif link:
+                target = os.path.realpath(path)
+                if target in links or real(target):
+                    continue
+                links.add(target)
+            yield path
+
+
+def count_logs(paths: Sequence[str | os.PathLike[str]]) -> int:
+    """How many paths ``iter_logs`` gives (a walk of the folders, nothing kept)."""
+    return sum(1 for _ in iter_logs(paths))
+
+
+def listed_in(paths: Sequence[str | os.PathLike[str]]) -> Callable[[str], bool]:
+    """A test: would ``iter_logs(paths)`` give this absolute path? (Without walking.)"""
+    roots = [os.path.abspath(p) for p in paths]
+    folders = tuple(r.rstrip(os.sep) + os.sep for r in roots if os.path.isdir(r))
+    files = frozenset(r for r in roots if not os.path.isdir(r))
+
+    def listed(path: str) -> bool:
+        return path in files or (path.endswith(SUFFIX) and path.startswith(folders))
+
+    return listed
+
+
+def _walk(folder: str) -> Iterator[tuple[str, bool]]:
+    """(path, whether it is a symbolic link) of each ``*.jsonl`` under ``folder``, depth
+    first, each folder's entries by name; links to folders are not followed (as
+    ``Path.rglob``)."""
+    try:
+        with os.scandir(folder) as it:
+            entries = sorted((e.name, _is_folder(e), e.is_symlink()) for e in it)
+    except OSError:
+        return
+    for name, is_folder, link in entries:
+        path = os.path.join(folder, name)
+        if name.endswith(SUFFIX):
+            yield path, link
+        if is_folder:
+            yield from _walk(path)
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir() and not entry.is_symlink()
+    except OSError:
+        return False
+
+
+def _overlap(roots: list[str]) -> bool:
+    """Can two arguments give the same file? (equal, or one inside the other, once resolved)"""
+    real = [os.path.realpath(r).rstrip(os.sep) + os.sep for r in roots]
+    return len(set(real)) < len(real) or any(
+        a != b and b.startswith(a) for a in real for b in real)

@@ -1,0 +1,143 @@
+"""The loader's bookkeeping, kept in the database instead of memory: the files are listed as a
+stream (the same files, in the same order, as ``find_logs``), and duplicate or replaced games
+are found by asking the database, or the batches not yet committed, chunk by chunk.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from cabo_log.db import load as loadmod
+from cabo_log.db.listing import count_logs, iter_logs, listed_in
+from cabo_log.db.load import load_paths
+from cabo_log.log.logfile import dumps_event, find_logs
+from cabo_log.play.simulate import simulate_game
+
+
+def lines(events: list[dict[str, Any]]) -> bytes:
+    return b"".join(dumps_event(e) for e in events)
+
+
+def query(db: Path, sql: str) -> list[tuple[Any, ...]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def game() -> list[dict[str, Any]]:
+    return simulate_game("golf", players=2, seed=3, game_id="g")
+
+
+# --- the listing -------------------------------------------------------------------------------
+
+def test_the_listing_is_find_logs_as_a_stream(tmp_path: Path) -> None:
+    """Same paths, same order (part by part: ``a/x`` before ``a-b/x``), no repeats when the
+    arguments overlap, symbolic links to folders not followed."""
+    for rel in ("a/x.jsonl", "a-b/x.jsonl", "a/b/y.jsonl", "a/b.jsonl", "a/z.txt",
+                "c/.hidden.jsonl", "c/d.jsonl/e.jsonl", "A/q.jsonl"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x")
+    os.symlink(tmp_path / "a", tmp_path / "c" / "link")
+    os.symlink(tmp_path / "a" / "x.jsonl", tmp_path / "c" / "alias.jsonl")
+    cases = [[tmp_path], [tmp_path / "a", tmp_path], [tmp_path / "a" / "x.jsonl", tmp_path / "a"],
+             [tmp_path / "c", tmp_path / "c"], [tmp_path / "a-b", tmp_path / "a"],
+             [tmp_path / "missing.jsonl"]]
+    for args in cases:
+        expected = [os.path.abspath(p) for p in find_logs(args)]
+        assert list(iter_logs(args)) == expected, args
+        assert count_logs(args) == len(expected)
+        listed = listed_in(args)
+        assert all(listed(p) for p in expected)
+    assert not listed_in([tmp_path / "a"])(str(tmp_path / "a-b" / "x.jsonl"))
+    assert not listed_in([tmp_path / "a"])(str(tmp_path / "a" / "z.txt"))
+
+
+# --- duplicates and replacements across chunks, batches and loads --------------------------------
+
+@pytest.fixture(params=[1, 10**9], ids=["every-chunk-committed", "one-transaction"])
+def small_batches(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One file per chunk, each chunk handed to DuckDB at once; committed at once (the database
+    answers) or all in one transaction (the loader's memory of uncommitted batches answers)."""
+    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
+    monkeypatch.setattr(loadmod, "FLUSH_ROWS", 1)
+    monkeypatch.setattr(loadmod, "COMMIT_ROWS", request.param)
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_a_game_in_two_files_is_loaded_once_whichever_batch_has_it(
+        tmp_path: Path, game: list[dict[str, Any]]) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for name in ("b", "d", "f"):
+        (folder / f"{name}.jsonl").write_bytes(lines(game))
+    db = tmp_path / "cabo.duckdb"
+    summary = load_paths([folder], db, jobs=1)
+    assert (summary.loaded, len(summary.rejected)) == (1, 2)
+    assert query(db, "SELECT file, code, message FROM load_errors ORDER BY file") == [
+        (str(folder / f"{n}.jsonl"), "duplicate_game",
+         f"game 'g' is also in {folder / 'b.jsonl'}, loaded by this same command")
+        for n in ("d", "f")]
+    # again, with copies before and after the unchanged (skipped) file: still b's game
+    for name in ("a", "c"):
+        (folder / f"{name}.jsonl").write_bytes(lines(game))
+    summary = load_paths([folder], db, jobs=1)
+    assert (summary.loaded, summary.skipped) == (0, 1)
+    assert sorted(e["file"] for e in summary.rejected) == [
+        str(folder / f"{n}.jsonl") for n in ("a", "c", "d", "f")]
+    assert query(db, "SELECT source_file FROM games") == [(str(folder / "b.jsonl"),)]
+    assert query(db, "SELECT count(*) FROM events") == [(len(game),)]
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_a_game_moved_to_a_file_listed_earlier_replaces_its_old_copy(
+        tmp_path: Path, game: list[dict[str, Any]]) -> None:
+    """b held the game; now a holds it and b holds another game: a's copy is no duplicate
+    (b changed), b's new game loads, and every table holds each game once."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "b.jsonl").write_bytes(lines(game))
+    db = tmp_path / "cabo.duckdb"
+    load_paths([folder], db, jobs=1)
+    other = simulate_game("edition1", players=3, seed=5, game_id="h")
+    (folder / "a.jsonl").write_bytes(lines(game))
+    (folder / "b.jsonl").write_bytes(lines(other))
+    summary = load_paths([folder], db, jobs=1)
+    assert (summary.loaded, summary.replaced, summary.rejected) == (2, 1, [])
+    assert query(db, "SELECT game_id, source_file FROM games ORDER BY 1") == [
+        ("g", str(folder / "a.jsonl")), ("h", str(folder / "b.jsonl"))]
+    assert query(db, "SELECT game_id, count(*) FROM events GROUP BY 1 ORDER BY 1") == [
+        ("g", len(game)), ("h", len(other))]
+    assert query(db, "SELECT path, game_id FROM files ORDER BY 1") == [
+        (str(folder / "a.jsonl"), "g"), (str(folder / "b.jsonl"), "h")]
+
+
+def test_small_batches_and_checkpoints_load_the_same_rows(
+        tmp_path: Path, game: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A transaction per chunk and a checkpoint after each commit give row for row the tables
+    of one transaction for the whole load."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for i in range(4):
+        (folder / f"{i}.jsonl").write_bytes(lines([{**game[0], "game_id": f"g{i}"}, *game[1:]]))
+    tables = ("games", "events", "rounds", "round_scores", "game_players")
+
+    def rows(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+        return {t: sorted(query(db, f"SELECT * FROM {t}"), key=repr) for t in tables}
+
+    load_paths([folder], tmp_path / "one.duckdb", jobs=1)
+    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
+    monkeypatch.setattr(loadmod, "FLUSH_ROWS", 1)
+    monkeypatch.setattr(loadmod, "COMMIT_ROWS", 1)
+    monkeypatch.setattr(loadmod, "CHECKPOINT_ROWS", 1)
+    summary = load_paths([folder], tmp_path / "many.duckdb", jobs=1)
+    assert summary.loaded == 4
+    assert rows(tmp_path / "many.duckdb") == rows(tmp_path / "one.duckdb")
+    assert query(tmp_path / "many.duckdb", "SELECT count(*) FROM games") == [(4,)]
