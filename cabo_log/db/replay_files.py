@@ -8,7 +8,8 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,8 +54,9 @@ def file_hash(data: bytes) -> str:
 def replay_chunk(tasks: Sequence[Task]) -> tuple[list[Outcome], bytes]:
     """The work of one worker task: the outcome of each file, and the rows of the valid ones
     as Arrow IPC streams (one per table, each preceded by the table name and length)."""
-    outcomes, chunk = replay_tasks(tasks)
-    return outcomes, serialise(chunk.batches()) if len(chunk) else b""
+    with paused_collector():  # through the Arrow serialisation too (~10 % of a chunk's time)
+        outcomes, chunk = replay_tasks(tasks)
+        return outcomes, serialise(chunk.batches()) if len(chunk) else b""
 
 
 def replay_tasks(tasks: Sequence[Task]) -> tuple[list[Outcome], Chunk]:
@@ -63,14 +65,22 @@ def replay_tasks(tasks: Sequence[Task]) -> tuple[list[Outcome], Chunk]:
     scanning them over and over costs a quarter of the time."""
     chunk = Chunk()
     first_path: dict[str, str] = {}
+    with paused_collector():
+        outcomes = [_replay_one(task, chunk, first_path) for task in tasks]
+    return outcomes, chunk
+
+
+@contextmanager
+def paused_collector() -> Iterator[None]:
+    """The cyclic garbage collector off inside, back as it was after (nesting keeps it off
+    until the outermost block ends)."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        outcomes = [_replay_one(task, chunk, first_path) for task in tasks]
+        yield
     finally:
         if collecting:
             gc.enable()
-    return outcomes, chunk
 
 
 def _replay_one(task: Task, chunk: Chunk, first_path: dict[str, str]) -> Outcome:
