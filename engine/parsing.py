@@ -31,10 +31,7 @@ from .events import (
     Slot,
     Snap,
 )
-from .vocabulary import POWERS, SOURCES, PowerKind
-
-_SWAP = PowerKind.SWAP  # a module constant: ``PowerKind.SWAP`` costs an Enum __getattr__ hook
-
+from .vocabulary import POWERS, SOURCES, SWAP
 
 # --- field readers --------------------------------------------------------------------------
 
@@ -217,7 +214,7 @@ def _power(o: Mapping[str, Any], seq: int | None, auto: bool) -> Power:
         raise _fail("power", "power", f"must be 'peek', 'spy' or 'swap', not {_show(raw)}")
     target: Slot | None = None
     cards: tuple[Slot, Slot] | None = None
-    if power == _SWAP:
+    if power == SWAP:
         raw = _get(o, "power", "cards")
         if type(raw) is not list or len(raw) != 2:
             raise _fail("power", "cards", "must be two [player, position] pairs")

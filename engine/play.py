@@ -21,8 +21,6 @@ from .outcome import (
 )
 from .state import DRAWN, POWER, TURN_START, GameState
 from .table import (
-    DECK,
-    DISCARD,
     can_reshuffle,
     check_position,
     earn_power,
@@ -33,6 +31,7 @@ from .table import (
     penalty_possible,
     take_penalty,
 )
+from .vocabulary import DECK, DISCARD
 
 
 @handles(Draw)

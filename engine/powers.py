@@ -7,7 +7,8 @@ from .errors import IllegalEventError
 from .events import Power
 from .outcome import Looked, Outcome, Swapped
 from .state import POWER, GameState
-from .table import PEEK, SPY, SWAP, check_position, end_turn, in_round, need_round
+from .table import check_position, end_turn, in_round, need_round
+from .vocabulary import PEEK, SPY, SWAP
 
 
 @handles(Power)

@@ -21,16 +21,7 @@ from .state import (
     GameState,
     RoundResult,
 )
-from .vocabulary import DrawSource, PowerKind
-
-# The members the handlers compare against, as module constants: on Python 3.11 reading
-# ``DrawSource.DECK`` goes through the Enum metaclass's ``__getattr__`` hook, about a thousand
-# machine instructions each time, more than the rest of a draw's checks together.
-DECK = DrawSource.DECK
-DISCARD = DrawSource.DISCARD
-PEEK = PowerKind.PEEK
-SPY = PowerKind.SPY
-SWAP = PowerKind.SWAP
+from .vocabulary import PowerKind
 
 
 def seat_of(g: GameState, player: str) -> int:
