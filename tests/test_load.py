@@ -21,6 +21,7 @@ import pytest
 
 from cabo_log.db import database as dbmod
 from cabo_log.db import load as loadmod
+from cabo_log.db import writer as writermod
 from cabo_log.db.export import export_parquet
 from cabo_log.db.load import LoadError, load_paths
 from cabo_log.db.schema import SCHEMAS
@@ -296,16 +297,16 @@ def test_an_error_in_the_writer_leaves_the_database_as_before_the_batch(
         f.write(b"\n")   # changed: its game is to be replaced
     before = snapshot(db)
     calls = 0
-    real = dbmod.Writer.insert
+    real = writermod.Writer.insert
 
-    def failing(self: dbmod.Writer, table: str, data: Any) -> None:
+    def failing(self: writermod.Writer, table: str, data: Any) -> None:
         nonlocal calls
         calls += 1
         if calls == fail_at:
             raise RuntimeError("disk on fire")
         real(self, table, data)
 
-    monkeypatch.setattr(dbmod.Writer, "insert", failing)
+    monkeypatch.setattr(writermod.Writer, "insert", failing)
     # one batch for the whole load: the failure rolls back everything
     fail_at = 5
     with pytest.raises(RuntimeError, match="disk on fire"):
@@ -316,24 +317,24 @@ def test_an_error_in_the_writer_leaves_the_database_as_before_the_batch(
     monkeypatch.setattr(loadmod, "FLUSH_ROWS", 1)
     monkeypatch.setattr(loadmod, "COMMIT_ROWS", 1)
     after_batch: list[dict[str, list[tuple[Any, ...]]]] = []
-    real_write = dbmod.Writer._write
+    real_write = writermod.Writer._write
 
-    def write_batch(self: dbmod.Writer, batch: dbmod.Batch) -> None:
+    def write_batch(self: writermod.Writer, batch: writermod.Batch) -> None:
         real_write(self, batch)
         after_batch.append(_tables(self.con))
 
-    monkeypatch.setattr(dbmod.Writer, "_write", write_batch)
+    monkeypatch.setattr(writermod.Writer, "_write", write_batch)
     calls, fail_at = 0, 12     # in the middle of the second batch (9 tables a batch)
     with pytest.raises(RuntimeError, match="disk on fire"):
         load_paths([tmp_path / "a", tmp_path / "b"], db, jobs=1)
     assert len(after_batch) == 1
     assert snapshot(db) == after_batch[0] != before
     assert_whole(db)
-    monkeypatch.setattr(dbmod.Writer, "insert", real)
+    monkeypatch.setattr(writermod.Writer, "insert", real)
     summary = load_paths([tmp_path / "a", tmp_path / "b"], db, jobs=1)   # finishes the job
     assert (summary.loaded, summary.skipped) == (len(logs) - 2, 2)
     assert_whole(db)
-    monkeypatch.setattr(dbmod.Writer, "insert", _interrupt)
+    monkeypatch.setattr(writermod.Writer, "insert", _interrupt)
     (tmp_path / "a" / f"{stems[1]}.jsonl").write_bytes(lines(logs[stems[1]]) + b"\n")
     before = snapshot(db)
     with pytest.raises(loadmod.LoadInterrupted) as info:
@@ -342,7 +343,7 @@ def test_an_error_in_the_writer_leaves_the_database_as_before_the_batch(
     assert snapshot(db) == before
 
 
-def _interrupt(self: dbmod.Writer, table: str, data: Any) -> None:
+def _interrupt(self: writermod.Writer, table: str, data: Any) -> None:
     raise KeyboardInterrupt
 
 

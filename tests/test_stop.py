@@ -26,6 +26,7 @@ import pytest
 
 from cabo_log.db import database as dbmod
 from cabo_log.db import known
+from cabo_log.db import writer as writermod
 from cabo_log.db.load import Task, load_paths, replay_tasks
 from cabo_log.db.schema import SCHEMAS
 from cabo_log.log.logfile import dumps_event
@@ -215,7 +216,7 @@ def test_a_stop_never_interrupts_a_commit_it_then_denies(
     db = tmp_path / "cabo.duckdb"
     con = dbmod.connect(db, read_only=False)
     dbmod.ensure_schema(con, db)
-    writer = dbmod.Writer(con)
+    writer = writermod.Writer(con)
     held = _HeldCommit(writer.con)
     writer.con = held  # type: ignore[assignment]
     outcomes, rows = replay_tasks([Task(str(p), p.stat().st_size, None)

@@ -195,9 +195,10 @@ def _load_database(client: Any, files: list[str], database: str | os.PathLike[st
     """Replay on the cluster into a staging folder next to the database, then append each
     partition, in order, through the local loader's writer (same keys, same checks)."""
     from cabo_log.db import database as db
+    from cabo_log.db.writer import Writer
 
     con = open_for_load(database)
-    writer = db.Writer(con, flush_rows=FLUSH_ROWS, commit_rows=COMMIT_ROWS)
+    writer = Writer(con, flush_rows=FLUSH_ROWS, commit_rows=COMMIT_ROWS)
     staging = tempfile.mkdtemp(prefix=".cabo-log-cluster-",
                                dir=Path(database).resolve().parent)
     try:

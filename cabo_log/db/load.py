@@ -5,7 +5,7 @@ loaded before and that have not changed (same size and mtime; when only those di
 hash decides), and sends the rest in chunks to a pool of worker processes. A worker reads each
 file, hashes it, replays it through the engine and turns what the replay derived into Arrow
 record batches (``replay_files``: ``rows`` then ``chunk``), serialised as Arrow IPC. The parent
-is the only writer (``db.Writer``): it appends the batches in bulk, a bounded batch of games per
+is the only writer (``writer.Writer``): it appends the batches in bulk, a bounded batch of games per
 transaction, so a rejected log, a crash or Ctrl-C never leaves a game half-loaded, and loading
 again picks up where it stopped. Results are handled in the order the chunks were sent, with a
 bounded number in flight.
@@ -21,10 +21,8 @@ from __future__ import annotations
 
 import itertools
 import os
-import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import duckdb
@@ -33,6 +31,7 @@ import pyarrow as pa
 from cabo_log.db import replay_files
 from cabo_log.db.known import Known, _errors_batch, _files_batch, _unchanged, _without
 from cabo_log.db.listing import count_logs, iter_logs, listed_in
+from cabo_log.db.load_result import LoadError, LoadInterrupted, LoadSummary, NoLogsFound
 from cabo_log.db.replay_files import (
     Outcome,
     Task,
@@ -45,7 +44,7 @@ from cabo_log.db.replay_files import (
 from cabo_log.workers import Pool, WorkerDied, cores, interruption, worker_count
 
 if TYPE_CHECKING:
-    from cabo_log.db.database import Writer
+    from cabo_log.db.writer import Writer
 
 CHUNK_BYTES = 1 << 20       # about this much log text per task sent to a worker
 CHUNK_FILES = 256           # and at most this many files
@@ -58,59 +57,6 @@ DUCKDB_MEMORY = "64MB"      # DuckDB's cache of the tables it wrote: of no use t
                             # batches are appended and never read back (what does not fit
                             # waits in a temporary file until its commit)
 WAL_BYTES = "4GB"           # DuckDB's write-ahead log may grow this big before a checkpoint
-
-
-class LoadError(Exception):
-    """The load stopped (a worker died). One line for the user; ``committed`` games were
-    written by the batches completed before."""
-
-    committed = 0
-
-
-class NoLogsFound(ValueError):
-    """Nothing to load: the paths hold no ``*.jsonl``. Raised before the database is opened,
-    so a mistyped folder does not leave an empty database behind."""
-
-
-class LoadInterrupted(KeyboardInterrupt):
-    """Ctrl-C or SIGTERM (``signum``): the batch in progress was rolled back; ``committed``
-    games were written by the batches completed before."""
-
-    def __init__(self, committed: int, signum: int = signal.SIGINT) -> None:
-        super().__init__(committed)
-        self.committed = committed
-        self.signum = signum
-
-
-@dataclass
-class LoadSummary:
-    files: int = 0
-    loaded: int = 0             # games written (new or replacing an earlier version)
-    replaced: int = 0           # of which replaced an earlier version
-    in_progress: int = 0        # of which are not finished
-    skipped: int = 0            # unchanged files, not replayed
-    replayed: int = 0           # files replayed in this load
-    events: int = 0             # events of the loaded games
-    seconds: float = 0.0
-    rejected: list[dict[str, Any]] = field(default_factory=list)
-
-    def exit_code(self, allow_errors: bool = False) -> int:
-        return 1 if self.rejected and not allow_errors else 0
-
-    def text(self) -> str:
-        parts = [f"loaded {self.loaded} game{'s' if self.loaded != 1 else ''}"]
-        details = []
-        if self.replaced:
-            details.append(f"{self.replaced} replacing an earlier version")
-        if self.in_progress:
-            details.append(f"{self.in_progress} in progress")
-        if details:
-            parts[0] += f" ({', '.join(details)})"
-        parts.append(f"skipped {self.skipped} unchanged")
-        parts.append(f"rejected {len(self.rejected)}")
-        rate = f", {self.events / self.seconds:,.0f} events/s" if self.events else ""
-        return (", ".join(parts) + f"; {self.events:,} events from {self.replayed} replayed "
-                f"file{'s' if self.replayed != 1 else ''} in {self.seconds:.2f} s{rate}")
 
 
 Progress = Callable[[int], None]   # called with the number of files just handled
@@ -133,14 +79,15 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     it stay (``committed``), and loading again finishes.
     """
     from cabo_log.db import database as db
+    from cabo_log.db.writer import Writer
 
     started = time.perf_counter()
     total = count_logs(paths)
     if not total:
         raise NoLogsFound(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
     con = open_for_load(database)
-    writer = db.Writer(con, flush_rows=FLUSH_ROWS, commit_rows=COMMIT_ROWS,
-                       checkpoint_rows=CHECKPOINT_ROWS)
+    writer = Writer(con, flush_rows=FLUSH_ROWS, commit_rows=COMMIT_ROWS,
+                    checkpoint_rows=CHECKPOINT_ROWS)
     try:
         db.ensure_schema(con, database)
         loader = _Loader(con, writer, force, listed_in(paths))
