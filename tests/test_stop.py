@@ -223,7 +223,7 @@ def test_a_stop_never_interrupts_a_commit_it_then_denies(
                                    for p in sorted(folder.iterdir())[:3]])
     for table, items in rows.batches().items():
         writer.add(table, items)
-    writer.add("files", [known._files_batch(outcomes)])
+    writer.add("files", [known.files_batch(outcomes)])
     writer.submit()
     if at_commit:
         assert held.started.wait(60)

@@ -59,7 +59,7 @@ class Known:
 
 # --- the loader's own rows ---------------------------------------------------------------------
 
-def _unchanged(path: str, size: int | None, mtime_ns: int | None) -> bool:
+def unchanged_on_disk(path: str, size: int | None, mtime_ns: int | None) -> bool:
     """The file is as it was loaded (same size and mtime): a load skips it."""
     try:
         st = os.stat(path)
@@ -68,7 +68,7 @@ def _unchanged(path: str, size: int | None, mtime_ns: int | None) -> bool:
     return st.st_size == size and st.st_mtime_ns == mtime_ns
 
 
-def _without(batches: dict[str, list[pa.RecordBatch]], game_ids: list[str]
+def without_games(batches: dict[str, list[pa.RecordBatch]], game_ids: list[str]
              ) -> dict[str, list[pa.RecordBatch]]:
     import pyarrow.compute as pc
 
@@ -78,7 +78,7 @@ def _without(batches: dict[str, list[pa.RecordBatch]], game_ids: list[str]
             for table, items in batches.items()}
 
 
-def _files_batch(files: list[Outcome], stamp: int | None = None) -> pa.RecordBatch:
+def files_batch(files: list[Outcome], stamp: int | None = None) -> pa.RecordBatch:
     from cabo_log.db.database import LOADER_SCHEMAS
 
     now = pa.scalar(time.time_ns() // 1000 if stamp is None else stamp,
@@ -91,7 +91,7 @@ def _files_batch(files: list[Outcome], stamp: int | None = None) -> pa.RecordBat
     ], schema=LOADER_SCHEMAS["files"])
 
 
-def _errors_batch(errors: list[dict[str, Any]]) -> pa.RecordBatch:
+def errors_batch(errors: list[dict[str, Any]]) -> pa.RecordBatch:
     from cabo_log.db.database import LOADER_SCHEMAS
 
     schema = LOADER_SCHEMAS["load_errors"]

@@ -29,7 +29,7 @@ import duckdb
 import pyarrow as pa
 
 from cabo_log.db import replay_files
-from cabo_log.db.known import Known, _errors_batch, _files_batch, _unchanged, _without
+from cabo_log.db.known import Known, errors_batch, files_batch, unchanged_on_disk, without_games
 from cabo_log.db.listing import count_logs, iter_logs, listed_in
 from cabo_log.db.load_result import LoadError, LoadInterrupted, LoadSummary, NoLogsFound
 from cabo_log.db.replay_files import (
@@ -244,7 +244,7 @@ class _Loader:
         for game_id, path, this_run, size, mtime_ns, errors in self.known.games(
                 [g for g, (known, _) in held.items() if not known]):
             met = this_run or (not self.force and not errors and self.listed(path)
-                               and _unchanged(path, size, mtime_ns))
+                               and unchanged_on_disk(path, size, mtime_ns))
             found[game_id] = (path, met)
         for game_id, (known, where) in held.items():
             if known:
@@ -315,10 +315,10 @@ class _Loader:
                 self.held[old_game] = holders[old_game] = None
             self._hold(holders, out.game_id, out.path)
         if drop:
-            batches = _without(batches, drop)
+            batches = without_games(batches, drop)
         self.writer.forget_files(f.path for f in files)
-        self.writer.add("files", [_files_batch(files, self.stamp)] if files else [])
-        self.writer.add("load_errors", [_errors_batch(errors)] if errors else [])
+        self.writer.add("files", [files_batch(files, self.stamp)] if files else [])
+        self.writer.add("load_errors", [errors_batch(errors)] if errors else [])
         for table, items in batches.items():
             self.writer.add(table, items)
         if self.writer.full():
