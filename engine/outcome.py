@@ -77,13 +77,6 @@ FIELDS: tuple[str, ...] = (
     "earned", "lapsed", "turn_ended", "round_ended", "match_ended",
 )
 """Every field an outcome answers, in the order of the documentation."""
-DEFAULTS: dict[str, object] = {
-    "card": None, "places": (), "discarded": (), "moved": (), "learned": (), "forgotten": (),
-    "success": None, "penalty": None, "earned": None, "lapsed": None, "turn_ended": False,
-    "round_ended": None, "match_ended": False,
-}
-"""The base class's value of each field (the class attributes themselves, written out: a
-compiled ``Outcome`` (docs/compiled.md) holds them per instance, not on the class)."""
 
 
 # --- one record per kind of event: each sets only what that kind can say ----------------------
@@ -273,5 +266,8 @@ class AfterLapse(Outcome):
 NOTHING = Outcome()
 """Most events that only move the game along (a claim, a forfeit outside the round) share
 this one instance."""
+DEFAULTS: dict[str, object] = {name: getattr(NOTHING, name) for name in FIELDS}
+"""The base class's value of each field, read off an instance: a compiled ``Outcome``
+(docs/compiled.md) holds its defaults per instance, not on the class."""
 TURN_ENDED = Ended(None, False)
 """A turn ended and nothing else happened (a skip, most Cabo calls)."""
