@@ -38,6 +38,21 @@ KEEP_PYTHON: dict[str, str] = {
 }
 """Engine modules left as Python in the compiled package, and why."""
 
+APP_MODULES: dict[str, str] = {}
+"""Hot modules of the application (``cabo_log/...`` paths) compiled as well, and why. When any
+are listed, the whole ``cabo_log`` package (data files included) is copied beside the engine so
+that ``PYTHONPATH=build/mypyc`` finds one consistent package; only these modules are compiled,
+the rest of the copy stays Python."""
+
+MYPY_CONFIG = """[mypy]
+python_version = 3.11
+strict = True
+
+[mypy-pyarrow.*,pyarrow,plotly,plotly.*]
+ignore_missing_imports = True
+"""
+"""mypyc's type check of the copied tree (the repository's pyproject.toml is not there)."""
+
 
 def compiler() -> str | None:
     """The C compiler Python's build configuration names (``CC``), if it is installed."""
@@ -51,8 +66,14 @@ def missing_headers() -> str | None:
     return None if include.is_file() else f"no Python headers ({include} is missing)"
 
 
-def sources(root: Path = ROOT) -> list[Path]:
-    return sorted((root / "engine").glob("*.py"))
+def sources() -> list[Path]:
+    """Every file the build copies: the engine, and the application when part of it is
+    compiled (its non-Python files too: queries, templates, schemas)."""
+    files = sorted((ROOT / "engine").glob("*.py"))
+    if APP_MODULES:
+        files += sorted(p for p in (ROOT / "cabo_log").rglob("*")
+                        if p.is_file() and "__pycache__" not in p.parts)
+    return files
 
 
 def fingerprint(files: list[Path]) -> str:
@@ -62,7 +83,8 @@ def fingerprint(files: list[Path]) -> str:
 
     digest = hashlib.sha256(mypy.version.__version__.encode() + Path(__file__).read_bytes())
     for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes()
+                      + b"\0")
     return digest.hexdigest()
 
 
@@ -76,10 +98,14 @@ def build(out: Path = OUT, *, quiet: bool = True) -> Path:
     if stamp.is_file() and stamp.read_text() == wanted:
         return out
     shutil.rmtree(out, ignore_errors=True)
-    (out / "engine").mkdir(parents=True)
     for path in files:
-        shutil.copy2(path, out / "engine" / path.name)
-    compiled = [f"engine/{p.name}" for p in files if p.name not in KEEP_PYTHON]
+        target = out / path.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
+    (out / "mypy.ini").write_text(MYPY_CONFIG)
+    compiled = [f"engine/{p.name}" for p in files
+                if p.parent.name == "engine" and p.name not in KEEP_PYTHON]
+    compiled += list(APP_MODULES)
     started = time.monotonic()
     run = subprocess.run([sys.executable, "-m", "mypyc", *compiled], cwd=out,
                          capture_output=True, text=True, check=False)
@@ -89,7 +115,7 @@ def build(out: Path = OUT, *, quiet: bool = True) -> Path:
     shutil.rmtree(out / "build", ignore_errors=True)   # mypyc's C sources and objects
     stamp.write_text(wanted)
     if not quiet:
-        print(f"compiled {len(compiled)} engine modules into {out} "
+        print(f"compiled {len(compiled)} modules into {out} "
               f"in {time.monotonic() - started:.0f} s")
     return out
 
