@@ -335,6 +335,7 @@ class _Loader:
     def _hold(self, holders: dict[str, tuple[str, bool] | None], game_id: str,
               path: str) -> None:
         self.held[game_id] = path
+        self.known.saw(game_id)
         holders[game_id] = (path, True)
 
     def submit(self) -> None:

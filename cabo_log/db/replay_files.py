@@ -21,7 +21,6 @@ from cabo_log.db.rows import collect
 from cabo_log.log.replay import error_dict
 from engine import LogSyntaxError
 
-
 SPOOL_SUFFIX = ".arrow"
 
 
