@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import gc
 import os
+import tempfile
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
 
 from cabo_log.db import replay_files
+from cabo_log.db.load import SPOOL_PREFIX, spool_folder
 from cabo_log.db.replay_files import Spooled, Task, replay_tasks, replay_to_spool, unspool
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
@@ -71,3 +73,25 @@ def test_a_chunk_without_valid_logs_writes_nothing(tmp_path: Path) -> None:
     outcomes, paths = replay_to_spool(Spooled(str(spool), 0, [Task(str(bad), 20, None)]))
     assert [o.status for o in outcomes] == ["rejected"] and paths == []
     assert os.listdir(spool) == []
+
+
+def test_the_spool_folder_is_made_beside_the_database_and_always_removed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(KeyboardInterrupt), spool_folder(tmp_path) as folder:
+        assert Path(folder).parent == tmp_path
+        assert Path(folder).name.startswith(SPOOL_PREFIX)
+        (Path(folder) / "0.events.arrow").write_bytes(b"left by a worker")
+        raise KeyboardInterrupt
+    assert list(tmp_path.iterdir()) == []
+    made = tempfile.mkdtemp
+
+    def refused(prefix: str, dir: str | None = None) -> str:  # noqa: A002 - mkdtemp's name
+        if dir is not None:
+            raise PermissionError(13, "Permission denied")
+        return made(prefix=prefix, dir=tmp_path / "system")
+
+    (tmp_path / "system").mkdir()
+    monkeypatch.setattr(tempfile, "mkdtemp", refused)
+    with spool_folder(tmp_path / "read-only") as folder:
+        assert Path(folder).parent == tmp_path / "system"
+    assert list((tmp_path / "system").iterdir()) == []

@@ -349,9 +349,13 @@ class _Loader:
 @contextmanager
 def spool_folder(parent: Path) -> Iterator[str]:
     """A fresh folder for the workers' Arrow files (``replay_files.spool``), in ``parent``
-    (the database's folder: the same disk, chosen by the user), removed with whatever is left
-    in it when the block ends: a stopped load leaves nothing behind."""
-    folder = tempfile.mkdtemp(prefix=SPOOL_PREFIX, dir=parent)
+    (the database's folder: the same disk, chosen by the user) or, where no folder can be made
+    there, in the system's temporary folder; removed with whatever is left in it when the
+    block ends: a stopped load leaves nothing behind."""
+    try:
+        folder = tempfile.mkdtemp(prefix=SPOOL_PREFIX, dir=parent)
+    except OSError:
+        folder = tempfile.mkdtemp(prefix=SPOOL_PREFIX)
     try:
         yield folder
     finally:
