@@ -56,11 +56,12 @@ def apply(g: GameState, e: Event) -> Outcome:
     ``g.events`` counts the accepted lines, header included, so with ``seq`` on every line it
     is also the seq the next line must carry; a rejected line changes neither.
     """
+    seq = e.seq
     if g.seq_mode:
-        if e.seq != g.events:
-            _seq_error(g, e.seq)
-    elif e.seq is not None:
-        _seq_error(g, e.seq)
+        if seq is None or seq != g.events:   # narrowed to int: compiled, a machine compare
+            _seq_error(g, seq)
+    elif seq is not None:
+        _seq_error(g, seq)
     kind = type(e)
     handler = HANDLERS[kind]
     if g.phase is POWER and not _keeps_power(g, e, kind):

@@ -38,7 +38,11 @@ KEEP_PYTHON: dict[str, str] = {
 }
 """Engine modules left as Python in the compiled package, and why."""
 
-APP_MODULES: dict[str, str] = {}
+APP_MODULES: dict[str, str] = {
+    "cabo_log/log/fastlines.py": "replay: every decoded line becomes an event and every event "
+                                 "is applied here (native constructor and apply calls, no "
+                                 "interpreted frame per line)",
+}
 """Hot modules of the application (``cabo_log/...`` paths) compiled as well, and why. When any
 are listed, the whole ``cabo_log`` package (data files included) is copied beside the engine so
 that ``PYTHONPATH=build/mypyc`` finds one consistent package; only these modules are compiled,
