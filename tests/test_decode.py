@@ -195,6 +195,17 @@ def test_the_whole_body_path_gives_the_line_by_line_result(path: Path) -> None:
     assert outcome_of(whole) == outcome_of(lines)
 
 
+@pytest.mark.parametrize("ending", [b"", b"\n"])
+def test_the_whole_body_path_counts_the_lines_as_read_one_by_one(ending: bytes) -> None:
+    """The last line's number (what ``finish`` errors and reports carry) with and without a
+    final newline, and for a header alone."""
+    data = (SAMPLES / "golf-snaps.jsonl").read_bytes().rstrip(b"\n") + ending
+    for log in (data, HEADER + ending):
+        whole = replay_bytes(log, "g.jsonl")
+        assert outcome_of(whole) == outcome_of(_replay_lines(log, "g.jsonl", None, None, True))
+    assert replay_bytes(data).last_line == data.count(b"\n") + 1
+
+
 def test_the_valid_samples_take_the_whole_body_path() -> None:
     taken = [p.name for p in SAMPLE_LOGS if p.parent == SAMPLES
              and fast_body(p.read_bytes().partition(b"\n")[2]) is not None]

@@ -103,34 +103,34 @@ def events_of(lines: list[Any], structs: tuple[type, ...],
             events.append(Peek(seq, auto, v[0], v[1]))
             keys += 2
         else:
-            keys += _rare(structs.index(cls), v, seq, auto, events)
+            keys += _rare(cls, structs, v, seq, auto, events)
         stamps.append(t)
     return events, stamps, keys
 
 
-def _rare(kind: int, v: tuple[Any, ...], seq: int | None, auto: bool,
-          events: list[Event]) -> int:
+def _rare(cls: type, structs: tuple[type, ...], v: tuple[Any, ...], seq: int | None,
+          auto: bool, events: list[Event]) -> int:
     """``events_of`` for the line types seen a few times per round: appends the event,
     returns the keys of its own fields."""
-    if kind == 5:
+    if cls is structs[5]:
         events.append(Skip(seq, auto, v[0]))
         return 1
-    if kind == 6:
+    if cls is structs[6]:
         events.append(Cabo(seq, auto, v[0]))
         return 1
-    if kind == 7:
+    if cls is structs[7]:
         events.append(Snap(seq, auto, v[0], v[1]))
         return 2
-    if kind == 8:
+    if cls is structs[8]:
         events.append(Deal(seq, auto, v[0], v[1], v[2], v[3], v[4]))
         return 5 + len(v[2])
-    if kind == 9:
+    if cls is structs[9]:
         events.append(RoundEnd(seq, auto, v[0], v[1]))
         return 2 + len(v[1])
-    if kind == 10:
+    if cls is structs[10]:
         events.append(GameEnd(seq, auto, v[0], v[1]))
         return 2 + len(v[1])
-    if kind == 11:
+    if cls is structs[11]:
         events.append(Reshuffle(seq, auto, v[0]))
         return 1
     events.append(Forfeit(seq, auto, v[0], v[1]))

@@ -125,12 +125,15 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
     msgspec unless it is unusual, then by the exact reader. Both give the same result.
     """
     text = strip_bom(data)
-    head, _, body = text.partition(b"\n")
+    head, newline, body = text.partition(b"\n")
     decoded = None if not head.strip() else fast_body(body)   # None for a chained log
     if decoded is None:
         return _replay_lines(data, file, until, visitor, finish_log)
-    return _replay_decoded(head, decoded[0], decoded[1], text.count(b"\n") + 1,
-                           file, until, visitor, finish_log)
+    events = decoded[0]
+    # The lines the line-by-line reading counts, without counting the bytes again: the
+    # header's, and then fast_body's whole lines (one event each) and a last, empty one.
+    lines = 1 + len(newline) + (len(events) - 1 + body.endswith(b"\n") if events else 0)
+    return _replay_decoded(head, events, decoded[1], lines, file, until, visitor, finish_log)
 
 
 def _replay_decoded(head: bytes, events: list[Event], stamps: list[Stamp], lines: int,
