@@ -8,17 +8,21 @@ errors: whenever the fast path is not sure (a type error, a value it does not ch
 cannot prove free of duplicate keys), it returns ``None`` and the caller asks the exact reader,
 which either raises the precise ``FILE:LINE: code: message`` or returns the same event.
 
-Duplicate keys: msgspec, like most JSON parsers, keeps the last of two equal keys. A line is
-proven free of them by counting ``:`` bytes: in a line without backslashes each key at any
-depth has one, and so has each colon inside a string. The struct re-encoded (in C) holds
-exactly the keys that were kept and the same strings, so it has as many colons as the line
-only if no key was dropped: none read twice, none unknown, no default spelled out. Any
-disagreement, or a backslash (an escaped key could spell a known one), goes the exact way. The
-header (free-form ruleset and options) always does: one line per game.
+Duplicate keys: msgspec, like most JSON parsers, keeps the last of two equal keys. A line read
+alone (``fast_decode``) is proven free of them by counting ``:`` bytes: in a line without
+backslashes each key at any depth has one, and so has each colon inside a string. The struct
+re-encoded (in C) holds exactly the keys that were kept and the same strings, so it has as many
+colons as the line only if no key was dropped: none read twice, none unknown, no default
+spelled out. A whole body (``fast_body``, what a replay uses) is proven without re-encoding:
+the ``":`` of its bytes against the keys ``fastlines.events_of`` counts on the decoded lines
+(the argument is in ``fast_body``). Any disagreement, or a backslash (an escaped key could
+spell a known one), goes the exact way. The header (free-form ruleset and options) always does:
+one line per game.
 
 The engine stays free of third-party imports: ``engine.builders`` makes its own event classes
 from the structs, reading the fields by name (in the compiled engine, native code calling the
-native constructors).
+native constructors); the whole-body path builds them in ``fastlines`` from each struct's
+values (``msgspec.structs.astuple``, one C call), by index.
 """
 
 from __future__ import annotations
