@@ -127,10 +127,9 @@ class GameRows:
         self.strings = {name: name for name in state.players}
         self.games.append((0, line, 0, 0, None, header.auto, None, None, None, None, None))
 
-    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
-        """The row of one applied event (``state`` is the state after it), and the open rows
-        it opens or closes (the parameters named as ``ReplayVisitor.event``'s)."""
-        e, g, out = event, state, outcome
+    def event(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
+        """The row of one applied event (``g`` is the state after it), and the open rows it
+        opens or closes."""
         powers = self.powers
         if powers.open is not None and out.lapsed is not None:
             powers.close("passed", g.events - 1)
@@ -282,9 +281,6 @@ class RowCollector(ReplayVisitor["RowCollector"]):
 
     def __init__(self, data: bytes | None = None) -> None:
         self.rows = GameRows()
-        if type(self).event is RowCollector.event:   # not overridden by a subclass:
-            # the replay calls ``event`` once per event; let it call the rows' own directly
-            self.event = self.rows.event  # type: ignore[method-assign]
         self.header: GameStart | None = None
         self.header_line = 1
         self.times: dict[int, int | float | str] = {}   # line -> its raw ``t`` (``stamp``)
