@@ -38,7 +38,11 @@ KEEP_PYTHON: dict[str, str] = {
 }
 """Engine modules left as Python in the compiled package, and why."""
 
-APP_MODULES: dict[str, str] = {}
+APP_MODULES: dict[str, str] = {
+    # the load's row stage (issue 12: the load no slower than DuckDB's read_json)
+    "cabo_log/db/rows.py": "the loader's visitor: an events row per event, from the outcome",
+    "cabo_log/db/open_rows.py": "the powers and cabo_calls rows, opened and closed per event",
+}
 """Hot modules of the application (``cabo_log/...`` paths) compiled as well, and why. When any
 are listed, the whole ``cabo_log`` package (data files included) is copied beside the engine so
 that ``PYTHONPATH=build/mypyc`` finds one consistent package; only these modules are compiled,
