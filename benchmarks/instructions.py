@@ -5,12 +5,12 @@ Each stage runs once over the corpus in a fresh ``valgrind --tool=callgrind`` pr
 process with no stage (imports, reading and parsing the corpus) is subtracted, and the rest
 divided by the events. Stages: ``orjson`` (``orjson.loads`` of every line, the reference),
 ``decode`` (what ``replay_bytes`` decodes with: the header by the exact reader, the body by
-``fastdecode.fast_body`` and the engine's builders), ``apply`` (``new_game`` + ``apply`` of
-parsed events + ``finish``), ``replay`` (``replay_bytes``: decode + validate + apply),
-``collect`` (the replay with the loader's ``RowCollector`` riding along), ``rows`` (what a
-load worker does short of the IPC: ``collect``, ``Chunk.add`` and the Arrow record batches of
-the chunk) and ``worker`` (``rows`` and the Arrow IPC it sends). The row stage on its own is
-``rows`` minus ``replay``.
+``fastdecode.fast_body``, which builds the engine's events in ``fastlines``), ``apply``
+(``new_game`` + ``apply`` of parsed events + ``finish``), ``replay`` (``replay_bytes``:
+decode + validate + apply), ``collect`` (the replay with the loader's ``RowCollector`` riding
+along), ``rows`` (what a load worker does short of the IPC: ``collect``, ``Chunk.add`` and the
+Arrow record batches of the chunk) and ``worker`` (``rows`` and the Arrow IPC it sends). The
+row stage on its own is ``rows`` minus ``replay``.
 
 Usage::
 
@@ -40,7 +40,7 @@ def run_stage(stage: str, corpus: Path) -> int:
     import orjson
 
     import cabo_log.db.replay_files  # noqa: F401  (imported in every stage: the base has it)
-    from cabo_log.log.fastdecode import EVENT_OF, fast_body
+    from cabo_log.log.fastdecode import fast_body
     from cabo_log.log.logfile import decode_line, iter_lines, parse_line
     from cabo_log.log.replay import replay_bytes
     from engine import GameStart, apply, finish, new_game, parse_event
@@ -56,10 +56,7 @@ def run_stage(stage: str, corpus: Path) -> int:
         for data in logs:
             head, _, body = data.partition(b"\n")
             parse_line(head)
-            decoded = fast_body(body)
-            assert decoded is not None, "a log the fast path cannot vouch for"
-            for line in decoded:
-                EVENT_OF[line.__class__](line)
+            assert fast_body(body) is not None, "a log the fast path cannot vouch for"
     elif stage == "apply":
         for game in parsed:
             header = game[0]

@@ -61,7 +61,7 @@ import orjson
 import engine.game
 from cabo_log.db.load import Task, _chunks, replay_tasks
 from cabo_log.db.replay_files import file_hash, serialise
-from cabo_log.log.fastdecode import EVENT_OF, fast_body, fast_event
+from cabo_log.log.fastdecode import fast_body, fast_event
 from cabo_log.log.logfile import decode_line, iter_lines, parse_line
 from cabo_log.log.replay import replay_bytes
 from cabo_log.play.simulate import write_games
@@ -179,9 +179,6 @@ def main() -> None:
                     if raw and fast_event(raw) is None:
                         parse_line(raw)
                 continue
-            event_of = EVENT_OF
-            for line in decoded:
-                event_of[line.__class__](line)
 
     def decode_lines() -> None:
         for raw in lines:
