@@ -37,7 +37,7 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 import engine.game  # noqa: E402
 from cabo_log.log.append import EventWriter, MemorySink  # noqa: E402
-from cabo_log.play.lines import PLANS, plan  # noqa: E402
+from cabo_log.play.lines import plan, stamp_fields  # noqa: E402
 from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
 from engine import BUILTINS, Event, apply, new_game  # noqa: E402
 
@@ -113,7 +113,7 @@ def record_only(logs: list[tuple[dict[str, Any], list[Event]]]) -> float:
         writer = EventWriter(MemorySink())
         writer.append(header)
         for seq, (kind, values, auto) in enumerate(plans, start=1):
-            writer.append_stamped(*PLANS[kind][0](seq, auto, *values))
+            writer.append_stamped(*stamp_fields(kind, seq, auto, values))
     return time.process_time() - cpu
 
 

@@ -24,7 +24,9 @@ from typing import Any
 from cabo_log.log.append import EventWriter, MemorySink
 from cabo_log.log.gamelog import GameLog
 from cabo_log.play.bots import Bot, make_bot
-from cabo_log.play.lines import PLANS, Line, plan
+from cabo_log.play.chance import below, shuffle
+from cabo_log.play.errors import SimulationError
+from cabo_log.play.lines import PLANS, Line, plan, stamp_fields
 from cabo_log.play.moveset import MoveLister
 from cabo_log.play.state_access import (
     Observer,
@@ -75,10 +77,6 @@ _THINK = {"deal": (4000, 12000), "peek": (800, 3000), "draw": (1000, 6000),
           "reshuffle": (2000, 5000), "forfeit": (0, 60000), "round_end": (0, 0),
           "game_end": (0, 0)}
 _TIMEOUT_MS = 60000
-
-class SimulationError(RuntimeError):
-    """A bot returned an illegal move, or a match ran away: a bug, never a user error."""
-
 
 def header_line(game_id: str, ruleset: str, options: dict[str, Any], players: Sequence[str],
                 bots: dict[str, str], seed: int, timestamps: bool) -> Line:
@@ -140,7 +138,7 @@ class Recorder:
             event, done = self._record(kind, values, auto, think)
         except CaboLogError as exc:
             if exc.code != "reshuffle_missing":
-                event = plan(kind)[0](None, auto, *values)[0]
+                event = stamp_fields(kind, None, auto, values)[0]
                 raise SimulationError(f"{self.state.game_id}: the engine refused "
                                       f"{to_dict(event)}: {exc}") from exc
             self.reshuffle()
@@ -159,7 +157,7 @@ class Recorder:
                 think: int | None) -> tuple[Event, Outcome]:
         """The event with this line's seq, written through the append API, and what the
         engine made of it."""
-        event, line = (PLANS.get(kind) or plan(kind))[0](len(self.lines), auto, *values)
+        event, line = stamp_fields(kind, len(self.lines), auto, values)
         if think is not None:
             line["t"] = self.clock + think
         if self.observer.out:   # observations still held see the state before this event
@@ -231,9 +229,9 @@ class Match:
 
     def _deal(self) -> None:
         g = self.state
-        seats, hands, top, rest = shuffled_cards(g, self.cards.shuffle)
+        seats, hands, top, rest = shuffled_cards(g, self._shuffle)
         if not g.rounds:
-            first = seats[self.cards.randrange(len(seats))]
+            first = seats[below(self.cards, len(seats))]
         else:
             must = expected_first(g, seats)
             first = must if must is not None else rotate_first(g, seats)
@@ -332,8 +330,11 @@ class Match:
     # --- chance and the table ------------------------------------------------------------
     def _reshuffle(self) -> None:
         codes = pile_under_top(self.state)
-        self.cards.shuffle(codes)
+        shuffle(self.cards, codes)
         self.emit(Reshuffle(None, False, tuple(codes)))
+
+    def _shuffle(self, codes: list[str]) -> None:
+        shuffle(self.cards, codes)
 
     def _maybe_forfeit(self) -> bool:
         g = self.state
