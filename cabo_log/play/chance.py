@@ -13,17 +13,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
 
+_getrandbits: Final = random.Random.getrandbits   # the C method itself: no lookup per draw
+
+
 def below(rng: random.Random, n: int) -> int:
     """A uniform integer in ``[0, n)``: ``rng._randbelow(n)``, draw for draw (``n`` >= 1)."""
-    k = n.bit_length()
-    r: int = rng.getrandbits(k)
+    k = 0   # n.bit_length(), in machine integers when compiled
+    m = n
+    while m:
+        m >>= 1
+        k += 1
+    r: int = _getrandbits(rng, k)
     while r >= n:
-        r = rng.getrandbits(k)
+        r = _getrandbits(rng, k)
     return r
 
 

@@ -14,14 +14,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
-from engine.events import Event, GameStart, field_names
+import orjson
+
+from engine.events import (
+    Cabo,
+    Discard,
+    Draw,
+    Event,
+    GameStart,
+    Peek,
+    Power,
+    Replace,
+    Skip,
+    field_names,
+)
 
 Line = dict[str, Any]
 Fields = Callable[[Event], tuple[Any, ...]]
 
-PLANS: dict[type, tuple[tuple[str, ...], Fields]] = {}
+PLANS: Final[dict[type, tuple[tuple[str, ...], Fields]]] = {}
 """By event type: (its field names after ``seq`` and ``auto``, a getter of those fields);
 ``plan`` fills it."""
 
@@ -51,7 +64,7 @@ def stamp_fields(kind: type[Event], seq: int | None, auto: bool, values: tuple[A
     """(the event of type ``kind`` with this ``seq``, ``auto`` and field ``values``, its log
     line as a dict: ``type``, ``seq``, the fields that are not None, ``auto`` when set)."""
     names = (PLANS.get(kind) or plan(kind))[0]
-    event = kind(seq, auto, *values)
+    event = make_event(kind, seq, auto, values)
     line: Line = {"type": kind.TYPE, "seq": seq}
     for i in range(len(names)):
         value = values[i]
@@ -60,6 +73,113 @@ def stamp_fields(kind: type[Event], seq: int | None, auto: bool, values: tuple[A
     if auto:
         line["auto"] = True
     return event, line
+
+
+# The constructors of the events made on every decision, called directly (compiled: a native
+# constructor call, not the generic call of a class object with unpacked arguments).
+def _draw(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
+    return Draw(seq, auto, v[0], v[1], v[2])
+
+
+def _discard(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
+    return Discard(seq, auto, v[0])
+
+
+def _replace(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
+    return Replace(seq, auto, v[0], v[1], v[2], v[3])
+
+
+def _power(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
+    return Power(seq, auto, v[0], v[1], v[2], v[3])
+
+
+def _skip(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
+    return Skip(seq, auto, v[0])
+
+
+def _cabo(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
+    return Cabo(seq, auto, v[0])
+
+
+def _peek(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
+    return Peek(seq, auto, v[0], v[1])
+
+
+_MAKE: Final[dict[type, Callable[[int | None, bool, tuple[Any, ...]], Event]]] = {
+    Draw: _draw, Discard: _discard, Replace: _replace, Power: _power, Skip: _skip,
+    Cabo: _cabo, Peek: _peek}
+
+
+def make_event(kind: type[Event], seq: int | None, auto: bool, values: tuple[Any, ...]
+               ) -> Event:
+    """The event of type ``kind`` with this ``seq``, ``auto`` and field ``values``."""
+    make = _MAKE.get(kind)
+    return make(seq, auto, values) if make is not None else kind(seq, auto, *values)
+
+
+def line_bytes(kind: type[Event], seq: int, auto: bool, values: tuple[Any, ...]
+               ) -> bytes | None:
+    """The line of a decision's event (a draw, discard, replacement, power, skip, Cabo call or
+    peek), written out as bytes: exactly ``orjson.dumps`` of ``stamp_fields``'s line, without
+    building the dict (``tests/test_moveset.py`` compares them). None for the other kinds,
+    which take the dict."""
+    if kind is Draw:
+        body = _draw_text(values)
+    elif kind is Replace:
+        body = _replace_text(values)
+    elif kind is Discard or kind is Skip or kind is Cabo:
+        body = f',"player":{_text(values[0])}'
+    elif kind is Power:
+        body = _power_text(values)
+    elif kind is Peek:
+        body = f',"player":{_text(values[0])},"positions":{_ints(values[1])}'
+    else:
+        return None
+    text = f'{{"type":"{kind.TYPE}","seq":{seq}{body}'
+    return (text + (',"auto":true}' if auto else "}")).encode()
+
+
+_TEXT: Final[dict[str, str]] = {}
+"""A string's JSON (as orjson writes it), made once: player ids, card codes, sources."""
+
+
+def _text(value: str) -> str:
+    found = _TEXT.get(value)
+    if found is None:
+        if len(_TEXT) > 4096:   # ids of many matches: keep the memory flat
+            _TEXT.clear()
+        found = _TEXT[value] = orjson.dumps(value).decode()
+    return found
+
+
+def _ints(values: tuple[int, ...]) -> str:
+    return "[" + ",".join([str(v) for v in values]) + "]"
+
+
+def _place(place: tuple[str, int]) -> str:
+    return f"[{_text(place[0])},{place[1]}]"
+
+
+def _draw_text(v: tuple[Any, ...]) -> str:
+    card = v[2]
+    text = f',"player":{_text(v[0])},"source":{_text(v[1])}'
+    return text if card is None else f'{text},"card":{_text(card)}'
+
+
+def _replace_text(v: tuple[Any, ...]) -> str:
+    text = f',"player":{_text(v[0])},"positions":{_ints(v[1])}'
+    if v[2] is not None:
+        text += f',"into":{v[2]}'
+    return text if v[3] is None else f'{text},"end":{_text(v[3])}'
+
+
+def _power_text(v: tuple[Any, ...]) -> str:
+    text = f',"player":{_text(v[0])},"power":{_text(v[1])}'
+    if v[2] is not None:
+        text += f',"target":{_place(v[2])}'
+    if v[3] is not None:
+        text += f',"cards":[{_place(v[3][0])},{_place(v[3][1])}]'
+    return text
 
 
 def _plain(value: Any) -> Any:
@@ -77,4 +197,4 @@ def stamp(event: Event, seq: int, auto: bool) -> tuple[Event, Line]:
     return stamp_fields(kind, seq, auto, (PLANS.get(kind) or plan(kind))[1](event))
 
 
-__all__ = ["PLANS", "Line", "plan", "stamp", "stamp_fields"]
+__all__ = ["PLANS", "Line", "line_bytes", "make_event", "plan", "stamp", "stamp_fields"]

@@ -27,20 +27,21 @@ class Listed(tuple[Event, ...]):
     """A list of legal moves from ``engine.moves.legal_moves`` with its moves grouped by kind
     once (``kinds``), for lists the simulator hands out again and again."""
 
-    _kinds: dict[str, Sequence[Event]] | None = None
+    groups: dict[str, Sequence[Event]] | None = None
+    """The moves by kind, once ``kinds`` made them (read them, never change them)."""
 
     def kinds(self, row: Sequence[str | None] | None = None,
               values: dict[str, int] | None = None) -> dict[str, Sequence[Event]]:
         """The moves by kind (``kind_of``), in the list's order. Only for lists without
         multi-replacements (which depend on the row: ``Placements`` lists those)."""
-        if self._kinds is None:
+        if self.groups is None:
             out: dict[str, list[Event]] = {}
             for move in self:
                 out.setdefault(kind_of(move), []).append(move)
             if "multi" in out:
                 raise ValueError("a list of placements: use Placements")
-            self._kinds = {k: tuple(v) for k, v in out.items()}
-        return self._kinds
+            self.groups = {k: tuple(v) for k, v in out.items()}
+        return self.groups
 
 
 __all__ = ["Listed", "kind_of"]

@@ -224,6 +224,7 @@ class MoveLister:
         listed = self.remembered.get(key)
         if listed is None:
             listed = self.remembered[key] = Listed(legal_moves(g))
+            listed.kinds()   # grouped now, once: read as ``groups`` on every decision
         return listed
 
 

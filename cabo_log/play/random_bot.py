@@ -43,8 +43,9 @@ class RandomBot:
                rng: random.Random) -> Event:
         row = observation.rows.get(observation.me, ())
         kinds: dict[str, Sequence[Event]]
-        if isinstance(legal_moves, Listed):
-            kinds = legal_moves.kinds()
+        if isinstance(legal_moves, Listed):   # grouped once, when it was first listed
+            groups = legal_moves.groups
+            kinds = groups if groups is not None else legal_moves.kinds()
         elif isinstance(legal_moves, Placements) and len(row) == legal_moves.size:
             # lazy: the same groups, in the same order, without listing them
             kinds = legal_moves.kinds(row, self.values.of)

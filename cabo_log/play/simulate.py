@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cabo_log.log.append import MemorySink, Sink
-from cabo_log.log.logfile import dumps_event
+import orjson
+
 from cabo_log.play.bots import BOTS
 from cabo_log.play.match import (
     MAX_SNAPS,
@@ -46,19 +46,24 @@ _timeout_move = timeout_move   # the name the tests know
 
 @dataclass
 class SimulatedGame:
-    """One simulated match: its log lines (header first) and the state they lead to."""
+    """One simulated match: its log's bytes and the state they lead to."""
 
-    events: list[dict[str, Any]]
+    data: bytes
     state: GameState
     bots: dict[str, str]
     seed: int
-    written: Sink | None = None   # what the append API wrote, when it was kept in memory
+    _events: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     def lines(self) -> bytes:
         """The log file's bytes (compact JSON Lines, as ``write_games`` writes them)."""
-        if isinstance(self.written, MemorySink):
-            return self.written.committed()
-        return b"".join(dumps_event(e) for e in self.events)
+        return self.data
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The log's lines as dicts, header first (read from the bytes when first asked)."""
+        if self._events is None:
+            self._events = [orjson.loads(line) for line in self.data.splitlines()]
+        return self._events
 
     @property
     def rounds(self) -> int:
@@ -169,8 +174,8 @@ def simulate(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: i
         state = match.run()
     finally:
         match.recorder.close()
-    return SimulatedGame(match.recorder.lines, state, bot_names, seed,
-                         match.recorder.writer.sink)
+    data = match.recorder.writer.sink.committed() if out is None else Path(out).read_bytes()
+    return SimulatedGame(data, state, bot_names, seed)
 
 
 def simulate_game(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: int = 0,
@@ -296,7 +301,7 @@ def _write_game(order: _Order) -> tuple[Path, int, int, int]:
         f.write(data)
     size = len(data)
     os.replace(part, path)
-    return path, game.rounds, len(game.events), size
+    return path, game.rounds, data.count(b"\n"), size
 
 
 __all__ = ["MAX_SNAPS", "MAX_TURNS", "PLAYER_IDS", "SimulatedGame", "SimulationError",

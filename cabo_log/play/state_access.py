@@ -22,6 +22,7 @@ that a bot keeps is completed before the next event changes the state (``Observe
 from __future__ import annotations
 
 import weakref
+from typing import Final
 
 from cabo_log.play.lazy_view import fill, lazy_observation, lazy_possible
 from engine import EVERYBODY, GameState, Outcome
@@ -29,9 +30,9 @@ from engine.knowledge import Observation
 from engine.state import DRAWN, POWER, TURN_START, Phase, RoundState
 from engine.vocabulary import DrawSource
 
-_PLAYING = frozenset((TURN_START, DRAWN, POWER))   # phases with a player to act
+_PLAYING: Final = frozenset((TURN_START, DRAWN, POWER))   # phases with a player to act
 _REST = tuple(n for n in Observation.FIELDS if n not in ("me", "rows", "discard"))
-_NO_ROWS: dict[str, tuple[str | None, ...]] = {}   # replaced before an observation is seen
+_NO_ROWS: Final[dict[str, tuple[str | None, ...]]] = {}   # replaced before it is seen
 
 Round = RoundState
 """What holds the facts of the round being played (a deal replaces it)."""
@@ -156,9 +157,11 @@ class Observer:
         in the compiled build (a native constructor), field group by field group as it is
         read in the pure one (``lazy_view``)."""
         if not _LAZY:
-            obs = self._rest(player)
-            obs.rows = self.rows(player)
-            obs.discard = self.discard()
+            r = self._sync()
+            seat = self.g.seat[player]
+            obs = self._rest(r, player, seat)
+            obs.rows = self._rows(r, seat)
+            obs.discard = self._discard_of(r)
             return obs
         obs = lazy_observation(self, player)
         self.out.append(weakref.ref(obs))
@@ -177,8 +180,10 @@ class Observer:
 
     def rows(self, player: str) -> dict[str, tuple[str | None, ...]]:
         """The rows as ``player`` sees them."""
-        r = self._sync()
-        view = self.seen[self.g.seat[player]]
+        return self._rows(self._sync(), self.g.seat[player])
+
+    def _rows(self, r: Round, seat: int) -> dict[str, tuple[str | None, ...]]:
+        view = self.seen[seat]
         row_of = r.rows
         out: dict[str, tuple[str | None, ...]] = {}
         for p, name in self._seated:
@@ -187,24 +192,25 @@ class Observer:
 
     def discard(self) -> tuple[str, ...]:
         """The discard pile's codes, bottom first (shared until the pile changes)."""
-        r = self._sync()
-        if r.pile != self._pile:
-            self._pile = r.pile[:]
+        return self._discard_of(self._sync())
+
+    def _discard_of(self, r: Round) -> tuple[str, ...]:
+        pile = r.pile
+        if pile != self._pile:
+            self._pile = pile[:]
             codes = r.codes
-            self._discard = tuple([codes[c] for c in r.pile])
+            self._discard = tuple([codes[c] for c in pile])
         return self._discard
 
     def rest(self, player: str) -> dict[str, object]:
         """Every field but the rows and the discard pile (the lazy observation's third
         group)."""
-        obs = self._rest(player)
+        obs = self._rest(self._sync(), player, self.g.seat[player])
         return {name: getattr(obs, name) for name in _REST}
 
-    def _rest(self, player: str) -> Observation:
+    def _rest(self, r: Round, player: str, seat: int) -> Observation:
         """An observation with every field but the rows and the discard pile (left empty)."""
         g = self.g
-        r = self._sync()
-        seat = g.seat[player]
         players = g.players
         current = r.current
         drawn: str | None = None
