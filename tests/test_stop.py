@@ -177,6 +177,7 @@ def test_a_signal_stops_load_cleanly_at_any_moment(
     db = tmp_path / "cabo.duckdb"
     codes = [stop_once(folder, db, lines, signum, target, moment) for moment in moments]
     assert codes.count(128 + signum) >= len(codes) - 1, codes   # the load was really cut
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # spool
     summary = load_paths([folder], db, jobs=1)        # and loading again finishes the job
     assert summary.loaded + summary.skipped == len(lines)
     assert assert_whole_games(db, lines) == len(lines)

@@ -4,7 +4,8 @@ The flow is one way. The parent lists the files as a stream (``listing``), skips
 loaded before and that have not changed (same size and mtime; when only those differ, a content
 hash decides), and sends the rest in chunks to a pool of worker processes. A worker reads each
 file, hashes it, replays it through the engine and turns what the replay derived into Arrow
-record batches (``replay_files``: ``rows`` then ``chunk``), serialised as Arrow IPC. The parent
+record batches (``replay_files``: ``rows`` then ``chunk``), written as Arrow IPC files into a
+spool folder next to the database, which the parent memory-maps (no copy on the way). The parent
 is the only writer (``writer.Writer``): it appends the batches in bulk, a bounded batch of games per
 transaction, so a rejected log, a crash or Ctrl-C never leaves a game half-loaded, and loading
 again picks up where it stopped. Results are handled in the order the chunks were sent, with a
@@ -21,8 +22,12 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import duckdb
@@ -34,12 +39,13 @@ from cabo_log.db.listing import count_logs, iter_logs, listed_in
 from cabo_log.db.load_result import LoadError, LoadInterrupted, LoadSummary, NoLogsFound
 from cabo_log.db.replay_files import (
     Outcome,
+    Spooled,
     Task,
-    deserialise,
     duplicate,
     file_hash,
-    replay_chunk,
     replay_tasks,
+    replay_to_spool,
+    unspool,
 )
 from cabo_log.workers import Pool, WorkerDied, cores, interruption, worker_count
 
@@ -56,6 +62,7 @@ PLAN_BLOCK = 1024           # files stat'ed and looked up in the database at a t
 DUCKDB_MEMORY = "64MB"      # DuckDB's cache of the tables it wrote: of no use to a load, whose
                             # batches are appended and never read back (what does not fit
                             # waits in a temporary file until its commit)
+SPOOL_PREFIX = ".cabo-log-load-"   # the workers' Arrow files wait in such a folder
 WAL_BYTES = "4GB"           # DuckDB's write-ahead log may grow this big before a checkpoint
 
 
@@ -92,7 +99,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         db.ensure_schema(con, database)
         loader = _Loader(con, writer, force, listed_in(paths))
         tasks = loader.start(iter_logs(paths), on_total, progress, total)
-        loader.run(tasks, jobs, progress)
+        loader.run(tasks, jobs, progress, spool_in=Path(database).absolute().parent)
         writer.flush()
     except BaseException as exc:
         writer.abort()
@@ -201,11 +208,13 @@ class _Loader:
             if progress is not None and skipped:
                 progress(skipped)
 
-    def run(self, tasks: Iterator[Task], jobs: int | None, progress: Progress | None) -> None:
+    def run(self, tasks: Iterator[Task], jobs: int | None, progress: Progress | None, *,
+            spool_in: Path) -> None:
         """Replay the tasks, in this process when there is little to do, else in a ``Pool``
         of workers (at most one per core); results are handled in the order sent. The chunks
         are made as the workers ask for them: only the first few are looked at beforehand,
-        to choose."""
+        to choose. The workers leave their rows in a spool folder made in ``spool_in`` (next
+        to the database) and removed when the load ends, however it ends."""
         chunks = _chunks(tasks)
         head: list[list[Task]] = []
         size = 0
@@ -223,16 +232,13 @@ class _Loader:
             return
         # the workers keep the cores busy: DuckDB's own threads would only compete with them
         self.con.execute("SET threads = 1")
-        with Pool(workers, preload=[replay_files.__name__]) as pool:
-            for result in pool.imap(replay_chunk, every):
-                self._handle_serialised(result, progress)
+        with spool_folder(spool_in) as folder, \
+                Pool(workers, preload=[replay_files.__name__]) as pool:
+            work = (Spooled(folder, n, chunk) for n, chunk in enumerate(every))
+            for outcomes, files in pool.imap(replay_to_spool, work):
+                self.handle(outcomes, unspool(files), progress)
         # the workers are done: the last batch and the checkpoint at close may use every core
         self.con.execute("RESET threads")
-
-    def _handle_serialised(self, result: tuple[list[Outcome], bytes],
-                           progress: Progress | None) -> None:
-        outcomes, data = result
-        self.handle(outcomes, deserialise(data) if data else {}, progress)
 
     def holders(self, game_ids: Iterable[str | None]) -> dict[str, tuple[str, bool] | None]:
         """game_id -> (the file it was loaded from, whether that file counts as met by this
@@ -329,6 +335,7 @@ class _Loader:
     def _hold(self, holders: dict[str, tuple[str, bool] | None], game_id: str,
               path: str) -> None:
         self.held[game_id] = path
+        self.known.saw(game_id)
         holders[game_id] = (path, True)
 
     def submit(self) -> None:
@@ -337,6 +344,22 @@ class _Loader:
         if self.held:
             self.submitted.append((batch, self.held))
             self.held = {}
+
+
+@contextmanager
+def spool_folder(parent: Path) -> Iterator[str]:
+    """A fresh folder for the workers' Arrow files (``replay_files.spool``), in ``parent``
+    (the database's folder: the same disk, chosen by the user) or, where no folder can be made
+    there, in the system's temporary folder; removed with whatever is left in it when the
+    block ends: a stopped load leaves nothing behind."""
+    try:
+        folder = tempfile.mkdtemp(prefix=SPOOL_PREFIX, dir=parent)
+    except OSError:
+        folder = tempfile.mkdtemp(prefix=SPOOL_PREFIX)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _blocks(items: Iterable[str], size: int) -> Iterator[list[str]]:
@@ -363,4 +386,4 @@ def _chunks(tasks: Iterable[Task]) -> Iterator[list[Task]]:
 
 
 __all__ = ["LoadError", "LoadInterrupted", "LoadSummary", "NoLogsFound", "Outcome", "Task",
-           "duplicate", "file_hash", "load_paths", "replay_chunk", "replay_tasks"]
+           "duplicate", "file_hash", "load_paths", "replay_tasks", "replay_to_spool"]

@@ -1,6 +1,7 @@
 """The worker side of a load: read each file, hash it, replay it with a ``RowCollector`` riding
-along, and turn the rows of a chunk of files into Arrow record batches, serialised as Arrow IPC
-for the trip to the parent (``load``), or written as Parquet by a cluster task (``cluster``).
+along, and turn the rows of a chunk of files into Arrow record batches, written as Arrow IPC
+files into the load's spool folder for the parent to map (``load``), or as Parquet by a cluster
+task (``cluster``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from cabo_log.db.chunk import Chunk
 from cabo_log.db.rows import collect
 from cabo_log.log.replay import error_dict
 from engine import LogSyntaxError
+
+SPOOL_SUFFIX = ".arrow"
 
 
 @dataclass(slots=True)
@@ -51,12 +54,54 @@ def file_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def replay_chunk(tasks: Sequence[Task]) -> tuple[list[Outcome], bytes]:
+@dataclass(slots=True)
+class Spooled:
+    """One worker task of a load: replay ``tasks`` and leave their rows in ``folder`` (the
+    load's spool), in files named after ``number`` (unique in the load)."""
+
+    folder: str
+    number: int
+    tasks: list[Task]
+
+
+def replay_to_spool(job: Spooled) -> tuple[list[Outcome], list[str]]:
     """The work of one worker task: the outcome of each file, and the rows of the valid ones
-    as Arrow IPC streams (one per table, each preceded by the table name and length)."""
-    with paused_collector():  # through the Arrow serialisation too (~10 % of a chunk's time)
-        outcomes, chunk = replay_tasks(tasks)
-        return outcomes, serialise(chunk.batches()) if len(chunk) else b""
+    written as Arrow IPC files (one per table) into the load's spool folder; their paths.
+
+    Files, not bytes through the pipe: a chunk's rows (~175 bytes per event) would otherwise
+    be copied about six times on their way (IPC to bytes, join, pickle, pipe, unpickle); here
+    they are written once to the page cache and the parent maps them (``unspool``), so that
+    DuckDB reads the worker's Arrow buffers where they lie."""
+    with paused_collector():  # through the Arrow writing too (~10 % of a chunk's time)
+        outcomes, chunk = replay_tasks(job.tasks)
+        paths = spool(chunk.batches(), job.folder, job.number) if len(chunk) else []
+        del chunk   # freed while the collector is off: back on, it would first scan it all
+    return outcomes, paths
+
+
+def spool(batches: dict[str, list[pa.RecordBatch]], folder: str, number: int) -> list[str]:
+    """Write each table's batches as an Arrow IPC file ``NUMBER.TABLE.arrow`` in ``folder``."""
+    paths = []
+    for table, items in batches.items():
+        path = os.path.join(folder, f"{number}.{table}{SPOOL_SUFFIX}")
+        with pa.OSFile(path, "wb") as sink, pa.ipc.new_file(sink, items[0].schema) as writer:
+            for batch in items:
+                writer.write_batch(batch)
+        paths.append(path)
+    return paths
+
+
+def unspool(paths: Sequence[str]) -> dict[str, list[pa.RecordBatch]]:
+    """The batches of the files ``spool`` wrote, memory-mapped (no copy: the pages stay in
+    the page cache until the batches are dropped). Each file is removed at once: its data
+    lives on while mapped, and nothing is left behind whatever happens next."""
+    out: dict[str, list[pa.RecordBatch]] = {}
+    for path in paths:
+        table = os.path.basename(path).split(".")[1]
+        reader = pa.ipc.open_file(pa.memory_map(path))
+        out[table] = [reader.get_batch(i) for i in range(reader.num_record_batches)]
+        os.unlink(path)
+    return out
 
 
 def replay_tasks(tasks: Sequence[Task]) -> tuple[list[Outcome], Chunk]:
@@ -127,6 +172,8 @@ def duplicate(path: str, game_id: str, other: str) -> dict[str, Any]:
 
 
 def serialise(batches: dict[str, list[pa.RecordBatch]]) -> bytes:
+    """The batches as Arrow IPC streams in one byte string (each preceded by the table name
+    and length): what a chunk's rows cost to put on the wire (``benchmarks/replay.py``)."""
     parts = []
     for table, items in batches.items():
         sink = pa.BufferOutputStream()
@@ -138,18 +185,3 @@ def serialise(batches: dict[str, list[pa.RecordBatch]]) -> bytes:
         parts.append(len(name).to_bytes(2, "little") + name + len(body).to_bytes(8, "little"))
         parts.append(body)
     return b"".join(parts)
-
-
-def deserialise(data: bytes) -> dict[str, list[pa.RecordBatch]]:
-    out: dict[str, list[pa.RecordBatch]] = {}
-    buf = pa.py_buffer(data)
-    pos = 0
-    while pos < len(data):
-        size = int.from_bytes(data[pos:pos + 2], "little")
-        table = data[pos + 2:pos + 2 + size].decode()
-        pos += 2 + size
-        length = int.from_bytes(data[pos:pos + 8], "little")
-        pos += 8
-        out[table] = list(pa.ipc.open_stream(buf.slice(pos, length)))
-        pos += length
-    return out
