@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import combinations
-from math import comb
 from typing import overload
 
 from cabo_log.play.listed import Listed
@@ -88,6 +87,17 @@ class Combos(LazyMoves):
         for count, _ in self.counts:
             for combo in combinations(range(self.size), count):
                 yield Replace(None, False, self.player, combo, None, None)
+
+
+def comb(n: int, k: int) -> int:
+    """``math.comb(n, k)`` for the small counts of a row (0 when ``k`` > ``n``), in machine
+    integers when compiled: the lazy lists count and unrank with it on every decision."""
+    if k < 0 or k > n:
+        return 0
+    out = 1
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+    return out
 
 
 def _unrank(size: int, count: int, index: int) -> tuple[int, ...]:
@@ -299,7 +309,10 @@ class SafeCombos(LazyMoves):
         if cls is not None:
             return comb(self.known[cls][p] + u, r)
         base = comb(u, r)
-        return base + sum(comb(n[p] + u, r) - base for n in self.known.values())
+        total = base
+        for n in self.known.values():
+            total += comb(n[p] + u, r) - base
+        return total
 
     def __len__(self) -> int:
         return self.total
