@@ -41,6 +41,11 @@ from engine import GameState, resolve
 from engine.rulesets import Ruleset
 
 PLAYER_IDS = ("ana", "bruno", "carla", "dario", "eva", "filipa")
+BATCH_GAMES = 16
+"""At most this many games per task sent to a worker: a game of two random bots takes a few
+ms, about what one round trip to a worker costs on a loaded machine (one game per task made
+``--jobs 2`` three times slower than ``--jobs 1``); a quarter of each worker's share at least
+keeps the work balanced and the progress bar moving."""
 _timeout_move = timeout_move   # the name the tests know
 
 
@@ -245,16 +250,20 @@ def write_games(out_dir: str | Path, ruleset: str, *, games: int,
     summary = SimulationSummary(out_dir=out, ruleset=ruleset)
     bar = Progress(games, sys.stderr, unit="games") if progress else None
     started = time.perf_counter()
-    orders = (_Order(out, ruleset, seed, index, players, options, bots, forfeit_rate,
-                     auto_rate, timestamps) for index in range(games))
+    workers = worker_count(jobs, games)
+    batch = 1 if workers <= 1 else max(1, min(BATCH_GAMES, games // (4 * workers)))
+    orders = (_Order(out, ruleset, seed, range(first, min(first + batch, games)), players,
+                     options, bots, forfeit_rate, auto_rate, timestamps)
+              for first in range(0, games, batch))
     try:
-        with Pool(worker_count(jobs, games), preload=[__name__]) as pool:
-            for path, rounds, events, size in pool.imap(_write_game, orders):
-                summary.files.append(path)
-                summary.games += 1
-                summary.rounds += rounds
-                summary.events += events
-                summary.bytes += size
+        with Pool(workers, preload=[__name__]) as pool:
+            for written in pool.imap(_write_batch, orders):
+                for path, rounds, events, size in written:
+                    summary.files.append(path)
+                    summary.games += 1
+                    summary.rounds += rounds
+                    summary.events += events
+                    summary.bytes += size
                 if bar is not None:
                     bar.update(summary.games)
     except BaseException:
@@ -271,12 +280,12 @@ def write_games(out_dir: str | Path, ruleset: str, *, games: int,
 
 @dataclass(frozen=True)
 class _Order:
-    """Everything one game of ``write_games`` depends on (sent to a worker)."""
+    """Everything a batch of games of ``write_games`` depends on (sent to a worker)."""
 
     out: Path
     ruleset: str
     seed: int
-    index: int
+    indices: range
     players: int | list[str]
     options: dict[str, Any] | None
     bots: str | list[str]
@@ -285,14 +294,19 @@ class _Order:
     timestamps: bool
 
 
-def _write_game(order: _Order) -> tuple[Path, int, int, int]:
-    """Simulate and write one game (in a worker): its path, rounds, events and bytes."""
-    name = game_name(order.ruleset, order.seed, order.index)
+def _write_batch(order: _Order) -> list[tuple[Path, int, int, int]]:
+    """Simulate and write the order's games (in a worker), in order."""
+    return [_write_game(order, index) for index in order.indices]
+
+
+def _write_game(order: _Order, index: int) -> tuple[Path, int, int, int]:
+    """Simulate and write one game: its path, rounds, events and bytes."""
+    name = game_name(order.ruleset, order.seed, index)
     path = order.out / f"{name}.jsonl"
     part = path.with_name(f".{path.name}.part")   # written whole, then renamed
     # played through the append API in memory (every line checked by the engine), then the
     # file is written in one go: not a write per line
-    game = simulate(order.ruleset, players=order.players, seed=game_seed(order.seed, order.index),
+    game = simulate(order.ruleset, players=order.players, seed=game_seed(order.seed, index),
                     options=order.options, bots=order.bots, game_id=name,
                     forfeit_rate=order.forfeit_rate, auto_rate=order.auto_rate,
                     timestamps=order.timestamps)
