@@ -13,10 +13,12 @@ matches), kept up to date from each event's outcome instead of being rebuilt fro
 of the table at every decision: what each player knows of each card of the round is
 remembered, and an event's outcome says who learned or forgot which card. The pieces that
 change rarely (the discard pile, the scores, who is still in) are rebuilt only when they
-changed, and shared between observations until then (an observation is frozen: bots read it,
-never write to it). An observation is computed as it is read, in three groups (the rows, the
-discard pile, the rest): the random bot reads only its own row, so it pays for no more; one
-that a bot keeps is completed before the next event changes the state (``Observer.seal``).
+changed, and shared between observations until then (an observation is read-only: bots read
+it, never write to it). In the pure build an observation is computed as it is read, in three
+groups (the rows, the discard pile, the rest; ``lazy_view``): the random bot reads only its
+own row, so it pays for no more; one that a bot keeps is completed before the next event
+changes the state (``Observer.seal``). In the compiled build (tools/build_compiled.py) each is
+made whole by the native constructor, which costs less than the lazy machinery would.
 """
 
 from __future__ import annotations
@@ -94,11 +96,12 @@ class Observer:
     ``EVERYBODY``, for all: every card put on the discard pile), ``forgotten`` clears it for
     all.
 
-    An observation is handed out lazy (``_Lazy``): its fields are computed when first read,
-    in three groups (the rows; the discard pile; the rest), so a bot that reads only its own
-    row (``random``) pays for that alone. It stays a snapshot: before the state changes, the
-    recorder calls ``seal``, which completes every observation somebody still holds (a weak
-    reference says which; the ones the bots dropped are simply forgotten).
+    In the pure build an observation is handed out lazy (``lazy_view``): its fields are
+    computed when first read, in three groups (the rows; the discard pile; the rest), so a bot
+    that reads only its own row (``random``) pays for that alone. It stays a snapshot: before
+    the state changes, the recorder calls ``seal``, which completes every observation somebody
+    still holds (a weak reference says which; the ones the bots dropped are simply forgotten).
+    The compiled build makes each whole.
     """
 
     def __init__(self, g: GameState) -> None:
