@@ -5,8 +5,12 @@ Each stage runs once over the corpus in a fresh ``valgrind --tool=callgrind`` pr
 process with no stage (imports, reading and parsing the corpus) is subtracted, and the rest
 divided by the events. Stages: ``orjson`` (``orjson.loads`` of every line, the reference),
 ``decode`` (what ``replay_bytes`` decodes with: the header by the exact reader, the body by
-``fastdecode.fast_body`` and the engine's builders), ``apply`` (``new_game`` + ``apply`` of
-parsed events + ``finish``), ``replay`` (``replay_bytes``: decode + validate + apply).
+``fastdecode.fast_body``, which builds the engine's events in ``fastlines``), ``apply``
+(``new_game`` + ``apply`` of parsed events + ``finish``), ``replay`` (``replay_bytes``:
+decode + validate + apply), ``collect`` (the replay with the loader's ``RowCollector`` riding
+along), ``rows`` (what a load worker does short of the IPC: ``collect``, ``Chunk.add`` and the
+Arrow record batches of the chunk) and ``worker`` (``rows`` and the Arrow IPC it sends). The
+row stage on its own is ``rows`` minus ``replay``.
 
 Usage::
 
@@ -28,14 +32,15 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-STAGES = ("orjson", "decode", "apply", "replay")
+STAGES = ("orjson", "decode", "apply", "replay", "collect", "rows", "worker")
 
 
 def run_stage(stage: str, corpus: Path) -> int:
     """Run ``stage`` (or nothing, for ``none``) over the corpus; returns the events."""
     import orjson
 
-    from cabo_log.log.fastdecode import EVENT_OF, fast_body
+    import cabo_log.db.replay_files  # noqa: F401  (imported in every stage: the base has it)
+    from cabo_log.log.fastdecode import fast_body
     from cabo_log.log.logfile import decode_line, iter_lines, parse_line
     from cabo_log.log.replay import replay_bytes
     from engine import GameStart, apply, finish, new_game, parse_event
@@ -51,10 +56,7 @@ def run_stage(stage: str, corpus: Path) -> int:
         for data in logs:
             head, _, body = data.partition(b"\n")
             parse_line(head)
-            decoded = fast_body(body)
-            assert decoded is not None, "a log the fast path cannot vouch for"
-            for line in decoded:
-                EVENT_OF[line.__class__](line)
+            assert fast_body(body) is not None, "a log the fast path cannot vouch for"
     elif stage == "apply":
         for game in parsed:
             header = game[0]
@@ -66,7 +68,29 @@ def run_stage(stage: str, corpus: Path) -> int:
     elif stage == "replay":
         for data in logs:
             assert replay_bytes(data).error is None
+    elif stage in ("collect", "rows", "worker"):
+        run_rows(stage, logs)
     return sum(len(p) for p in parsed)
+
+
+def run_rows(stage: str, logs: list[bytes]) -> None:
+    """The loader's row stage over the logs: one ``Chunk`` of every game, as a worker would
+    build for a chunk of files (``collect`` only replays with the ``RowCollector``)."""
+    from cabo_log.db.chunk import Chunk
+    from cabo_log.db.replay_files import paused_collector, serialise
+    from cabo_log.db.rows import collect
+
+    with paused_collector():   # as in a load worker
+        chunk = Chunk()
+        for i, data in enumerate(logs):
+            result, rows = collect(data, f"log{i}")
+            assert result.error is None and result.state is not None
+            if stage != "collect":
+                chunk.add(result.state, rows, f"log{i}", f"{i:032x}")
+        if stage != "collect":
+            batches = chunk.batches()
+            if stage == "worker":
+                serialise(batches)
 
 
 def count(stage: str, corpus: Path, pythonpath: str) -> tuple[int, int]:
@@ -88,6 +112,8 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, required=True, help="a folder of logs")
     parser.add_argument("--compiled", action="store_true",
                         help="with the compiled engine (build/mypyc, `make compiled`)")
+    parser.add_argument("--stages", nargs="+", choices=STAGES, default=STAGES,
+                        help="the stages to count (all)")
     parser.add_argument("--stage", choices=("none", *STAGES), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stage:
@@ -100,7 +126,7 @@ def main() -> None:
     base, events = count("none", args.corpus, pythonpath)
     print(f"{'compiled' if args.compiled else 'pure'} engine, {events:,} events "
           f"(instructions per event, setup subtracted)")
-    for stage in STAGES:
+    for stage in args.stages:
         total, _ = count(stage, args.corpus, pythonpath)
         print(f"{stage:8s} {(total - base) / events:>10,.0f}")
 

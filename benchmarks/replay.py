@@ -18,8 +18,9 @@ Figures, each the best of ``--repeat`` runs over the whole corpus held in memory
 - apply only:        ``new_game`` + ``apply`` of already parsed events + ``finish``;
 - parse + apply:     ``replay_bytes`` on the file bytes (JSON decoding, event parsing, every
                      rule checked, knowledge tracked) - what ``cabo-log replay`` does;
-- apply only / parse + apply (compiled): the same two with the mypyc-compiled engine of
-                     ``make compiled`` (``build/mypyc``), measured in a child process with
+- apply only / parse + apply / parse + apply + rows / rows alone (compiled): the same with
+                     the mypyc-compiled build of ``make compiled`` (``build/mypyc``: the
+                     engine and the row modules), measured in a child process with
                      ``PYTHONPATH=build/mypyc`` against its own orjson reference; shown when
                      that build exists (``--no-compiled`` skips it);
 - parse + apply + rows: what a ``cabo-log load`` worker does (DuckDB aside): read and hash
@@ -60,7 +61,7 @@ import orjson
 import engine.game
 from cabo_log.db.load import Task, _chunks, replay_tasks
 from cabo_log.db.replay_files import file_hash, serialise
-from cabo_log.log.fastdecode import EVENT_OF, fast_body, fast_event
+from cabo_log.log.fastdecode import fast_body, fast_event
 from cabo_log.log.logfile import decode_line, iter_lines, parse_line
 from cabo_log.log.replay import replay_bytes
 from cabo_log.play.simulate import write_games
@@ -115,17 +116,24 @@ def compiled_figures(args: argparse.Namespace, events: int, pure: dict[str, floa
     """Apply only and parse + apply with the compiled engine (a child process with
     ``build/mypyc`` first on its path), each against the child's own orjson reference."""
     command = [sys.executable, __file__, "--engine-only", "--corpus", str(args.corpus),
-               "--games", str(args.games), "--repeat", str(args.repeat)]
+               "--games", str(args.games), "--repeat", str(args.repeat),
+               *(["--no-rows"] if args.no_rows else [])]
     env = {**os.environ, "PYTHONPATH": str(COMPILED)}
     run = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     figures = json.loads(run.stdout.strip().splitlines()[-1])
     if figures["engine"].endswith(".py"):
         print(f"(build/mypyc holds no compiled engine: {figures['engine']})")
         return
-    for label in ("apply only", "parse + apply"):
-        seconds = figures[label]
-        show(f"{label} (compiled)", events, seconds, figures["ref"],
-             f", {pure[label] / seconds:.2f}x faster than pure")
+    for label in ("apply only", "parse + apply", "parse + apply + rows"):
+        if label in figures:
+            seconds = figures[label]
+            show(f"{label} (compiled)", events, seconds, figures["ref"],
+                 f", {pure[label] / seconds:.2f}x faster than pure")
+    if "parse + apply + rows" in figures:   # the compiled row stage on its own
+        seconds = figures["parse + apply + rows"] - figures["parse + apply"]
+        show("rows alone (compiled)", events, seconds, figures["ref"],
+             f", {(pure['parse + apply + rows'] - pure['parse + apply']) / seconds:.2f}x "
+             "faster than pure")
 
 
 def main() -> None:
@@ -171,9 +179,6 @@ def main() -> None:
                     if raw and fast_event(raw) is None:
                         parse_line(raw)
                 continue
-            event_of = EVENT_OF
-            for line in decoded:
-                event_of[line.__class__](line)
 
     def decode_lines() -> None:
         for raw in lines:
@@ -221,9 +226,11 @@ def main() -> None:
             serialise(rows.batches())
         gc.enable()
 
-    if args.engine_only:  # the child that measures the compiled engine
-        figures = {label: best(args.repeat, run) for label, run in (
-            ("ref", orjson_only), ("apply only", apply_only), ("parse + apply", parse_apply))}
+    if args.engine_only:  # the child that measures the compiled build
+        runs = [("ref", orjson_only), ("apply only", apply_only), ("parse + apply", parse_apply)]
+        if not args.no_rows:
+            runs.append(("parse + apply + rows", with_rows))
+        figures = {label: best(args.repeat, run) for label, run in runs}
         print(json.dumps({"engine": engine.game.__file__, **figures}))
         return
     reference = best(args.repeat, orjson_only)

@@ -8,7 +8,7 @@ event's class. There is no second table to keep in step: a new event class needs
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from .events import Event
 from .outcome import Outcome
@@ -17,7 +17,7 @@ from .state import GameState
 E = TypeVar("E", bound=Event)
 Handler = Callable[[GameState, Any], Outcome]
 
-HANDLERS: dict[type[Event], Handler] = {}
+HANDLERS: Final[dict[type[Event], Handler]] = {}
 """Event class -> its handler, filled by the ``@handles`` declarations as the handler modules
 are imported (``engine.game`` imports them all)."""
 

@@ -8,6 +8,7 @@ handler declared for its class (``engine.dispatch``).
 from __future__ import annotations
 
 from collections import Counter
+from typing import Final
 
 from . import claims, deal, interrupts, play, powers  # noqa: F401  (their @handles declarations)
 from .dispatch import HANDLERS, Handler
@@ -17,6 +18,7 @@ from .outcome import NOTHING, AfterLapse, Ended, Outcome
 from .rulesets import Ruleset, resolve
 from .state import POWER, GameState, RoundState
 from .table import end_turn
+from .vocabulary import PowerKind
 
 
 def new_game(header: GameStart, rules: Ruleset | None = None) -> GameState:
@@ -36,17 +38,36 @@ def new_game(header: GameStart, rules: Ruleset | None = None) -> GameState:
     if header.seq is not None and header.seq != 0:
         raise InconsistentLogError("seq_gap", f"the header's seq must be 0, not {header.seq}")
     count = len(players)
+    values_of, power_of, deck_counter, sorted_deck = _derived(rules)
     return GameState(
         rules=rules, game_id=header.game_id, players=players,
         names=dict(header.names or {}),
         seat={p: i for i, p in enumerate(players)},
-        values_of=rules.values(), power_of=rules.power_table(),
-        deck_counter=dict(Counter(rules.deck_codes())), sorted_deck=sorted(rules.deck_codes()),
+        values_of=dict(values_of), power_of=dict(power_of), deck_counter=dict(deck_counter),
+        sorted_deck=sorted_deck[:],
         active=[True] * count, cumulative=[0] * count, reset_used=[False] * count,
         round=RoundState(peeked=[False] * count, in_play=[False] * count),
         everybody=(1 << count) - 1,
         seq_mode=header.seq is not None,
     )
+
+
+_Derived = tuple[dict[str, int], dict[int, PowerKind], dict[str, int], list[str]]
+_DERIVED: Final[dict[Ruleset, _Derived]] = {}
+
+
+def _derived(rules: Ruleset) -> _Derived:
+    """The tables a game derives from its ruleset (values, powers, the deck counted and
+    sorted), worked out once per ruleset: a corpus names a few rulesets, and working them out
+    cost more than replaying a round. Each game gets copies (``new_game``)."""
+    found = _DERIVED.get(rules)
+    if found is None:
+        codes = rules.deck_codes()
+        found = (rules.values(), rules.power_table(), dict(Counter(codes)), sorted(codes))
+        if len(_DERIVED) >= 64:   # house rules are data: keep the memory bounded
+            _DERIVED.clear()
+        _DERIVED[rules] = found
+    return found
 
 
 def apply(g: GameState, e: Event) -> Outcome:
@@ -56,11 +77,12 @@ def apply(g: GameState, e: Event) -> Outcome:
     ``g.events`` counts the accepted lines, header included, so with ``seq`` on every line it
     is also the seq the next line must carry; a rejected line changes neither.
     """
+    seq = e.seq
     if g.seq_mode:
-        if e.seq != g.events:
-            _seq_error(g, e.seq)
-    elif e.seq is not None:
-        _seq_error(g, e.seq)
+        if seq is None or seq != g.events:   # narrowed to int: compiled, a machine compare
+            _seq_error(g, seq)
+    elif seq is not None:
+        _seq_error(g, seq)
     kind = type(e)
     handler = HANDLERS[kind]
     if g.phase is POWER and not _keeps_power(g, e, kind):
@@ -130,7 +152,8 @@ def _keeps_power(g: GameState, e: Event, kind: type) -> bool:
     """A power stays pending through its user's power/skip and through any forfeit (a
     forfeit of the user ends the turn itself, before the round can be scored)."""
     if kind is Power or kind is Skip:
-        return g.seat.get(e.player) == g.round.current  # type: ignore[attr-defined]
+        seat = g.seat.get(e.player)  # type: ignore[attr-defined]
+        return seat is not None and seat == g.round.current
     return kind is Forfeit
 
 

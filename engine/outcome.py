@@ -15,12 +15,14 @@ dataclass pays an ``object.__setattr__`` per field on every event.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .state import RoundResult
 from .vocabulary import PowerKind
 
 Place = tuple[int, int]        # (seat, position in that seat's row)
 Learned = tuple[tuple[int, int], ...]
-EVERYBODY = -1                 # the seat of ``learned`` when a card became public
+EVERYBODY: Final = -1                # the seat of ``learned`` when a card became public
 
 
 class Outcome:
@@ -263,11 +265,11 @@ class AfterLapse(Outcome):
         self.match_ended = done.match_ended or match_ended
 
 
-NOTHING = Outcome()
+NOTHING: Final[Outcome] = Outcome()
 """Most events that only move the game along (a claim, a forfeit outside the round) share
 this one instance."""
 DEFAULTS: dict[str, object] = {name: getattr(NOTHING, name) for name in FIELDS}
 """The base class's value of each field, read off an instance: a compiled ``Outcome``
 (docs/compiled.md) holds its defaults per instance, not on the class."""
-TURN_ENDED = Ended(None, False)
+TURN_ENDED: Final[Ended] = Ended(None, False)
 """A turn ended and nothing else happened (a skip, most Cabo calls)."""

@@ -38,7 +38,7 @@ from .vocabulary import DECK, DISCARD
 def draw(g: GameState, e: Draw) -> Outcome:
     r = g.round
     seat = g.seat.get(e.player)
-    if g.phase is not TURN_START or seat != r.current:
+    if g.phase is not TURN_START or seat is None or seat != r.current:  # int compare
         raise _cannot_draw(g, e.player)
     source = e.source
     from_deck = source is DECK or source == DECK  # a decoder may give the plain string
@@ -106,7 +106,8 @@ def _not_holding(g: GameState, player: str, what: str) -> IllegalEventError:
 @handles(Discard)
 def discard(g: GameState, e: Discard) -> Outcome:
     r = g.round
-    if g.phase is not DRAWN or g.seat.get(e.player) != r.current:
+    seat = g.seat.get(e.player)
+    if g.phase is not DRAWN or seat is None or seat != r.current:
         raise _not_holding(g, e.player, "discard")
     if r.drawn_source == DISCARD:
         raise IllegalEventError("must_replace",

@@ -15,7 +15,7 @@ from .vocabulary import PEEK, SPY, SWAP
 def power(g: GameState, e: Power) -> Outcome:
     r = g.round
     seat = g.seat.get(e.player)
-    if g.phase is not POWER or seat != r.current:
+    if g.phase is not POWER or seat is None or seat != r.current:
         need_round(g)
         in_round(g, e.player)
         raise IllegalEventError("power_not_earned",

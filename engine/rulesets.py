@@ -9,26 +9,26 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from .cards import CABO_DECK, STANDARD_DECK, deck_codes, value_table
 from .errors import RulesetError
 from .vocabulary import POWERS, ExactReset, PowerKind
 
 # How a tie for the lowest match total is settled.
-TIE_SHARE = "share"                     # ties share the win
-TIE_LAST_ROUND = "last_round"           # fewest points in the last round, else another round
-TIE_BREAK_ROUNDS = "tiebreak_rounds"    # extra rounds with only the tied players
+TIE_SHARE: Final = "share"                     # ties share the win
+TIE_LAST_ROUND: Final = "last_round"           # fewest points in the last round, else another round
+TIE_BREAK_ROUNDS: Final = "tiebreak_rounds"    # extra rounds with only the tied players
 
 # Who starts a round after the first.
-FIRST_LOGGED = "logged"                 # whoever the log names
-FIRST_FEWEST_POINTS = "fewest_points"   # fewest points in the previous round
-FIRST_ROTATE = "rotate"                 # next seat after the previous first player
+FIRST_LOGGED: Final = "logged"                 # whoever the log names
+FIRST_FEWEST_POINTS: Final = "fewest_points"   # fewest points in the previous round
+FIRST_ROTATE: Final = "rotate"                 # next seat after the previous first player
 
 # What happens to a player whose match total is exactly the target (``ExactReset``).
-RESET_NEVER = ExactReset.NEVER
-RESET_ALWAYS = ExactReset.ALWAYS
-RESET_ONCE = ExactReset.ONCE
+RESET_NEVER: Final[ExactReset] = ExactReset.NEVER
+RESET_ALWAYS: Final[ExactReset] = ExactReset.ALWAYS
+RESET_ONCE: Final[ExactReset] = ExactReset.ONCE
 
 _RESETS: dict[str, ExactReset] = {m.value: m for m in ExactReset}
 DEFAULT_POWERS: tuple[tuple[int, PowerKind], ...] = (
@@ -151,8 +151,8 @@ class Ruleset:
 # fits the database's integer columns (docs/schema.md): card values at most 100 keep any hand
 # total (at most 112 cards) a SMALLINT; points per round within 10**9 keep match totals far
 # from the end of a BIGINT however many (tie-break) rounds are played.
-MAX_CARD_VALUE = 100
-MAX_POINTS = 10**9
+MAX_CARD_VALUE: Final = 100
+MAX_POINTS: Final = 10**9
 
 
 def _bounds(rules: Ruleset) -> list[str]:

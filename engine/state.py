@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from .rulesets import Ruleset
 from .vocabulary import PowerKind
@@ -37,16 +37,16 @@ class EndReason(StrEnum):
     FORFEIT = "forfeit"             # fewer than two players were left
 
 
-BEFORE_DEAL = Phase.BEFORE_DEAL
-TURN_START = Phase.TURN_START
-DRAWN = Phase.DRAWN
-POWER = Phase.POWER
-ROUND_OVER = Phase.ROUND_OVER
-MATCH_OVER = Phase.MATCH_OVER
+BEFORE_DEAL: Final[Phase] = Phase.BEFORE_DEAL
+TURN_START: Final[Phase] = Phase.TURN_START
+DRAWN: Final[Phase] = Phase.DRAWN
+POWER: Final[Phase] = Phase.POWER
+ROUND_OVER: Final[Phase] = Phase.ROUND_OVER
+MATCH_OVER: Final[Phase] = Phase.MATCH_OVER
 
-END_CABO = EndReason.CABO
-END_DECK_EMPTY = EndReason.DECK_EMPTY
-END_FORFEIT = EndReason.FORFEIT
+END_CABO: Final[EndReason] = EndReason.CABO
+END_DECK_EMPTY: Final[EndReason] = EndReason.DECK_EMPTY
+END_FORFEIT: Final[EndReason] = EndReason.FORFEIT
 S = TypeVar("S")
 
 

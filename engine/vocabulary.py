@@ -10,6 +10,7 @@ plain string.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Final
 
 
 class PowerKind(StrEnum):
@@ -35,15 +36,15 @@ class ExactReset(StrEnum):
     ONCE = "once"         # back to half the target the first time; a second exact hit ends it
 
 
-POWERS: dict[str, PowerKind] = {p.value: p for p in PowerKind}
-SOURCES: dict[str, DrawSource] = {s.value: s for s in DrawSource}
+POWERS: Final[dict[str, PowerKind]] = {p.value: p for p in PowerKind}
+SOURCES: Final[dict[str, DrawSource]] = {s.value: s for s in DrawSource}
 """The members by their string, for parsers: a dict lookup is cheaper than ``PowerKind(s)``."""
 
 # The members as module constants, for the hot paths (handlers, parsers): on Python 3.11
 # reading ``DrawSource.DECK`` goes through the Enum metaclass's ``__getattr__`` hook, about a
 # thousand machine instructions each time, more than the rest of a draw's checks together.
-DECK = DrawSource.DECK
-DISCARD = DrawSource.DISCARD
-PEEK = PowerKind.PEEK
-SPY = PowerKind.SPY
-SWAP = PowerKind.SWAP
+DECK: Final[DrawSource] = DrawSource.DECK
+DISCARD: Final[DrawSource] = DrawSource.DISCARD
+PEEK: Final[PowerKind] = PowerKind.PEEK
+SPY: Final[PowerKind] = PowerKind.SPY
+SWAP: Final[PowerKind] = PowerKind.SWAP

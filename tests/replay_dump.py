@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+import cabo_log.log.fastlines
 import engine.builders
 import engine.events
 import engine.game
@@ -20,7 +21,8 @@ import engine.knowledge
 import engine.moves
 import engine.outcome
 import engine.state
-from cabo_log.log.replay import ReplayVisitor, replay_file
+from cabo_log.log.fastdecode import fast_body
+from cabo_log.log.replay import ReplayVisitor, replay_bytes, replay_file
 from engine import CaboLogError, Event, GameState, Outcome
 from engine.knowledge import observe
 from engine.moves import legal_moves
@@ -48,14 +50,36 @@ class Outcomes(ReplayVisitor[str]):
         return self.digest.hexdigest()
 
 
+def fast_path(path: str) -> str | None:
+    """Whether the whole-body fast path vouches for the log, and if so its events and their
+    ``t`` (``fastdecode.fast_body``, compiled ``fastlines``): the same decision, the same
+    events."""
+    with open(path, "rb") as f:
+        decoded = fast_body(f.read().partition(b"\n")[2])
+    return None if decoded is None else repr(decoded)
+
+
+def until(path: str) -> list[Any]:
+    """Replays stopped early (``--until``) at a few points: where each stopped, and its
+    report."""
+    with open(path, "rb") as f:
+        data = f.read()
+    stops = []
+    for seq in (0, 3, 25, 120):
+        result = replay_bytes(data, path, until=seq)
+        stops.append([result.last_line, result.report()])
+    return stops
+
+
 def main(paths: list[str]) -> None:
     logs: dict[str, Any] = {}
     for path in paths:
         visitor = Outcomes()
         result = replay_file(path, visitor=visitor)
-        logs[path] = {"report": result.report(), "outcomes": visitor.result()}
+        logs[path] = {"report": result.report(), "outcomes": visitor.result(),
+                      "fast_body": fast_path(path), "until": until(path)}
     modules = (engine.game, engine.events, engine.outcome, engine.state, engine.builders,
-               engine.knowledge, engine.moves)
+               engine.knowledge, engine.moves, cabo_log.log.fastlines)
     compiled = [m.__file__ is not None and not m.__file__.endswith(".py") for m in modules]
     kind = "compiled" if all(compiled) else "pure" if not any(compiled) else "mixed"
     sys.stdout.buffer.write(orjson.dumps({"engine": kind, "logs": logs}, default=str))

@@ -48,17 +48,26 @@ def dump(logs: list[Path], pythonpath: Path | None) -> dict[str, Any]:
 
 
 def simulated(folder: Path) -> list[Path]:
-    """Six games of each ruleset, then copies of some with a line dropped or two swapped."""
+    """Six games of each ruleset, then copies of some with a line dropped, two swapped, a key
+    twice, a default spelled out, a space before a colon or an unknown key (what the fast
+    path's key count must send to the exact reader)."""
     logs: list[Path] = []
     for ruleset, players, forfeits in TABLES:
         summary = write_games(folder / ruleset, ruleset, games=6, players=players, seed=12,
                               forfeit_rate=forfeits, jobs=1)
         logs += sorted(summary.files)
-    for i, path in enumerate(logs[::5]):
+    for i, path in enumerate(logs[::3]):
         lines = path.read_bytes().split(b"\n")
         at = min(10 + 7 * i, len(lines) - 3)
-        edited = ([*lines[:at], *lines[at + 1:]] if i % 2 else
-                  [*lines[:at], lines[at + 1], lines[at], *lines[at + 2:]])
+        line = lines[at]
+        edited = [
+            [*lines[:at], *lines[at + 1:]],
+            [*lines[:at], lines[at + 1], line, *lines[at + 2:]],
+            [*lines[:at], line[:-1] + b',"player":"ana"}', *lines[at + 1:]],   # a key twice
+            [*lines[:at], line[:-1] + b',"seq":null}', *lines[at + 1:]],       # a default
+            [*lines[:at], line.replace(b'":', b'" :', 1), *lines[at + 1:]],    # spaced
+            [*lines[:at], line[:-1] + b',"x":{"k":1,"k":2}}', *lines[at + 1:]],  # unknown
+        ][i % 6]
         target = folder / "edited" / f"{i}-{path.name}"
         target.parent.mkdir(exist_ok=True)
         target.write_bytes(b"\n".join(edited))
@@ -77,3 +86,5 @@ def test_the_compiled_engine_replays_exactly_like_the_pure_one(compiled: Path,
     errors = [r["error"]["code"] for r in reports if "error" in r]
     assert len(errors) >= 30 and len(reports) - len(errors) >= 40  # both kinds compared
     assert {"illegal", "inconsistent"} <= {r["error"]["kind"] for r in reports if "error" in r}
+    whole = [entry["fast_body"] is not None for entry in pure["logs"].values()]
+    assert sum(whole) >= 30 and not all(whole)  # the compiled fastlines, and the fallbacks

@@ -39,6 +39,13 @@ KEEP_PYTHON: dict[str, str] = {
 """Engine modules left as Python in the compiled package, and why."""
 
 APP_MODULES: dict[str, str] = {
+    # the load's row stage (issue 12: the load no slower than DuckDB's read_json)
+    "cabo_log/db/rows.py": "the loader's visitor: an events row per event, from the outcome",
+    "cabo_log/db/open_rows.py": "the powers and cabo_calls rows, opened and closed per event",
+    # the replay (issue 12: parse + validate + apply >= 500k events/s)
+    "cabo_log/log/fastlines.py": "replay: every decoded line becomes an event and every event "
+                                 "is applied here (native constructor and apply calls, no "
+                                 "interpreted frame per line)",
     # simulate (issue 12: at most 3x cabo-rl's time): the match loop and what it calls per event
     "cabo_log/play/match.py": "simulate's loop: deals, asks the bots, records every event",
     "cabo_log/play/random_bot.py": "the benchmark's bot: one decision per event",

@@ -45,14 +45,14 @@ class Chunk:
         self.rulesets.append(g.rules.name)
         self.times.append(rows.times)
         parts = game_rows(g, rows, header, source, file_hash)
-        parts["powers"] = rows.powers.rows
-        parts["cabo_calls"] = rows.calls.rows
+        parts["powers"] = rows.rows.powers.rows
+        parts["cabo_calls"] = rows.rows.calls.rows
         owner = self.owner
         for name, items in parts.items():
             if items:
                 self.tables[name].extend(items)
                 owner[name].extend(repeat(index, len(items)))
-        for kind, tuples in rows.events.items():
+        for kind, tuples in rows.rows.events.items():
             if tuples:
                 self.events[kind].extend(tuples)
                 owner[kind].extend(repeat(index, len(tuples)))

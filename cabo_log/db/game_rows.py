@@ -35,7 +35,7 @@ def game_rows(g: GameState, rows: RowCollector, header: GameStart, source: str,
             "caller": r.caller, "cabo_success": r.cabo_success, "end_reason": r.end,
             "turns": r.turns, "reshuffles": r.reshuffles, "tiebreak": r.tiebreak,
             "special_holders": list(r.special), "resets": list(r.resets)})
-        scores = _scores(g, r, rows.dealt.get(r.round, {}))
+        scores = _scores(g, r, rows.rows.dealt.get(r.round, {}))
         for row in scores:
             seat = row["seat"]
             played[seat] += 1

@@ -1,20 +1,23 @@
 """Replay -> the rows of one game: ``RowCollector`` rides along a replay as a projector over
-``(event, outcome)`` and keeps the ``events`` rows, the ``powers`` and ``cabo_calls`` rows
-(``open_rows``) and what the game-level rows need (``game_rows``); ``chunk`` turns the rows of
-many games into Arrow record batches.
+``(event, outcome)``; its ``GameRows`` keeps the ``events`` rows, the ``powers`` and
+``cabo_calls`` rows (``open_rows``) and what the game-level rows need (``game_rows``);
+``chunk`` turns the rows of many games into Arrow record batches.
 
 The columns come from one place each. Every event has the ``COMMON`` columns; an event kind's
-own columns are declared by the handler that computes them (``@own(Draw, "source")``), checked
-against the ``events`` schema when this module loads. An ``events`` row is built as one tuple
-(``COMMON`` values, then the handler's), the cheapest thing to build once per event on the
-replay's hot path; ``chunk`` reads it back by these names.
+own columns are declared beside the handler that computes them (``OWN``), checked against the
+``events`` schema when this module loads. An ``events`` row is built as one tuple (``COMMON``
+values, then the handler's), the cheapest thing to build once per event on the replay's hot
+path; ``chunk`` reads it back by these names.
+
+This module is compiled by the optional mypyc build (tools/build_compiled.py, ``APP_MODULES``):
+``GameRows`` is then a native class whose handlers read the engine's native state and outcome
+directly, so the hot code is plainly typed (no ``**kwargs``, no lookups by name, the handler
+chosen by comparing the event's class).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from types import FunctionType
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
 
@@ -39,103 +42,192 @@ from engine.events import (
 )
 from engine.state import POWER
 
-# the columns every event has, in the order of the tuple ``RowCollector.event`` builds
+# the columns every event has, in the order of the tuple ``GameRows.event`` builds
 # (``t_ms``/``t_iso`` are filled by ``chunk`` from ``times``: few logs carry timestamps)
 COMMON = ("seq", "line", "round", "turn", "player", "auto", "card", "value", "deck_left",
           "implicit_skip", "round_ended")
-Own = tuple[Any, ...]
-H = TypeVar("H", bound=Callable[..., Own])
-_DECLARED: dict[type[Event], tuple[str, tuple[str, ...]]] = {}
+Row = tuple[Any, ...]
+
+# each event kind's own columns: the tuple its handler (``GameRows._draw`` ...) returns, the
+# event's own fields flattened, and what the replay derived of it; in this order the kinds'
+# rows come out (``GameRows.events``)
+OWN: dict[type[Event], tuple[str, ...]] = {
+    Draw: ("source",),
+    Discard: ("discarded", "earned"),
+    Replace: ("positions", "into", "end_side", "success", "penalty", "discarded", "earned",
+              "row_delta", "known_chosen"),
+    Power: ("power", "target_player", "target_position", "swap_player_a", "swap_position_a",
+            "swap_player_b", "swap_position_b", "given", "received", "row_delta"),
+    Skip: (),
+    Cabo: (),
+    Snap: ("position", "success", "penalty", "discarded", "row_delta"),
+    Deal: ("first_player",),
+    Peek: ("positions",),
+    Reshuffle: (),
+    Forfeit: ("reason", "discarded"),
+    RoundEnd: ("claim",),
+    GameEnd: ("claim",),
+}
 
 
-def own(kind: type[Event], *columns: str) -> Callable[[H], H]:
-    """Declare a handler: the event class it handles and the columns of the tuple it returns
-    (the event's own fields, flattened, and what the replay derived of it)."""
-    unknown = set(columns) - set(SCHEMAS["events"].names)
-    if unknown:
-        raise AssertionError(f"{kind.TYPE}: no such events columns {sorted(unknown)}")
-
-    def register(handler: H) -> H:
-        _DECLARED[kind] = (handler.__name__, columns)
-        return handler
-    return register
+def _check_own() -> None:
+    """Every declared column is an ``events`` column (a typo fails at import)."""
+    names = set(SCHEMAS["events"].names)
+    for kind, columns in OWN.items():
+        unknown = set(columns) - names
+        if unknown:
+            raise AssertionError(f"{kind.TYPE}: no such events columns {sorted(unknown)}")
 
 
-class RowCollector(ReplayVisitor["RowCollector"]):
+_check_own()
+
+# event type -> the columns of its rows (the header is a ``game`` event with none of its own)
+LAYOUTS: dict[str, tuple[str, ...]] = {
+    GameStart.TYPE: COMMON, **{cls.TYPE: COMMON + columns for cls, columns in OWN.items()}}
+
+
+class GameRows:
     """The rows of one game while it replays. ``events`` maps an event type to its rows, in
-    the layout ``LAYOUTS[type]``."""
+    the layout ``LAYOUTS[type]``; each type's list is also held by its own attribute, which the
+    handler appends to."""
 
-    def __init__(self, data: bytes | None = None) -> None:
-        self.events: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in LAYOUTS}
+    def __init__(self) -> None:
         self.powers = PowerRows()
         self.calls = CallRows()
         self.dealt: dict[int, dict[str, tuple[list[str], int]]] = {}
         self.before_replace: list[int] | None = None    # the drawer's row: known bits
         self.turns_of: list[int] = []
-        self.header: GameStart | None = None
-        self.header_line = 1
-        self.times: dict[int, int | float | str] = {}   # line -> its raw ``t`` (``stamp``)
-        if data is not None:
-            self.header_line = _first_line(data)
-        self._kinds: dict[type, tuple[Callable[..., tuple[Any, ...]], list[tuple[Any, ...]]]] = {
-            cls: (row, self.events[cls.TYPE]) for cls, row in _ROW_OF.items()}
+        # one str object per distinct name or code of the game (see ``_common``)
+        self.strings: dict[str, str] = {}
+        self.games: list[Row] = []
+        self.draws: list[Row] = []
+        self.discards: list[Row] = []
+        self.replaces: list[Row] = []
+        self.power_uses: list[Row] = []
+        self.skips: list[Row] = []
+        self.cabos: list[Row] = []
+        self.snaps: list[Row] = []
+        self.deals: list[Row] = []
+        self.peeks: list[Row] = []
+        self.reshuffles: list[Row] = []
+        self.forfeits: list[Row] = []
+        self.round_ends: list[Row] = []
+        self.game_ends: list[Row] = []
 
-    # --- hooks ---------------------------------------------------------------------------
-    def stamp(self, line: int, t: int | float | str) -> None:
-        self.times[line] = t
+    @property
+    def events(self) -> dict[str, list[Row]]:
+        """event type -> its rows, in ``LAYOUTS`` order."""
+        return dict(zip(LAYOUTS, (
+            self.games, self.draws, self.discards, self.replaces, self.power_uses, self.skips,
+            self.cabos, self.snaps, self.deals, self.peeks, self.reshuffles, self.forfeits,
+            self.round_ends, self.game_ends), strict=True))
 
-    def begin(self, state: GameState, header: GameStart) -> None:
-        self.header = header
+    def begin(self, state: GameState, header: GameStart, line: int) -> None:
         self.turns_of = [0] * len(state.players)
-        line = self.header_line
-        self.events["game"].append((0, line, 0, 0, None, header.auto, None, None, None, None,
-                                    None))
+        self.strings = {name: name for name in state.players}
+        self.games.append((0, line, 0, 0, None, header.auto, None, None, None, None, None))
 
-    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
+    def event(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
+        """The row of one applied event (``g`` is the state after it), and the open rows it
+        opens or closes."""
         powers = self.powers
-        if powers.open is not None and outcome.lapsed is not None:
-            powers.close("passed", state.events - 1)
-        row, rows = self._kinds[type(event)]
-        rows.append(row(self, line, event, state, outcome))
-        if state.phase == POWER and powers.open is None:
-            powers.start(state)
-        if self.calls.open is not None and outcome.round_ended is not None:
-            self.calls.close(state)
+        if powers.open is not None and out.lapsed is not None:
+            powers.close("passed", g.events - 1)
+        if isinstance(e, Draw):   # by frequency; compiled, each test is a type comparison
+            self.draws.append(self._common(line, e.player, e, g, out) + self._draw(e, g))
+        elif isinstance(e, Discard):
+            self.discards.append(self._common(line, e.player, e, g, out)
+                                 + (out.discarded, out.earned))
+        elif isinstance(e, Replace):
+            self.replaces.append(self._common(line, e.player, e, g, out) + self._replace(e, g, out))
+        elif isinstance(e, Power):
+            self.power_uses.append(self._common(line, e.player, e, g, out) + self._power(e, g, out))
+        elif isinstance(e, Skip):
+            if powers.open is not None:
+                powers.close("skipped", g.events - 1)
+            self.skips.append(self._common(line, e.player, e, g, out))
+        else:
+            self._rare(line, e, g, out)
+        if powers.open is None and g.phase is POWER:
+            powers.start(g)
+        if self.calls.open is not None and out.round_ended is not None:
+            self.calls.close(g)
 
-    def end(self, state: GameState) -> None:
+    def _rare(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
+        """The rows of the kinds that come once a turn at most."""
+        if isinstance(e, Snap):
+            self.snaps.append(self._common(line, e.player, e, g, out) + _snap(e, g, out))
+        elif isinstance(e, Cabo):
+            seat = g.round.caller
+            self.turns_of[seat] += 1
+            self.calls.start(g, out, self.turns_of[seat])
+            self.cabos.append(self._common(line, e.player, e, g, out))
+        elif isinstance(e, Deal):
+            self._deal(e, g)
+            self.deals.append(self._common(line, None, e, g, out) + (e.first,))
+        elif isinstance(e, Peek):
+            self.peeks.append(self._common(line, e.player, e, g, out) + (e.positions,))
+        elif isinstance(e, Reshuffle):
+            self.reshuffles.append(self._common(line, None, e, g, out))
+        elif isinstance(e, Forfeit):
+            self.forfeits.append(self._common(line, e.player, e, g, out)
+                                 + (e.reason, out.discarded or None))
+        elif isinstance(e, RoundEnd):
+            claim = orjson.dumps({"round": e.round, "points": e.points}).decode()
+            self.round_ends.append(self._common(line, None, e, g, out) + (claim,))
+        elif isinstance(e, GameEnd):
+            claim = orjson.dumps({"winners": e.winners, "scores": e.scores}).decode()
+            self.game_ends.append(self._common(line, None, e, g, out) + (claim,))
+        else:   # pragma: no cover - every event kind is handled above
+            raise AssertionError(f"no rows for {type(e).__name__}")
+
+    def end(self) -> None:
         if self.powers.open is not None:
             self.powers.close("lapsed", None)
         self.calls.end()   # a call in the round the log stops in: no outcome
 
-    def result(self) -> RowCollector:
-        return self
+    def _common(self, line: int, player: str | None, e: Event, g: GameState, out: Outcome
+                ) -> Row:
+        """The ``COMMON`` columns of an event's row (``player``: None for the kinds without).
+        Names and card codes are given as one str object per distinct value of the game (each
+        event's decoded line has its own copies): Arrow reads a column of a few objects that
+        stay in the memory cache several times faster than one of thousands of copies."""
+        strings = self.strings
+        card = out.card
+        value: int | None = None
+        if card is not None:
+            value = g.values_of[card]
+            card = strings.setdefault(card, card)
+        if player is not None:
+            player = strings.setdefault(player, player)
+        r = g.round
+        return (g.events - 1, line, r.round_no, r.turn, player, e.auto, card, value,
+                len(r.deck), True if out.lapsed is not None else None,
+                True if out.round_ended is not None else None)
 
-    # --- one handler per event type: its own columns -------------------------------------
-    @own(Draw, "source")
-    def _draw(self, e: Draw, g: GameState, out: Outcome) -> Own:
+    # --- the handlers of the frequent kinds: their own columns ----------------------------
+    def _draw(self, e: Draw, g: GameState) -> Row:
         r = g.round
         seat = r.current
         self.turns_of[seat] += 1
         # what the drawer knows of their row now is what they know when they place the card
         # (a face-up card is always known to everybody, so ``known`` says it all)
-        self.before_replace = list(map(r.known.__getitem__, r.rows[seat]))
-        return (e.source,)
+        known = r.known
+        self.before_replace = [known[c] for c in r.rows[seat]]
+        return (self.strings.setdefault(e.source, e.source),)
 
-    @own(Discard, "discarded", "earned")
-    def _discard(self, e: Discard, g: GameState, out: Outcome) -> Own:
-        return out.discarded, out.earned
-
-    @own(Replace, "positions", "into", "end_side", "success", "penalty", "discarded", "earned",
-         "row_delta", "known_chosen")
-    def _replace(self, e: Replace, g: GameState, out: Outcome) -> Own:
+    def _replace(self, e: Replace, g: GameState, out: Outcome) -> Row:
         values_of = g.values_of
-        assert out.card is not None
+        card = out.card
+        assert card is not None
         if out.success:
-            delta = values_of[out.card] - sum(map(values_of.__getitem__, out.discarded))
+            delta = values_of[card]
+            for code in out.discarded:
+                delta -= values_of[code]
         else:
             penalty = values_of[out.penalty] if out.penalty is not None else 0
-            delta = values_of[out.card] + penalty
-        chosen = None
+            delta = values_of[card] + penalty
+        chosen: int | None = None
         known = self.before_replace
         if known is not None:
             bit = 1 << g.seat[e.player]
@@ -146,100 +238,70 @@ class RowCollector(ReplayVisitor["RowCollector"]):
         return (e.positions, e.into, e.end, out.success, out.penalty, out.discarded or None,
                 out.earned, delta, chosen)
 
-    @own(Power, "power", "target_player", "target_position", "swap_player_a",
-         "swap_position_a", "swap_player_b", "swap_position_b", "given", "received",
-         "row_delta")
-    def _power(self, e: Power, g: GameState, out: Outcome) -> Own:
-        if e.cards is None:
-            assert e.target is not None
+    def _power(self, e: Power, g: GameState, out: Outcome) -> Row:
+        cards = e.cards
+        if cards is None:
+            target = e.target
+            assert target is not None
             self.powers.peeked(e, g, out)
-            return (e.power, *e.target, None, None, None, None, None, None, None)
+            return (e.power, target[0], target[1], None, None, None, None, None, None, None)
         given, received = out.moved
-        gain = None
+        gain: int | None = None
         if out.places[0][0] == g.seat[e.player]:   # the user's own place comes first
             gain = g.values_of[given] - g.values_of[received]
         self.powers.swapped(e, g, out, gain)
-        (sa, spa), (sb, spb) = e.cards
+        (sa, spa), (sb, spb) = cards
         return (e.power, None, None, sa, spa, sb, spb, given, received,
                 -gain if gain is not None else None)
 
-    @own(Skip)
-    def _skip(self, e: Skip, g: GameState, out: Outcome) -> Own:
-        if self.powers.open is not None:
-            self.powers.close("skipped", g.events - 1)
-        return ()
-
-    @own(Cabo)
-    def _cabo(self, e: Cabo, g: GameState, out: Outcome) -> Own:
-        seat = g.round.caller
-        self.turns_of[seat] += 1
-        self.calls.start(g, out, self.turns_of[seat])
-        return ()
-
-    @own(Snap, "position", "success", "penalty", "discarded", "row_delta")
-    def _snap(self, e: Snap, g: GameState, out: Outcome) -> Own:
-        if out.success:
-            delta = -g.values_of[out.card] if out.card is not None else 0
-        else:
-            delta = g.values_of[out.penalty] if out.penalty is not None else 0
-        return e.position, out.success, out.penalty, out.discarded or None, delta
-
-    @own(Deal, "first_player")
-    def _deal(self, e: Deal, g: GameState, out: Outcome) -> Own:
+    def _deal(self, e: Deal, g: GameState) -> None:
         r = g.round
         codes, values = r.codes, r.values
-        self.dealt[e.round] = {
-            g.players[p]: ([codes[c] for c in r.rows[p]], sum(values[c] for c in r.rows[p]))
-            for p in r.participants}
+        dealt: dict[str, tuple[list[str], int]] = {}
+        for p in r.participants:
+            row = r.rows[p]
+            dealt[g.players[p]] = ([codes[c] for c in row], sum([values[c] for c in row]))
+        self.dealt[e.round] = dealt
         self.turns_of = [0] * len(g.players)
-        return (e.first,)
-
-    @own(Peek, "positions")
-    def _peek(self, e: Peek, g: GameState, out: Outcome) -> Own:
-        return (e.positions,)
-
-    @own(Reshuffle)
-    def _reshuffle(self, e: Reshuffle, g: GameState, out: Outcome) -> Own:
-        return ()
-
-    @own(Forfeit, "reason", "discarded")
-    def _forfeit(self, e: Forfeit, g: GameState, out: Outcome) -> Own:
-        return e.reason, out.discarded or None
-
-    @own(RoundEnd, "claim")
-    def _round_end(self, e: RoundEnd, g: GameState, out: Outcome) -> Own:
-        return (orjson.dumps({"round": e.round, "points": e.points}).decode(),)
-
-    @own(GameEnd, "claim")
-    def _game_end(self, e: GameEnd, g: GameState, out: Outcome) -> Own:
-        return (orjson.dumps({"winners": e.winners, "scores": e.scores}).decode(),)
 
 
-# event type -> the columns of its rows (the header is a ``game`` event with none of its own)
-LAYOUTS: dict[str, tuple[str, ...]] = {
-    GameStart.TYPE: COMMON,
-    **{cls.TYPE: COMMON + columns for cls, (_, columns) in _DECLARED.items()}}
-
-
-def _row(self: RowCollector, line: int, e: Any, g: GameState, out: Outcome,
-         own: Callable[..., Own] = RowCollector._skip, played: bool = True) -> tuple[Any, ...]:
-    """An ``events`` row: the ``COMMON`` columns, then the ``own`` handler's. Each event type
-    gets a copy of this function with its own code object (``_ROW_OF``): the interpreter
-    caches attribute lookups per code location, and a copy that only ever sees one event
-    class (and its few outcome classes) keeps its caches, where one shared function would
-    miss them on every other event. ``played``: the event type has a ``player``."""
+def _snap(e: Snap, g: GameState, out: Outcome) -> Row:
     card = out.card
-    r = g.round
-    return (g.events - 1, line, r.round_no, r.turn, e.player if played else None, e.auto, card,
-            g.values_of[card] if card is not None else None, len(r.deck),
-            out.lapsed is not None or None, out.round_ended is not None or None,
-            ) + own(self, e, g, out)
+    penalty = out.penalty
+    if out.success:
+        delta = -g.values_of[card] if card is not None else 0
+    else:
+        delta = g.values_of[penalty] if penalty is not None else 0
+    return e.position, out.success, penalty, out.discarded or None, delta
 
 
-_ROW_OF: dict[type[Event], Callable[..., tuple[Any, ...]]] = {
-    cls: FunctionType(_row.__code__.replace(), globals(), f"_row_{cls.TYPE}",
-                      (getattr(RowCollector, name), hasattr(cls, "player")))
-    for cls, (name, _) in _DECLARED.items()}
+class RowCollector(ReplayVisitor["RowCollector"]):
+    """The visitor a load replays each log with: its rows are in ``rows`` (``GameRows``), the
+    header and the raw ``t`` of each line that has one here."""
+
+    def __init__(self, data: bytes | None = None) -> None:
+        self.rows = GameRows()
+        self.header: GameStart | None = None
+        self.header_line = 1
+        self.times: dict[int, int | float | str] = {}   # line -> its raw ``t`` (``stamp``)
+        if data is not None:
+            self.header_line = _first_line(data)
+
+    def stamp(self, line: int, t: int | float | str) -> None:
+        self.times[line] = t
+
+    def begin(self, state: GameState, header: GameStart) -> None:
+        self.header = header
+        self.rows.begin(state, header, self.header_line)
+
+    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
+        self.rows.event(line, event, state, outcome)
+
+    def end(self, state: GameState) -> None:
+        self.rows.end()
+
+    def result(self) -> RowCollector:
+        return self
 
 
 def _first_line(data: bytes) -> int:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from cabo_log.log.chain import as_stored, check_line, line_hash
-from cabo_log.log.fastdecode import EVENT_OF, Line, fast_body, fast_decode
+from cabo_log.log.fastdecode import fast_body, fast_decode
+from cabo_log.log.fastlines import Stamp, apply_events
 from cabo_log.log.logfile import decode_line, parse_object, read_bytes, strip_bom
 from engine import (
     CaboLogError,
@@ -124,20 +125,23 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
     msgspec unless it is unusual, then by the exact reader. Both give the same result.
     """
     text = strip_bom(data)
-    head, _, body = text.partition(b"\n")
-    decoded = None if b'"h"' in text or not head.strip() else fast_body(body)
+    head, newline, body = text.partition(b"\n")
+    decoded = None if not head.strip() else fast_body(body)   # None for a chained log
     if decoded is None:
         return _replay_lines(data, file, until, visitor, finish_log)
-    return _replay_decoded(head, decoded, text.count(b"\n") + 1,
-                           file, until, visitor, finish_log)
+    events = decoded[0]
+    # The lines the line-by-line reading counts, without counting the bytes again: the
+    # header's, and then fast_body's whole lines (one event each) and a last, empty one.
+    lines = 1 + len(newline) + (len(events) - 1 + body.endswith(b"\n") if events else 0)
+    return _replay_decoded(head, events, decoded[1], lines, file, until, visitor, finish_log)
 
 
-def _replay_decoded(head: bytes, decoded: list[Line], lines: int, file: str | None,
-                    until: int | None, visitor: ReplayVisitor[Any] | None,
+def _replay_decoded(head: bytes, events: list[Event], stamps: list[Stamp], lines: int,
+                    file: str | None, until: int | None, visitor: ReplayVisitor[Any] | None,
                     finish_log: bool) -> ReplayResult:
-    """The replay of a header line and the decoded lines after it (line 2 on, no blank
-    lines), each made an event just before it is applied; ``lines`` is what the
-    line-by-line reading counts (a trailing newline starts one more, empty, line)."""
+    """The replay of a header line and the events of the lines after it (line 2 on, no blank
+    lines; ``stamps`` their ``t``), applied by ``fastlines.apply_events``; ``lines`` is what
+    the line-by-line reading counts (a trailing newline starts one more, empty, line)."""
     state: GameState | None = None
     number = 1
     try:
@@ -151,16 +155,11 @@ def _replay_decoded(head: bytes, decoded: list[Line], lines: int, file: str | No
             visitor.begin(state, header)
         if until is not None and _index(header, state) >= until:
             return ReplayResult(file, state, None, number)
-        event_of = EVENT_OF
-        for number, line in enumerate(decoded, start=2):
-            event = event_of[line.__class__](line)
-            done = apply(state, event)
-            if visitor is not None:
-                if line.t is not None:
-                    visitor.stamp(number, line.t)
-                visitor.event(number, event, state, done)
-            if until is not None and _index(event, state) >= until:
-                return ReplayResult(file, state, None, number)
+        number, stopped, error = apply_events(state, events, stamps, visitor, until)
+        if error is not None:
+            raise error
+        if stopped:
+            return ReplayResult(file, state, None, number)
         number = lines
         if finish_log:
             finish(state)

@@ -1,0 +1,54 @@
+"""The loader's rows with the compiled row modules (``APP_MODULES`` in tools/build_compiled.py:
+``cabo_log/db/rows.py``, ``open_rows.py``) are exactly the pure build's: every table's schema,
+row count and every column's values, in order, on the sample games (the invalid ones included,
+which a load rejects) and on simulated games of every ruleset, some with a line dropped or two
+lines swapped.
+
+The build is the one ``make compiled`` runs (shared with tests/test_compiled.py, a no-op when
+up to date); skipped only when the machine has no C compiler or no Python headers.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+from test_compiled import ROOT, SAMPLES, compiled, simulated
+
+from cabo_log.db.rows import LAYOUTS
+
+__all__ = ["compiled"]   # the build fixture, used by the test below
+
+
+def rows_dump(logs: list[Path], pythonpath: Path | None) -> dict[str, Any]:
+    """tests/rows_dump.py in a fresh process, with or without the compiled build first."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    run = subprocess.run([sys.executable, str(ROOT / "tests" / "rows_dump.py"),
+                          *map(str, logs)], cwd=ROOT, env=env, capture_output=True, check=False)
+    assert run.returncode == 0, run.stderr.decode()
+    out: dict[str, Any] = orjson.loads(run.stdout)
+    return out
+
+
+def test_the_compiled_row_modules_build_exactly_the_pure_rows(compiled: Path,
+                                                              tmp_path: Path) -> None:
+    logs = sorted(SAMPLES.glob("*.jsonl")) + sorted((SAMPLES / "invalid").glob("*.jsonl"))
+    logs += simulated(tmp_path)
+    pure, fast = rows_dump(logs, None), rows_dump(logs, compiled)
+    assert pure["compiled"] == []
+    assert fast["compiled"] == ["cabo_log.db.rows", "cabo_log.db.open_rows"]
+    assert fast["tables"] == pure["tables"]
+    tables = pure["tables"]
+    statuses = [status for status, _ in tables["outcomes"]]
+    assert statuses.count("loaded") >= 40 and statuses.count("rejected") >= 30
+    # every table has rows, and the events of every kind are there
+    assert {"games", "game_players", "rounds", "round_scores", "events", "powers",
+            "cabo_calls"} <= set(tables)
+    assert set(tables["events"]["kinds"]) == set(LAYOUTS)
+    assert tables["events"]["rows"] > 10_000
