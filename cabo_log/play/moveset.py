@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import combinations
-from typing import overload
+from typing import Final, overload
 
 from cabo_log.play.listed import Listed
 from cabo_log.play.state_access import round_of
@@ -22,6 +22,8 @@ from engine import GameState
 from engine.events import Discard, Event, Replace
 from engine.moves import LISTED_REPLACE_LIMIT, legal_moves
 from engine.state import DRAWN, POWER, TURN_START
+
+_UNKNOWN: Final = -(1 << 30)   # the class of an unknown card in ``SafeCombos`` (no card value)
 
 
 class LazyMoves(Sequence[Event]):
@@ -274,17 +276,30 @@ class SafeCombos(LazyMoves):
         return self._total
 
     def _tables(self) -> None:
-        """Suffix counts for unranking: unknown[p], known[v][p] among positions p.. on."""
+        """Suffix counts for unranking: unknown[p], known[v][p] among positions p.. on. A
+        position's class is its card's value, ``_UNKNOWN`` for an unknown card: plain ints,
+        compared natively when compiled (``int | None`` compared as objects)."""
         row, values = self.row, self.values
         self.size = size = len(row)
-        self.kind: list[int | None] = [values[c] if c is not None else None for c in row]
-        classes = sorted({k for k in self.kind if k is not None})
-        self.unknown = [0] * (size + 1)
-        self.known = {v: [0] * (size + 1) for v in classes}
+        kind = [values[c] if c is not None else _UNKNOWN for c in row]
+        self.kind = kind
+        unknown = [0] * (size + 1)
+        n = 0
         for p in range(size - 1, -1, -1):
-            self.unknown[p] = self.unknown[p + 1] + (self.kind[p] is None)
-            for v, counts in self.known.items():
-                counts[p] = counts[p + 1] + (self.kind[p] == v)
+            if kind[p] == _UNKNOWN:
+                n += 1
+            unknown[p] = n
+        self.unknown = unknown
+        known: dict[int, list[int]] = {}
+        for v in sorted({k for k in kind if k != _UNKNOWN}):
+            counts = [0] * (size + 1)
+            n = 0
+            for p in range(size - 1, -1, -1):
+                if kind[p] == v:
+                    n += 1
+                counts[p] = n
+            known[v] = counts
+        self.known = known
 
     @property
     def total(self) -> int:
@@ -295,18 +310,25 @@ class SafeCombos(LazyMoves):
         known one, or two known cards of one value (the pairs are the smallest moves)."""
         if self.high < 2:
             return False
-        row = self.row
-        unknown = row.count(None)
-        if unknown >= 2 or (unknown and len(row) > unknown):
-            return True
-        seen = [self.values[c] for c in row if c is not None]
-        return len(set(seen)) < len(seen)
+        values = self.values
+        unknown = 0
+        seen: set[int] = set()
+        pair = False
+        for code in self.row:   # one pass, no method calls on the row (a generic sequence)
+            if code is None:
+                unknown += 1
+            else:
+                value = values[code]
+                if value in seen:
+                    pair = True
+                seen.add(value)
+        return unknown >= 2 or (unknown > 0 and len(seen) > 0) or pair
 
-    def _ways(self, p: int, r: int, cls: int | None) -> int:
+    def _ways(self, p: int, r: int, cls: int) -> int:
         """Valid ways to pick ``r`` more positions from ``p`` on, known ones of ``cls`` only
-        (of any single class when ``cls`` is None)."""
+        (of any single class when ``cls`` is ``_UNKNOWN``)."""
         u = self.unknown[p]
-        if cls is not None:
+        if cls != _UNKNOWN:
             return comb(self.known[cls][p] + u, r)
         base = comb(u, r)
         total = base
@@ -329,13 +351,13 @@ class SafeCombos(LazyMoves):
         if not hasattr(self, "kind"):
             self._tables()
         out: list[int] = []
-        start, cls = 0, None
+        start, cls = 0, _UNKNOWN
         for left in range(count, 0, -1):
             for q in range(start, self.size):
                 kind = self.kind[q]
-                if kind is not None and cls is not None and kind != cls:
+                if kind != _UNKNOWN and cls != _UNKNOWN and kind != cls:
                     continue
-                after = kind if kind is not None else cls
+                after = kind if kind != _UNKNOWN else cls
                 block = self._ways(q + 1, left - 1, after)
                 if index < block:
                     out.append(q)
