@@ -3,7 +3,7 @@ skipped, passed or lapses; a Cabo call until its round is scored.
 
 An open row is a dict keyed by the column names of its table (``schema.SCHEMAS``), filled as
 the replay goes (None: NULL); when it closes it is kept as a tuple in the schema's column order
-(``as_row``), the form ``chunk`` turns into columns. Used by ``rows.RowCollector``.
+(``as_row``), the form ``chunk`` turns into columns. Used by ``rows.GameRows``.
 """
 
 from __future__ import annotations
