@@ -37,7 +37,7 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 import engine.game  # noqa: E402
 from cabo_log.log.append import EventWriter, MemorySink  # noqa: E402
-from cabo_log.play.lines import PLANS, plan  # noqa: E402
+from cabo_log.play.lines import line_bytes, make_event, plan, stamp_fields  # noqa: E402
 from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
 from engine import BUILTINS, Event, apply, new_game  # noqa: E402
 
@@ -52,7 +52,7 @@ def throughput(ruleset: str, games: int, players: int, bots: str, seed: int
     for index in range(games):
         game = simulate(ruleset, players=players, seed=game_seed(seed, index), bots=bots)
         rounds += game.rounds
-        events += len(game.events)
+        events += game.lines().count(b"\n")
     return rounds, events, time.perf_counter() - started, time.process_time() - cpu
 
 
@@ -104,8 +104,9 @@ def apply_only(logs: list[tuple[dict[str, Any], list[Event]]]) -> float:
 
 def record_only(logs: list[tuple[dict[str, Any], list[Event]]]) -> float:
     """CPU seconds of the simulator's write path alone on the same events: each stamped
-    with its seq, encoded, applied by the engine and kept (``EventWriter.append_stamped``),
-    as ``Recorder`` does, with no bot, observation or move list."""
+    with its seq, encoded (a decision's line written out as bytes, the others as a dict),
+    applied by the engine and kept (``EventWriter.append_encoded``/``append_stamped``), as
+    ``Recorder`` does, with no bot, observation or move list."""
     fields = [(header, [(type(e), plan(type(e))[1](e), e.auto) for e in events[1:]])
               for header, events in logs]
     cpu = time.process_time()
@@ -113,7 +114,11 @@ def record_only(logs: list[tuple[dict[str, Any], list[Event]]]) -> float:
         writer = EventWriter(MemorySink())
         writer.append(header)
         for seq, (kind, values, auto) in enumerate(plans, start=1):
-            writer.append_stamped(*PLANS[kind][0](seq, auto, *values))
+            raw = line_bytes(kind, seq, auto, values)   # as Recorder._record writes them
+            if raw is not None:
+                writer.append_encoded(make_event(kind, seq, auto, values), raw)
+            else:
+                writer.append_stamped(*stamp_fields(kind, seq, auto, values))
     return time.process_time() - cpu
 
 

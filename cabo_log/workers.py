@@ -34,10 +34,12 @@ import multiprocessing
 import os
 import pickle
 import signal
+import sys
 import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import connection
 from multiprocessing.connection import Connection
@@ -147,9 +149,33 @@ def _start_forkserver(preload: Sequence[str]) -> Any:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["__main__", __name__, *preload])
     resource_tracker.ensure_running()
-    with blocked(STOP_SIGNALS):
+    with blocked(STOP_SIGNALS), _parent_path():
         forkserver.ensure_running()
     return context
+
+
+@contextmanager
+def _parent_path() -> Iterator[None]:
+    """The forkserver imports the preloaded modules (and so the workers run them) from this
+    process's ``sys.path``. Python 3.11's forkserver ignores the path it is handed and runs
+    ``python -c``, which puts its working folder first: started in a checkout, the workers
+    imported the checkout's pure ``engine`` and ``cabo_log`` while the parent ran the compiled
+    build of ``PYTHONPATH=build/mypyc``. So it starts with ``PYTHONSAFEPATH`` (no working
+    folder) and ``PYTHONPATH`` set to this process's path, made absolute (both stay in the
+    workers' environment)."""
+    names = ("PYTHONPATH", "PYTHONSAFEPATH")
+    saved = {name: os.environ.get(name) for name in names}
+    path = [os.path.abspath(entry or os.curdir) for entry in sys.path]
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in path if os.path.exists(p))
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 class Pool:

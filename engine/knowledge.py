@@ -8,16 +8,25 @@ bookkeeping of their own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from .state import GameState, Phase
 from .vocabulary import DrawSource, PowerKind
 
 
-@dataclass(frozen=True)
 class Observation:
-    """Everything a player may legitimately know at one moment; bots receive only this."""
+    """Everything a player may legitimately know at one moment; bots receive only this.
+
+    A plain class with an explicit ``__init__`` (not a frozen dataclass), so that the compiled
+    engine makes it a native class with a compiled constructor (a dataclass's generated
+    ``__init__`` stays interpreted there, with a frozen ``__setattr__`` per field: most of a
+    compiled simulation's time). Read-only by contract, like events; equality and ``repr``
+    read ``FIELDS`` as the dataclass's did.
+    """
+
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "me", "players", "active", "round", "phase", "to_play", "rows", "discard", "deck_size",
+        "drawn", "drawn_source", "pending_power", "caller", "scores", "turn", "ruleset")
 
     me: str
     players: tuple[str, ...]
@@ -35,6 +44,39 @@ class Observation:
     scores: dict[str, int]
     turn: int
     ruleset: str
+
+    def __init__(self, me: str, players: tuple[str, ...], active: tuple[str, ...], round: int,
+                 phase: Phase, to_play: str | None, rows: dict[str, tuple[str | None, ...]],
+                 discard: tuple[str, ...], deck_size: int, drawn: str | None,
+                 drawn_source: str | None, pending_power: PowerKind | None,
+                 caller: str | None, scores: dict[str, int], turn: int, ruleset: str) -> None:
+        self.me = me
+        self.players = players
+        self.active = active
+        self.round = round
+        self.phase = phase
+        self.to_play = to_play
+        self.rows = rows
+        self.discard = discard
+        self.deck_size = deck_size
+        self.drawn = drawn
+        self.drawn_source = drawn_source
+        self.pending_power = pending_power
+        self.caller = caller
+        self.scores = scores
+        self.turn = turn
+        self.ruleset = ruleset
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.FIELDS)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__name__}({shown})"
+
+    __hash__ = None  # type: ignore[assignment]  # its rows and scores are dicts
 
 
 def _native() -> bool:

@@ -52,7 +52,10 @@ def hide_differently(g: GameState, player: str, rng: random.Random) -> GameState
 
 def leaves(value: Any) -> Iterator[Any]:
     """Every scalar reachable from an observation (through tuples, lists, dicts, dataclasses)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if isinstance(value, Observation):
+        for name in value.FIELDS:
+            yield from leaves(getattr(value, name))
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for f in dataclasses.fields(value):
             yield from leaves(getattr(value, f.name))
     elif isinstance(value, dict):

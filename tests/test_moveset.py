@@ -1,16 +1,18 @@
 """The simulator's fast paths give exactly what the engine's general ones give: the lazy
-``Placements`` is ``legal_moves`` item for item, ``stamp`` writes ``to_dict``'s lines."""
+``Placements`` is ``legal_moves`` item for item, ``stamp`` writes ``to_dict``'s lines and
+``line_bytes`` their bytes."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 import pytest
 
 from cabo_log.log.logfile import iter_events, iter_lines
 from cabo_log.log.replay import ReplayVisitor, replay_bytes
 from cabo_log.play.counting import known_to_fail
-from cabo_log.play.lines import stamp
+from cabo_log.play.lines import line_bytes, plan, stamp
 from cabo_log.play.moveset import Placements, moves_for
 from engine import Event, GameState, Outcome
 from engine.events import Replace, to_dict
@@ -70,12 +72,16 @@ def test_unranking_covers_long_rows() -> None:
 
 
 def test_stamp_writes_the_lines_to_dict_writes() -> None:
-    count = 0
+    count = written = 0
     for path in sorted(SAMPLES.glob("*.jsonl")):
         events = [e for _, e in iter_events(iter_lines(path.read_bytes()))][1:]
         for seq, event in enumerate(events, start=1):
             stamped, line = stamp(event, seq, event.auto)
             assert stamped.seq == seq and type(stamped) is type(event)
             assert list(line.items()) == list(to_dict(stamped).items())
+            kind = type(event)
+            raw = line_bytes(kind, seq, event.auto, plan(kind)[1](event))
+            assert raw is None or raw == orjson.dumps(line), (raw, line)
+            written += raw is not None
             count += 1
-    assert count > 500
+    assert count > 500 and written > 400

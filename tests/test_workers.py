@@ -216,3 +216,31 @@ def _group_of(pid: int) -> int | None:
         return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[2])
     except (OSError, IndexError, ValueError):
         return None
+
+
+PROBE_PARENT = """
+from cabo_log.workers import Pool
+import probe
+def where(_: int) -> str:
+    import probe
+    return probe.WHERE
+if __name__ == "__main__":
+    with Pool(2, preload=["probe"]) as pool:
+        print(probe.WHERE, *pool.imap(where, [1, 2]))
+"""
+
+
+@linux
+def test_workers_import_what_their_parent_imports_whatever_the_working_folder(
+        tmp_path: Path) -> None:
+    """Started in a folder holding a module of the same name (a checkout's pure ``engine``
+    beside ``PYTHONPATH=build/mypyc``), the workers still import the parent's."""
+    for where in ("first", "cwd"):
+        (tmp_path / where).mkdir()
+        (tmp_path / where / "probe.py").write_text(f"WHERE = {where!r}\n")
+    (tmp_path / "parent.py").write_text(PROBE_PARENT)
+    out = subprocess.run([sys.executable, str(tmp_path / "parent.py")], cwd=tmp_path / "cwd",
+                         env={**os.environ, "PYTHONPATH": str(tmp_path / "first")},
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["first", "first", "first"]

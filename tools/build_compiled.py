@@ -46,6 +46,14 @@ APP_MODULES: dict[str, str] = {
     "cabo_log/log/fastlines.py": "replay: every decoded line becomes an event and every event "
                                  "is applied here (native constructor and apply calls, no "
                                  "interpreted frame per line)",
+    # simulate (issue 12: at most 3x cabo-rl's time): the match loop and what it calls per event
+    "cabo_log/play/match.py": "simulate's loop: deals, asks the bots, records every event",
+    "cabo_log/play/random_bot.py": "the benchmark's bot: one decision per event",
+    "cabo_log/play/moveset.py": "the legal moves handed to a bot on every decision",
+    "cabo_log/play/state_access.py": "the observations handed to a bot on every decision",
+    "cabo_log/play/lines.py": "each recorded event's line object",
+    "cabo_log/play/chance.py": "the random draws of every decision, deal and reshuffle",
+    "cabo_log/log/append.py": "the append API every simulated line is written through",
 }
 """Hot modules of the application (``cabo_log/...`` paths) compiled as well, and why. When any
 are listed, the whole ``cabo_log`` package (data files included) is copied beside the engine so

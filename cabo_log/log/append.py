@@ -113,7 +113,22 @@ class EventWriter:
             self.append((event, line))
             assert self.outcome is not None
             return self.outcome
-        raw = _encode(line)
+        return self._write(state, event, _encode(line))
+
+    def append_encoded(self, event: Event, raw: bytes) -> Outcome:
+        """``append_stamped`` with the line already encoded (``raw``, without its newline):
+        the simulator's path when it writes a line's bytes itself. A chained log, or one
+        without seq, takes the general path (the line read back from ``raw``)."""
+        state = self.state
+        if state is None or self.chained or not state.seq_mode:
+            self.append((event, orjson.loads(raw)))
+            assert self.outcome is not None
+            return self.outcome
+        return self._write(state, event, raw)
+
+    def _write(self, state: GameState, event: Event, raw: bytes) -> Outcome:
+        """Apply one event and write its line: the engine first (a refusal changes nothing),
+        then the sink (a failure there rebuilds the state from what the sink holds)."""
         try:
             done = apply(state, event)   # refused: nothing changed, nothing to undo
         except BaseException as exc:

@@ -19,12 +19,14 @@ import random
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from cabo_log.log.append import EventWriter, MemorySink
 from cabo_log.log.gamelog import GameLog
 from cabo_log.play.bots import Bot, make_bot
-from cabo_log.play.lines import PLANS, Line, plan
+from cabo_log.play.chance import below, shuffle
+from cabo_log.play.errors import SimulationError
+from cabo_log.play.lines import PLANS, Line, line_bytes, make_event, plan, stamp_fields
 from cabo_log.play.moveset import MoveLister
 from cabo_log.play.state_access import (
     Observer,
@@ -62,11 +64,11 @@ from engine.vocabulary import DrawSource
 FORFEIT_REASONS = ("left", "disconnected")
 
 # Table habits of the simulated "server" (they only vary the log, never its legality).
-RESHUFFLE_EARLY = 0.75      # reshuffle as soon as the pile is empty (else: when a card is needed)
-EXPLICIT_SKIP = 0.75        # a declined power is logged as `skip` (else: the next turn starts)
-MAX_SNAPS = 4               # snaps between two turns
-MAX_TURNS = 400             # turns in a round before the player to move is made to call Cabo
-MAX_ROUNDS = 5000           # a match longer than this is a simulator bug
+RESHUFFLE_EARLY: Final = 0.75    # reshuffle once the pile is empty (else: when a card is needed)
+EXPLICIT_SKIP: Final = 0.75      # a declined power is logged as `skip` (else: the next turn starts)
+MAX_SNAPS: Final = 4             # snaps between two turns
+MAX_TURNS: Final = 400           # turns in a round before the player to move is made to call Cabo
+MAX_ROUNDS: Final = 5000         # a match longer than this is a simulator bug
 
 # Simulated thinking time per event type, in ms (for --timestamps).
 _THINK = {"deal": (4000, 12000), "peek": (800, 3000), "draw": (1000, 6000),
@@ -75,10 +77,6 @@ _THINK = {"deal": (4000, 12000), "peek": (800, 3000), "draw": (1000, 6000),
           "reshuffle": (2000, 5000), "forfeit": (0, 60000), "round_end": (0, 0),
           "game_end": (0, 0)}
 _TIMEOUT_MS = 60000
-
-class SimulationError(RuntimeError):
-    """A bot returned an illegal move, or a match ran away: a bug, never a user error."""
-
 
 def header_line(game_id: str, ruleset: str, options: dict[str, Any], players: Sequence[str],
                 bots: dict[str, str], seed: int, timestamps: bool) -> Line:
@@ -112,7 +110,6 @@ class Recorder:
         assert self.writer.state is not None
         self.state: GameState = self.writer.state
         self.observer = Observer(self.state)
-        self.lines: list[Line] = [header]
         self.clock_rng = clock_rng   # None: no timestamps
         self.clock = 0
         self.reshuffle: Any = None   # the table's reshuffle, when the engine asks for one
@@ -140,7 +137,7 @@ class Recorder:
             event, done = self._record(kind, values, auto, think)
         except CaboLogError as exc:
             if exc.code != "reshuffle_missing":
-                event = plan(kind)[0](None, auto, *values)[0]
+                event = stamp_fields(kind, None, auto, values)[0]
                 raise SimulationError(f"{self.state.game_id}: the engine refused "
                                       f"{to_dict(event)}: {exc}") from exc
             self.reshuffle()
@@ -158,16 +155,22 @@ class Recorder:
     def _record(self, kind: type[Event], values: tuple[Any, ...], auto: bool,
                 think: int | None) -> tuple[Event, Outcome]:
         """The event with this line's seq, written through the append API, and what the
-        engine made of it."""
-        event, line = (PLANS.get(kind) or plan(kind))[0](len(self.lines), auto, *values)
-        if think is not None:
-            line["t"] = self.clock + think
+        engine made of it. A decision's line is written out as bytes (``line_bytes``); the
+        others, and every line with a time, as the line's dict."""
+        seq = self.writer.lines
+        raw = line_bytes(kind, seq, auto, values) if think is None else None
         if self.observer.out:   # observations still held see the state before this event
             self.observer.seal()
-        done = self.writer.append_stamped(event, line)
-        if think is not None:
-            self.clock += think
-        self.lines.append(line)
+        if raw is not None:
+            event = make_event(kind, seq, auto, values)
+            done = self.writer.append_encoded(event, raw)
+        else:
+            event, line = stamp_fields(kind, seq, auto, values)
+            if think is not None:
+                line["t"] = self.clock + think
+            done = self.writer.append_stamped(event, line)
+            if think is not None:
+                self.clock += think
         if done.learned or done.forgotten:
             self.observer.update(done)
         return event, done
@@ -231,9 +234,9 @@ class Match:
 
     def _deal(self) -> None:
         g = self.state
-        seats, hands, top, rest = shuffled_cards(g, self.cards.shuffle)
+        seats, hands, top, rest = shuffled_cards(g, self._shuffle)
         if not g.rounds:
-            first = seats[self.cards.randrange(len(seats))]
+            first = seats[below(self.cards, len(seats))]
         else:
             must = expected_first(g, seats)
             first = must if must is not None else rotate_first(g, seats)
@@ -332,8 +335,11 @@ class Match:
     # --- chance and the table ------------------------------------------------------------
     def _reshuffle(self) -> None:
         codes = pile_under_top(self.state)
-        self.cards.shuffle(codes)
+        shuffle(self.cards, codes)
         self.emit(Reshuffle(None, False, tuple(codes)))
+
+    def _shuffle(self, codes: list[str]) -> None:
+        shuffle(self.cards, codes)
 
     def _maybe_forfeit(self) -> bool:
         g = self.state

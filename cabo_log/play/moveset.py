@@ -14,17 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import combinations
-from math import comb
 from typing import overload
 
-from cabo_log.play.lines import maker
+from cabo_log.play.listed import Listed
 from cabo_log.play.state_access import round_of
 from engine import GameState
 from engine.events import Discard, Event, Replace
 from engine.moves import LISTED_REPLACE_LIMIT, legal_moves
 from engine.state import DRAWN, POWER, TURN_START
-
-_replace = maker(Replace)   # Replace(...) without the frozen __init__'s six __setattr__ calls
 
 
 class LazyMoves(Sequence[Event]):
@@ -78,10 +75,10 @@ class Combos(LazyMoves):
 
     def _at(self, index: int) -> Event:
         if self.low == self.high == 1:
-            return _replace(None, False, self.player, (index,), None, None)
+            return Replace(None, False, self.player, (index,), None, None)
         for count, number in self.counts:
             if index < number:
-                return _replace(None, False, self.player, _unrank(self.size, count, index),
+                return Replace(None, False, self.player, _unrank(self.size, count, index),
                                None, None)
             index -= number
         raise IndexError(index)  # pragma: no cover - the counts add up to total
@@ -89,7 +86,18 @@ class Combos(LazyMoves):
     def __iter__(self) -> Iterator[Event]:
         for count, _ in self.counts:
             for combo in combinations(range(self.size), count):
-                yield _replace(None, False, self.player, combo, None, None)
+                yield Replace(None, False, self.player, combo, None, None)
+
+
+def comb(n: int, k: int) -> int:
+    """``math.comb(n, k)`` for the small counts of a row (0 when ``k`` > ``n``), in machine
+    integers when compiled: the lazy lists count and unrank with it on every decision."""
+    if k < 0 or k > n:
+        return 0
+    out = 1
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+    return out
 
 
 def _unrank(size: int, count: int, index: int) -> tuple[int, ...]:
@@ -132,7 +140,7 @@ class Placements(LazyMoves):
         if moves is None:
             moves = self.made[(me, size)] = (
                 (Discard(None, False, me),) if size < 0 else
-                tuple([_replace(None, False, me, (i,), None, None) for i in range(size)]))
+                tuple([Replace(None, False, me, (i,), None, None) for i in range(size)]))
         return moves
 
     @property
@@ -194,37 +202,6 @@ def moves_for(g: GameState) -> Sequence[Event]:
     return legal_moves(g)
 
 
-def kind_of(move: Event) -> str:
-    """The kind of a move, as ``RandomBot`` groups them: a draw by its source, a replacement
-    of several cards as "multi", anything else by its type."""
-    kind = move.TYPE
-    if kind == "draw":
-        return move.source  # type: ignore[attr-defined,no-any-return]
-    if kind == "replace" and len(move.positions) > 1:  # type: ignore[attr-defined]
-        return "multi"
-    return kind
-
-
-class Listed(tuple[Event, ...]):
-    """A list of legal moves from ``engine.moves.legal_moves`` with its moves grouped by kind
-    once (``kinds``), for lists the simulator hands out again and again."""
-
-    _kinds: dict[str, Sequence[Event]] | None = None
-
-    def kinds(self, row: Sequence[str | None] | None = None,
-              values: dict[str, int] | None = None) -> dict[str, Sequence[Event]]:
-        """The moves by kind (``kind_of``), in the list's order. Only for lists without
-        multi-replacements (which depend on the row: ``Placements`` lists those)."""
-        if self._kinds is None:
-            out: dict[str, list[Event]] = {}
-            for move in self:
-                out.setdefault(kind_of(move), []).append(move)
-            if "multi" in out:
-                raise ValueError("a list of placements: use Placements")
-            self._kinds = {k: tuple(v) for k, v in out.items()}
-        return self._kinds
-
-
 class MoveLister:
     """The legal moves of the player to act during one match, for the simulator's hot loop.
 
@@ -257,6 +234,7 @@ class MoveLister:
         listed = self.remembered.get(key)
         if listed is None:
             listed = self.remembered[key] = Listed(legal_moves(g))
+            listed.kinds()   # grouped now, once: read as ``groups`` on every decision
         return listed
 
 
@@ -331,7 +309,10 @@ class SafeCombos(LazyMoves):
         if cls is not None:
             return comb(self.known[cls][p] + u, r)
         base = comb(u, r)
-        return base + sum(comb(n[p] + u, r) - base for n in self.known.values())
+        total = base
+        for n in self.known.values():
+            total += comb(n[p] + u, r) - base
+        return total
 
     def __len__(self) -> int:
         return self.total
@@ -339,7 +320,7 @@ class SafeCombos(LazyMoves):
     def _at(self, index: int) -> Event:
         for count, number in self.counts:
             if index < number:
-                return _replace(None, False, self.player, self._unrank(count, index), None,
+                return Replace(None, False, self.player, self._unrank(count, index), None,
                                None)
             index -= number
         raise IndexError(index)  # pragma: no cover - the counts add up to total

@@ -17,8 +17,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from cabo_log.play.chance import choice
 from cabo_log.play.counting import known_to_fail, values_for
-from cabo_log.play.moveset import Listed, Placements, kind_of
+from cabo_log.play.listed import Listed, kind_of
+from cabo_log.play.moveset import Placements
 from engine.events import Event, Replace, Snap
 from engine.knowledge import Observation
 from engine.rulesets import Ruleset
@@ -41,8 +43,9 @@ class RandomBot:
                rng: random.Random) -> Event:
         row = observation.rows.get(observation.me, ())
         kinds: dict[str, Sequence[Event]]
-        if isinstance(legal_moves, Listed):
-            kinds = legal_moves.kinds()
+        if isinstance(legal_moves, Listed):   # grouped once, when it was first listed
+            groups = legal_moves.groups
+            kinds = groups if groups is not None else legal_moves.kinds()
         elif isinstance(legal_moves, Placements) and len(row) == legal_moves.size:
             # lazy: the same groups, in the same order, without listing them
             kinds = legal_moves.kinds(row, self.values.of)
@@ -69,7 +72,7 @@ class RandomBot:
             names = sorted([k for k in kinds if k != "cabo"])
         else:
             names = sorted(kinds)
-        move = rng.choice(kinds[rng.choice(names)])
+        move = choice(rng, kinds[choice(rng, names)])
         if type(move) is Replace:
             move = self._decorate(move, rng)
         return move
@@ -81,9 +84,9 @@ class RandomBot:
         into = move.into
         end = move.end
         if rng.random() < 0.5:
-            into = rng.choice(move.positions)
+            into = choice(rng, move.positions)
         if self.rules.choose_failed_end:
-            end = rng.choice(("left", "right"))
+            end = choice(rng, ("left", "right"))
         if into is move.into and end is move.end:
             return move
         return Replace(move.seq, move.auto, move.player, move.positions, into, end)
@@ -92,7 +95,7 @@ class RandomBot:
              rng: random.Random) -> Event | None:
         if not options or rng.random() >= self.peek_rate:
             return None
-        return rng.choice(list(options))
+        return choice(rng, list(options))
 
     def snap(self, observation: Observation, options: Sequence[Event],
              rng: random.Random) -> Event | None:
@@ -103,9 +106,9 @@ class RandomBot:
         known = {i: self.values.of[code] for i, code in enumerate(row) if code is not None}
         matching = [m for m in options if isinstance(m, Snap) and known.get(m.position) == top]
         if matching and rng.random() < 0.3:
-            return rng.choice(matching)
+            return choice(rng, matching)
         if rng.random() < self.snap_rate:
-            return rng.choice(list(options))
+            return choice(rng, list(options))
         return None
 
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cabo_log.log.append import MemorySink, Sink
-from cabo_log.log.logfile import dumps_event
+import orjson
+
 from cabo_log.play.bots import BOTS
 from cabo_log.play.match import (
     MAX_SNAPS,
@@ -41,24 +41,34 @@ from engine import GameState, resolve
 from engine.rulesets import Ruleset
 
 PLAYER_IDS = ("ana", "bruno", "carla", "dario", "eva", "filipa")
+BATCH_GAMES = 16
+"""At most this many games per task sent to a worker: a game of two random bots takes a few
+ms, about what one round trip to a worker costs on a loaded machine (one game per task made
+``--jobs 2`` three times slower than ``--jobs 1``); a quarter of each worker's share at least
+keeps the work balanced and the progress bar moving."""
 _timeout_move = timeout_move   # the name the tests know
 
 
 @dataclass
 class SimulatedGame:
-    """One simulated match: its log lines (header first) and the state they lead to."""
+    """One simulated match: its log's bytes and the state they lead to."""
 
-    events: list[dict[str, Any]]
+    data: bytes
     state: GameState
     bots: dict[str, str]
     seed: int
-    written: Sink | None = None   # what the append API wrote, when it was kept in memory
+    _events: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     def lines(self) -> bytes:
         """The log file's bytes (compact JSON Lines, as ``write_games`` writes them)."""
-        if isinstance(self.written, MemorySink):
-            return self.written.committed()
-        return b"".join(dumps_event(e) for e in self.events)
+        return self.data
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The log's lines as dicts, header first (read from the bytes when first asked)."""
+        if self._events is None:
+            self._events = [orjson.loads(line) for line in self.data.splitlines()]
+        return self._events
 
     @property
     def rounds(self) -> int:
@@ -169,8 +179,8 @@ def simulate(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: i
         state = match.run()
     finally:
         match.recorder.close()
-    return SimulatedGame(match.recorder.lines, state, bot_names, seed,
-                         match.recorder.writer.sink)
+    data = match.recorder.writer.sink.committed() if out is None else Path(out).read_bytes()
+    return SimulatedGame(data, state, bot_names, seed)
 
 
 def simulate_game(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: int = 0,
@@ -240,16 +250,20 @@ def write_games(out_dir: str | Path, ruleset: str, *, games: int,
     summary = SimulationSummary(out_dir=out, ruleset=ruleset)
     bar = Progress(games, sys.stderr, unit="games") if progress else None
     started = time.perf_counter()
-    orders = (_Order(out, ruleset, seed, index, players, options, bots, forfeit_rate,
-                     auto_rate, timestamps) for index in range(games))
+    workers = worker_count(jobs, games)
+    batch = 1 if workers <= 1 else max(1, min(BATCH_GAMES, games // (4 * workers)))
+    orders = (_Order(out, ruleset, seed, range(first, min(first + batch, games)), players,
+                     options, bots, forfeit_rate, auto_rate, timestamps)
+              for first in range(0, games, batch))
     try:
-        with Pool(worker_count(jobs, games), preload=[__name__]) as pool:
-            for path, rounds, events, size in pool.imap(_write_game, orders):
-                summary.files.append(path)
-                summary.games += 1
-                summary.rounds += rounds
-                summary.events += events
-                summary.bytes += size
+        with Pool(workers, preload=[__name__]) as pool:
+            for written in pool.imap(_write_batch, orders):
+                for path, rounds, events, size in written:
+                    summary.files.append(path)
+                    summary.games += 1
+                    summary.rounds += rounds
+                    summary.events += events
+                    summary.bytes += size
                 if bar is not None:
                     bar.update(summary.games)
     except BaseException:
@@ -266,12 +280,12 @@ def write_games(out_dir: str | Path, ruleset: str, *, games: int,
 
 @dataclass(frozen=True)
 class _Order:
-    """Everything one game of ``write_games`` depends on (sent to a worker)."""
+    """Everything a batch of games of ``write_games`` depends on (sent to a worker)."""
 
     out: Path
     ruleset: str
     seed: int
-    index: int
+    indices: range
     players: int | list[str]
     options: dict[str, Any] | None
     bots: str | list[str]
@@ -280,14 +294,19 @@ class _Order:
     timestamps: bool
 
 
-def _write_game(order: _Order) -> tuple[Path, int, int, int]:
-    """Simulate and write one game (in a worker): its path, rounds, events and bytes."""
-    name = game_name(order.ruleset, order.seed, order.index)
+def _write_batch(order: _Order) -> list[tuple[Path, int, int, int]]:
+    """Simulate and write the order's games (in a worker), in order."""
+    return [_write_game(order, index) for index in order.indices]
+
+
+def _write_game(order: _Order, index: int) -> tuple[Path, int, int, int]:
+    """Simulate and write one game: its path, rounds, events and bytes."""
+    name = game_name(order.ruleset, order.seed, index)
     path = order.out / f"{name}.jsonl"
     part = path.with_name(f".{path.name}.part")   # written whole, then renamed
     # played through the append API in memory (every line checked by the engine), then the
     # file is written in one go: not a write per line
-    game = simulate(order.ruleset, players=order.players, seed=game_seed(order.seed, order.index),
+    game = simulate(order.ruleset, players=order.players, seed=game_seed(order.seed, index),
                     options=order.options, bots=order.bots, game_id=name,
                     forfeit_rate=order.forfeit_rate, auto_rate=order.auto_rate,
                     timestamps=order.timestamps)
@@ -296,7 +315,7 @@ def _write_game(order: _Order) -> tuple[Path, int, int, int]:
         f.write(data)
     size = len(data)
     os.replace(part, path)
-    return path, game.rounds, len(game.events), size
+    return path, game.rounds, data.count(b"\n"), size
 
 
 __all__ = ["MAX_SNAPS", "MAX_TURNS", "PLAYER_IDS", "SimulatedGame", "SimulationError",

@@ -13,24 +13,28 @@ matches), kept up to date from each event's outcome instead of being rebuilt fro
 of the table at every decision: what each player knows of each card of the round is
 remembered, and an event's outcome says who learned or forgot which card. The pieces that
 change rarely (the discard pile, the scores, who is still in) are rebuilt only when they
-changed, and shared between observations until then (an observation is frozen: bots read it,
-never write to it). An observation is computed as it is read, in three groups (the rows, the
-discard pile, the rest): the random bot reads only its own row, so it pays for no more; one
-that a bot keeps is completed before the next event changes the state (``Observer.seal``).
+changed, and shared between observations until then (an observation is read-only: bots read
+it, never write to it). In the pure build an observation is computed as it is read, in three
+groups (the rows, the discard pile, the rest; ``lazy_view``): the random bot reads only its
+own row, so it pays for no more; one that a bot keeps is completed before the next event
+changes the state (``Observer.seal``). In the compiled build (tools/build_compiled.py) each is
+made whole by the native constructor, which costs less than the lazy machinery would.
 """
 
 from __future__ import annotations
 
 import weakref
-from dataclasses import fields
-from typing import Any
+from typing import Final
 
+from cabo_log.play.lazy_view import fill, lazy_observation, lazy_possible
 from engine import EVERYBODY, GameState, Outcome
 from engine.knowledge import Observation
-from engine.state import DRAWN, POWER, TURN_START, RoundState
+from engine.state import DRAWN, POWER, TURN_START, Phase, RoundState
 from engine.vocabulary import DrawSource
 
-_PLAYING = frozenset((TURN_START, DRAWN, POWER))   # phases with a player to act
+_PLAYING: Final = frozenset((TURN_START, DRAWN, POWER))   # phases with a player to act
+_REST = tuple(n for n in Observation.FIELDS if n not in ("me", "rows", "discard"))
+_NO_ROWS: Final[dict[str, tuple[str | None, ...]]] = {}   # replaced before it is seen
 
 Round = RoundState
 """What holds the facts of the round being played (a deal replaces it)."""
@@ -92,11 +96,12 @@ class Observer:
     ``EVERYBODY``, for all: every card put on the discard pile), ``forgotten`` clears it for
     all.
 
-    An observation is handed out lazy (``_Lazy``): its fields are computed when first read,
-    in three groups (the rows; the discard pile; the rest), so a bot that reads only its own
-    row (``random``) pays for that alone. It stays a snapshot: before the state changes, the
-    recorder calls ``seal``, which completes every observation somebody still holds (a weak
-    reference says which; the ones the bots dropped are simply forgotten).
+    In the pure build an observation is handed out lazy (``lazy_view``): its fields are
+    computed when first read, in three groups (the rows; the discard pile; the rest), so a bot
+    that reads only its own row (``random``) pays for that alone. It stays a snapshot: before
+    the state changes, the recorder calls ``seal``, which completes every observation somebody
+    still holds (a weak reference says which; the ones the bots dropped are simply forgotten).
+    The compiled build makes each whole.
     """
 
     def __init__(self, g: GameState) -> None:
@@ -146,19 +151,22 @@ class Observer:
         """The state is about to change: complete the observations still held by someone."""
         for ref in self.out:
             obs = ref()
-            if isinstance(obs, _Lazy):
-                obs._fill()
+            if obs is not None:
+                fill(obs)
         self.out.clear()
 
     def observe(self, player: str) -> Observation:
-        """``engine.knowledge.observe(g, player)``, computed from what is remembered, field
-        group by field group as it is read."""
-        if not _LAZY:   # the compiled engine's Observation is a native class: made whole
-            return Observation(me=player, rows=self.rows(player), discard=self.discard(),
-                               **self.rest(player))  # type: ignore[arg-type]
-        obs = _blank(Observation)   # made as the engine's class, then switched
-        _set(obs, "__dict__", {"me": player, "_observer": self})
-        _set(obs, "__class__", _Lazy)
+        """``engine.knowledge.observe(g, player)``, computed from what is remembered: whole
+        in the compiled build (a native constructor), field group by field group as it is
+        read in the pure one (``lazy_view``)."""
+        if not _LAZY:
+            r = self._sync()
+            seat = self.g.seat[player]
+            obs = self._rest(r, player, seat)
+            obs.rows = self._rows(r, seat)
+            obs.discard = self._discard_of(r)
+            return obs
+        obs = lazy_observation(self, player)
         self.out.append(weakref.ref(obs))
         return obs
 
@@ -175,41 +183,54 @@ class Observer:
 
     def rows(self, player: str) -> dict[str, tuple[str | None, ...]]:
         """The rows as ``player`` sees them."""
-        r = self._sync()
-        view = self.seen[self.g.seat[player]].__getitem__
+        return self._rows(self._sync(), self.g.seat[player])
+
+    def _rows(self, r: Round, seat: int) -> dict[str, tuple[str | None, ...]]:
+        view = self.seen[seat]
         row_of = r.rows
-        return {name: tuple(map(view, row_of[p])) for p, name in self._seated}
+        out: dict[str, tuple[str | None, ...]] = {}
+        for p, name in self._seated:
+            out[name] = tuple([view[c] for c in row_of[p]])
+        return out
 
     def discard(self) -> tuple[str, ...]:
         """The discard pile's codes, bottom first (shared until the pile changes)."""
-        r = self._sync()
-        if r.pile != self._pile:
-            self._pile = r.pile[:]
-            self._discard = tuple(map(r.codes.__getitem__, r.pile))
+        return self._discard_of(self._sync())
+
+    def _discard_of(self, r: Round) -> tuple[str, ...]:
+        pile = r.pile
+        if pile != self._pile:
+            self._pile = pile[:]
+            codes = r.codes
+            self._discard = tuple([codes[c] for c in pile])
         return self._discard
 
     def rest(self, player: str) -> dict[str, object]:
-        """Every field but the rows and the discard pile."""
+        """Every field but the rows and the discard pile (the lazy observation's third
+        group)."""
+        obs = self._rest(self._sync(), player, self.g.seat[player])
+        return {name: getattr(obs, name) for name in _REST}
+
+    def _rest(self, r: Round, player: str, seat: int) -> Observation:
+        """An observation with every field but the rows and the discard pile (left empty)."""
         g = self.g
-        r = self._sync()
-        seat = g.seat[player]
         players = g.players
         current = r.current
+        drawn: str | None = None
+        source: str | None = None
         if r.drawn >= 0 and (current == seat or r.drawn_source == DrawSource.DISCARD):
-            drawn: str | None = r.codes[r.drawn]
-            source: str | None = r.drawn_source
-        else:
-            drawn = source = None
+            drawn = r.codes[r.drawn]
+            source = r.drawn_source
         if g.cumulative != self._cumulative:
             self._cumulative = g.cumulative[:]
             self._scores = g.cumulative_by_name()
-        phase = g.phase
-        return {"players": players, "active": self._names, "round": r.round_no,
-                "phase": phase, "to_play": players[current] if phase in _PLAYING else None,
-                "deck_size": len(r.deck), "drawn": drawn, "drawn_source": source,
-                "pending_power": r.pending_power if current == seat else None,
-                "caller": players[r.caller] if r.caller >= 0 else None,
-                "scores": self._scores, "turn": r.turn, "ruleset": self.ruleset}
+        phase: Phase = g.phase
+        return Observation(player, players, self._names, r.round_no, phase,
+                           players[current] if phase in _PLAYING else None, _NO_ROWS, (),
+                           len(r.deck), drawn, source,
+                           r.pending_power if current == seat else None,
+                           players[r.caller] if r.caller >= 0 else None, self._scores, r.turn,
+                           self.ruleset)
 
     def _active_changed(self) -> None:
         """Who is still in (a forfeit, or a deal of other seats): names and rows to show."""
@@ -219,71 +240,7 @@ class Observer:
         self._seated = [(p, g.players[p]) for p in g.round.participants if g.active[p]]
 
 
-_set = object.__setattr__
-_blank = object.__new__
-
-
-class _Lazy(Observation):
-    """An ``Observation`` whose fields are computed when first read (``Observer.observe``):
-    each field is a property that computes its group. Once complete it becomes a plain
-    ``Observation`` (its class is switched), equal to the engine's and indistinguishable
-    from it."""
-
-    def _compute(self, name: str) -> None:
-        """Compute the group of field ``name``."""
-        known = self.__dict__
-        observer: Observer = known["_observer"]
-        if name == "rows":
-            known["rows"] = observer.rows(known["me"])
-        elif name == "discard":
-            known["discard"] = observer.discard()
-        else:
-            known.update(observer.rest(known["me"]))
-        if len(known) == _COMPLETE:
-            del known["_observer"]
-            _set(self, "__class__", Observation)
-
-    def _fill(self) -> None:
-        """Compute every field still missing (before the state moves on)."""
-        for name in ("rows", "discard", "players"):
-            if name not in self.__dict__:
-                self._compute(name)
-
-    def __eq__(self, other: object) -> bool:
-        self._fill()
-        return self == other
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-def _lazy_field(name: str) -> property:
-    def get(self: _Lazy) -> Any:
-        known = self.__dict__
-        if name not in known:
-            self._compute(name)
-        return known[name]
-    return property(get, doc=f"``{name}``, computed when first read")
-
-
-for _field in fields(Observation):
-    if _field.name != "me":
-        setattr(_Lazy, _field.name, _lazy_field(_field.name))
-
-_COMPLETE = len(fields(Observation)) + 1   # every field and the observer
-
-def _lazy_possible() -> bool:
-    """Whether observations can be lazy: not when the engine is compiled (mypyc makes
-    ``Observation`` a native class, without ``__dict__`` and closed to subclasses)."""
-    try:
-        obs = _blank(Observation)
-        _set(obs, "__dict__", {})
-        _set(obs, "__class__", _Lazy)
-    except (TypeError, AttributeError):
-        return False
-    return True
-
-
-_LAZY = _lazy_possible()
+_LAZY = lazy_possible()
 
 __all__ = ["Observer", "Round", "caller_seat", "deck_top", "participants", "pile_under_top",
            "round_of", "row_size", "rounds_dealt", "to_act", "turn"]
