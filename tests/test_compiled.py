@@ -9,42 +9,20 @@ skipped only when the machine has no C compiler or no Python headers, and says s
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-import orjson
-import pytest
+from compiled_build import ROOT, run_dump
 
 from cabo_log.play.simulate import write_games
 
-ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_games"
 TABLES = [("edition1", 3, 0.0), ("edition2", 4, 0.0), ("golf", 3, 0.0), ("online", 4, 0.05)]
 
 
-@pytest.fixture(scope="module")
-def compiled() -> Path:
-    run = subprocess.run([sys.executable, str(ROOT / "tools" / "build_compiled.py")],
-                         cwd=ROOT, capture_output=True, text=True, check=False)
-    if run.returncode == 3:
-        pytest.skip(run.stderr.strip())
-    assert run.returncode == 0, run.stdout + run.stderr
-    return ROOT / "build" / "mypyc"
-
-
 def dump(logs: list[Path], pythonpath: Path | None) -> dict[str, Any]:
     """tests/replay_dump.py in a fresh process, with or without the compiled engine first."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath)
-    run = subprocess.run([sys.executable, str(ROOT / "tests" / "replay_dump.py"),
-                          *map(str, logs)], cwd=ROOT, env=env, capture_output=True, check=False)
-    assert run.returncode == 0, run.stderr.decode()
-    out: dict[str, Any] = orjson.loads(run.stdout)
-    return out
+    return run_dump("replay_dump.py", [str(log) for log in logs], pythonpath)
 
 
 def simulated(folder: Path) -> list[Path]:

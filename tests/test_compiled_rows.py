@@ -10,30 +10,18 @@ up to date); skipped only when the machine has no C compiler or no Python header
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-import orjson
-from test_compiled import ROOT, SAMPLES, compiled, simulated
+from compiled_build import run_dump
+from test_compiled import SAMPLES, simulated
 
 from cabo_log.db.rows import LAYOUTS
-
-__all__ = ["compiled"]   # the build fixture, used by the test below
 
 
 def rows_dump(logs: list[Path], pythonpath: Path | None) -> dict[str, Any]:
     """tests/rows_dump.py in a fresh process, with or without the compiled build first."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath)
-    run = subprocess.run([sys.executable, str(ROOT / "tests" / "rows_dump.py"),
-                          *map(str, logs)], cwd=ROOT, env=env, capture_output=True, check=False)
-    assert run.returncode == 0, run.stderr.decode()
-    out: dict[str, Any] = orjson.loads(run.stdout)
-    return out
+    return run_dump("rows_dump.py", [str(log) for log in logs], pythonpath)
 
 
 def test_the_compiled_row_modules_build_exactly_the_pure_rows(compiled: Path,

@@ -8,38 +8,15 @@ Skipped only when the machine has no C compiler or no Python headers, saying so.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-import orjson
-import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def compiled() -> Path:
-    run = subprocess.run([sys.executable, str(ROOT / "tools" / "build_compiled.py")],
-                         cwd=ROOT, capture_output=True, text=True, check=False)
-    if run.returncode == 3:
-        pytest.skip(run.stderr.strip())
-    assert run.returncode == 0, run.stdout + run.stderr
-    return ROOT / "build" / "mypyc"
+from compiled_build import run_dump
 
 
 def dump(out: Path, pythonpath: Path | None) -> dict[str, Any]:
     """tests/simulate_dump.py in a fresh process, with or without the compiled build first."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath)
-    run = subprocess.run([sys.executable, str(ROOT / "tests" / "simulate_dump.py"), str(out)],
-                         cwd=ROOT, env=env, capture_output=True, check=False)
-    assert run.returncode == 0, run.stderr.decode()
-    result: dict[str, Any] = orjson.loads(run.stdout)
-    return result
+    return run_dump("simulate_dump.py", [str(out)], pythonpath)
 
 
 def test_the_compiled_simulator_writes_the_pure_ones_bytes(compiled: Path,
