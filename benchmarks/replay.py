@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from compiled_child import COMPILED, run_child
 
 import engine.game
 from cabo_log.db.load import Task, _chunks, replay_tasks
@@ -67,7 +68,6 @@ from cabo_log.log.replay import replay_bytes
 from cabo_log.play.simulate import write_games
 from engine import apply, finish, new_game, parse_event
 
-COMPILED = Path(__file__).resolve().parents[1] / "build" / "mypyc"
 TABLES = [("edition1", 3, None, 0.0), ("edition2", 4, None, 0.0), ("golf", 3, None, 0.0),
           ("online", 4, None, 0.01)]
 
@@ -115,14 +115,10 @@ def show(label: str, events: int, seconds: float, reference: float, extra: str =
 def compiled_figures(args: argparse.Namespace, events: int, pure: dict[str, float]) -> None:
     """Apply only and parse + apply with the compiled engine (a child process with
     ``build/mypyc`` first on its path), each against the child's own orjson reference."""
-    command = [sys.executable, __file__, "--engine-only", "--corpus", str(args.corpus),
-               "--games", str(args.games), "--repeat", str(args.repeat),
-               *(["--no-rows"] if args.no_rows else [])]
-    env = {**os.environ, "PYTHONPATH": str(COMPILED)}
-    run = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    figures = json.loads(run.stdout.strip().splitlines()[-1])
-    if figures["engine"].endswith(".py"):
-        print(f"(build/mypyc holds no compiled engine: {figures['engine']})")
+    figures = run_child(__file__, ["--engine-only", "--corpus", str(args.corpus),
+                                   "--games", str(args.games), "--repeat", str(args.repeat),
+                                   *(["--no-rows"] if args.no_rows else [])])
+    if figures is None:
         return
     for label in ("apply only", "parse + apply", "parse + apply + rows"):
         if label in figures:

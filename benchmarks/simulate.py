@@ -25,8 +25,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -35,13 +33,13 @@ from typing import Any
 # after PYTHONPATH: a child given build/mypyc must import the compiled engine from there
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 
+from compiled_child import COMPILED, run_child
+
 import engine.game  # noqa: E402
 from cabo_log.log.append import EventWriter, MemorySink  # noqa: E402
 from cabo_log.play.lines import line_bytes, make_event, plan, stamp_fields  # noqa: E402
 from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
 from engine import BUILTINS, Event, apply, new_game  # noqa: E402
-
-COMPILED = Path(__file__).resolve().parents[1] / "build" / "mypyc"
 
 
 def throughput(ruleset: str, games: int, players: int, bots: str, seed: int
@@ -158,13 +156,9 @@ def reference_ratio(checkout: Path, games: int, seed: int, compiled: bool) -> No
     report("pure engine", games, measure(checkout, games, seed))
     if not compiled or not (COMPILED / ".stamp").is_file():
         return
-    command = [sys.executable, __file__, "--cabo-rl", str(checkout), "--games", str(games),
-               "--seed", str(seed), "--child"]
-    env = {**os.environ, "PYTHONPATH": str(COMPILED)}
-    run = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    figures = json.loads(run.stdout.strip().splitlines()[-1])
-    if figures["engine"].endswith(".py"):
-        print(f"(build/mypyc holds no compiled engine: {figures['engine']})")
+    figures = run_child(__file__, ["--cabo-rl", str(checkout), "--games", str(games),
+                                   "--seed", str(seed), "--child"])
+    if figures is None:
         return
     report("compiled engine (make compiled)", games, figures)
 

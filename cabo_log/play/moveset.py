@@ -102,6 +102,18 @@ def comb(n: int, k: int) -> int:
     return out
 
 
+def _suffix_counts(kind: list[int], cls: int) -> list[int]:
+    """``counts[p]``: how many of the positions ``p..`` are of class ``cls`` (one more entry,
+    0, past the end), the table ``SafeCombos`` unranks with."""
+    counts = [0] * (len(kind) + 1)
+    n = 0
+    for p in range(len(kind) - 1, -1, -1):
+        if kind[p] == cls:
+            n += 1
+        counts[p] = n
+    return counts
+
+
 def _unrank(size: int, count: int, index: int) -> tuple[int, ...]:
     """The ``index``-th ``count``-combination of ``range(size)`` in lexicographic order."""
     out: list[int] = []
@@ -280,26 +292,12 @@ class SafeCombos(LazyMoves):
         position's class is its card's value, ``_UNKNOWN`` for an unknown card: plain ints,
         compared natively when compiled (``int | None`` compared as objects)."""
         row, values = self.row, self.values
-        self.size = size = len(row)
+        self.size = len(row)
         kind = [values[c] if c is not None else _UNKNOWN for c in row]
         self.kind = kind
-        unknown = [0] * (size + 1)
-        n = 0
-        for p in range(size - 1, -1, -1):
-            if kind[p] == _UNKNOWN:
-                n += 1
-            unknown[p] = n
-        self.unknown = unknown
-        known: dict[int, list[int]] = {}
-        for v in sorted({k for k in kind if k != _UNKNOWN}):
-            counts = [0] * (size + 1)
-            n = 0
-            for p in range(size - 1, -1, -1):
-                if kind[p] == v:
-                    n += 1
-                counts[p] = n
-            known[v] = counts
-        self.known = known
+        self.unknown = _suffix_counts(kind, _UNKNOWN)
+        classes = sorted({k for k in kind if k != _UNKNOWN})
+        self.known = {v: _suffix_counts(kind, v) for v in classes}
 
     @property
     def total(self) -> int:
