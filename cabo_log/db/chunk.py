@@ -1,8 +1,9 @@
 """The rows of many games -> one Arrow record batch per table, column by column, by name.
 
 Each table's batch is built from its schema (``schema.WIRE``): for every column, the values are
-read by the column's name from the rows (dicts for most tables; for ``events``, the tuples of
-each event type, whose layout ``rows.LAYOUTS`` names) and converted to Arrow in one call. A
+read by the column's name from the rows (tuples for most tables; for ``events``, the flat list
+of each event type, whose layout ``rows.LAYOUTS`` names: a column is a slice of it) and
+converted to Arrow in one call. A
 column that no row fills costs nothing (an all-null array). ``game_id`` and ``ruleset`` are
 dictionary-encoded: one value per game, referenced by a parallel column of game numbers.
 """
@@ -33,7 +34,7 @@ class Chunk:
         self.rulesets: list[str] = []
         self.times: list[dict[int, Any]] = []    # of each game: line -> raw ``t``
         self.tables: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TABLES}
-        self.events: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in LAYOUTS}
+        self.events: dict[str, list[Any]] = {kind: [] for kind in LAYOUTS}   # flat rows
         self.owner: dict[str, list[int]] = {name: [] for name in (*TABLES, *LAYOUTS)}
 
     def add(self, g: GameState, rows: RowCollector, source: str, file_hash: str) -> None:
@@ -52,10 +53,10 @@ class Chunk:
             if items:
                 self.tables[name].extend(items)
                 owner[name].extend(repeat(index, len(items)))
-        for kind, tuples in rows.rows.events.items():
-            if tuples:
-                self.events[kind].extend(tuples)
-                owner[kind].extend(repeat(index, len(tuples)))
+        for kind, flat in rows.rows.events.items():
+            if flat:
+                self.events[kind].extend(flat)
+                owner[kind].extend(repeat(index, len(flat) // len(LAYOUTS[kind])))
 
     def __len__(self) -> int:
         return len(self.game_ids)
@@ -90,10 +91,8 @@ class Chunk:
 
     def _event_columns(self, kinds: list[str], owner: list[int]) -> list[pa.Array]:
         """The ``events`` columns after the key: each type's values by name, concatenated."""
-        given = {kind: dict(zip(LAYOUTS[kind], zip(*self.events[kind], strict=True),
-                                strict=True))
-                 for kind in kinds}
-        sizes = {kind: len(self.events[kind]) for kind in kinds}
+        given = {kind: _columns(self.events[kind], LAYOUTS[kind]) for kind in kinds}
+        sizes = {kind: len(self.events[kind]) // len(LAYOUTS[kind]) for kind in kinds}
         times: dict[str, list[Any]] = {}
         if any(self.times):   # the raw ``t`` of each event, by its game and line
             raw = [self.times[game].get(line) for game, line in zip(
@@ -111,6 +110,12 @@ class Chunk:
                          else pa.nulls(sizes[k], kind_type) for k in kinds]
             arrays.append(parts[0] if len(parts) == 1 else pa.concat_arrays(parts))
         return arrays
+
+
+def _columns(flat: list[Any], names: tuple[str, ...]) -> dict[str, list[Any]]:
+    """A kind's flat rows -> column name -> its values (a slice each, copied in C)."""
+    width = len(names)
+    return {name: flat[j::width] for j, name in enumerate(names)}
 
 
 def _batch(table: str, columns: list[pa.Array], owner: list[int],
