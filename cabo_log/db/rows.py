@@ -48,6 +48,11 @@ from engine.state import POWER
 COMMON = ("seq", "line", "round", "turn", "player", "auto", "card", "value", "deck_left",
           "implicit_skip", "round_ended")
 Row = tuple[Any, ...]
+# the string columns whose values the rows hold as numbers into the game's ``GameRows.names``
+# (0: NULL): a number is as cheap to append as a str, and ``chunk`` turns a column of small
+# numbers into Arrow in C (bytes, then a ``take`` from the names), where ``pa.array`` of str
+# objects costs ~250 machine instructions a value
+CODED: frozenset[str] = frozenset({"player", "card", "source"})
 Flat = list[Any]   # the rows of one event kind, value after value (``LAYOUTS`` gives the width)
 
 # each event kind's own columns: what its handler (``GameRows._draw`` ...) appends, the
@@ -100,8 +105,9 @@ class GameRows:
         self.dealt: dict[int, dict[str, tuple[list[str], int]]] = {}
         self.before_replace: list[int] | None = None    # the drawer's row: known bits
         self.turns_of: list[int] = []
-        # one str object per distinct name or code of the game (see ``_common``)
-        self.strings: dict[str, str] = {}
+        # the ``CODED`` columns hold numbers: ``names[code]`` is the value (code 0: NULL)
+        self.names: list[str | None] = [None]
+        self.codes: dict[str, int] = {}
         self.games: Flat = []
         self.draws: Flat = []
         self.discards: Flat = []
@@ -127,8 +133,9 @@ class GameRows:
 
     def begin(self, state: GameState, header: GameStart, line: int) -> None:
         self.turns_of = [0] * len(state.players)
-        self.strings = {name: name for name in state.players}
-        self.games.extend((0, line, 0, 0, None, header.auto, None, None, None, None, None))
+        self.names = [None, *state.players]
+        self.codes = {name: seat + 1 for seat, name in enumerate(state.players)}
+        self.games.extend((0, line, 0, 0, 0, header.auto, 0, None, None, None, None))
 
     def event(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
         """The row of one applied event (``g`` is the state after it), and the open rows it
@@ -202,25 +209,29 @@ class GameRows:
     def _common(self, rows: Flat, line: int, player: str | None, e: Event, g: GameState,
                 out: Outcome) -> None:
         """Append the ``COMMON`` columns of an event's row to its kind's ``rows`` (``player``:
-        None for the kinds without).
-        Names and card codes are given as one str object per distinct value of the game (each
-        event's decoded line has its own copies): Arrow reads a column of a few objects that
-        stay in the memory cache several times faster than one of thousands of copies."""
-        strings = self.strings
+        None for the kinds without). ``player`` and ``card`` are ``CODED``."""
         card = out.card
         value: int | None = None
+        card_code = 0
         if card is not None:
             value = g.values_of[card]
-            card = strings.setdefault(card, card)
-        if player is not None:
-            player = strings.setdefault(player, player)
+            card_code = self._code(card)
         r = g.round
-        rows.extend((g.events - 1, line, r.round_no, r.turn, player, e.auto, card, value,
+        rows.extend((g.events - 1, line, r.round_no, r.turn,
+                     self._code(player) if player is not None else 0, e.auto, card_code, value,
                      len(r.deck), True if out.lapsed is not None else None,
                      True if out.round_ended is not None else None))
 
+    def _code(self, value: str) -> int:
+        """The number of a ``CODED`` column's value in this game (``names``)."""
+        code = self.codes.get(value)
+        if code is None:
+            code = self.codes[value] = len(self.names)
+            self.names.append(value)
+        return code
+
     # --- the handlers of the frequent kinds: their own columns ----------------------------
-    def _draw(self, e: Draw, g: GameState) -> str:
+    def _draw(self, e: Draw, g: GameState) -> int:
         r = g.round
         seat = r.current
         self.turns_of[seat] += 1
@@ -228,7 +239,7 @@ class GameRows:
         # (a face-up card is always known to everybody, so ``known`` says it all)
         known = r.known
         self.before_replace = [known[c] for c in r.rows[seat]]
-        return self.strings.setdefault(e.source, e.source)
+        return self._code(e.source)
 
     def _replace(self, e: Replace, g: GameState, out: Outcome) -> Row:
         values_of = g.values_of
