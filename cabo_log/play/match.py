@@ -196,6 +196,8 @@ class Match:
         clock_seed = master.getrandbits(64)   # drawn always: the bots' seeds come after it
         self.bot_rngs = [random.Random(master.getrandbits(64)) for _ in bot_names]
         self.bots: list[Bot] = [make_bot(name, rules) for name in bot_names]
+        # a bot that reads no row but its own gets partial observations (Observer.observe)
+        self.own_row_only = [getattr(bot, "own_row_only", False) is True for bot in self.bots]
         self.bot_names = dict(header["bots"])
         self.forfeit_rate = forfeit_rate
         self.auto_rate = auto_rate
@@ -251,7 +253,8 @@ class Match:
             name = g.players[seat]
             options = peek_moves(g, name)
             if options:
-                choice = self.bots[seat].peek(self.observe(name), options, self.bot_rngs[seat])
+                choice = self.bots[seat].peek(self.observe(name, self.own_row_only[seat]),
+                                              options, self.bot_rngs[seat])
                 if choice is not None:
                     self.emit(choice)
 
@@ -283,7 +286,8 @@ class Match:
             if row_size(g, seat) < 2:
                 continue  # an empty row could not take the discard (see docs/simulate.md)
             mine = [m for m in options if isinstance(m, Snap) and m.player == name]
-            choice = self.bots[seat].snap(self.observe(name), mine, self.bot_rngs[seat])
+            choice = self.bots[seat].snap(self.observe(name, self.own_row_only[seat]), mine,
+                                           self.bot_rngs[seat])
             if choice is None:
                 continue
             if not isinstance(choice, Snap) or choice.player != name:
@@ -305,7 +309,8 @@ class Match:
         if auto:
             move = timeout_move(moves)
         else:
-            move = self.bots[seat].choose(self.observe(name), moves, self.bot_rngs[seat])
+            move = self.bots[seat].choose(self.observe(name, self.own_row_only[seat]), moves,
+                                          self.bot_rngs[seat])
         if getattr(move, "player", None) != name:
             raise SimulationError(f"bot {self.bot_names[name]} played {move} for {name}")
         kind = type(move)

@@ -266,38 +266,50 @@ class SafeCombos(LazyMoves):
         self.row, self.values, self.low, self.high = row, values, low, high
         self._total: int | None = None   # counted when first asked: a bot that picks
                                          # another kind of move never asks
+        self.kind: list[int] = []        # each position's class (``_kinds``), when needed
+        self.tabled = False              # the unranking tables (``_tables``) made
+
+    def _kinds(self) -> list[int]:
+        """Each position's class: its card's value, ``_UNKNOWN`` for an unknown card (plain
+        ints, compared natively when compiled); looked up once per row."""
+        kind = self.kind
+        if not kind:
+            values = self.values
+            for code in self.row:
+                kind.append(values[code] if code is not None else _UNKNOWN)
+        return kind
 
     def _prepare(self) -> int:
         """Count the valid combinations of each size from the class sizes alone."""
-        row, values = self.row, self.values
         unknown = 0
-        classes: dict[int, int] = {}
-        for code in row:
-            if code is None:
+        sizes: dict[int, int] = {}
+        for cls in self._kinds():
+            if cls == _UNKNOWN:
                 unknown += 1
             else:
-                v = values[code]
-                classes[v] = classes.get(v, 0) + 1
-        counts = []
+                sizes[cls] = sizes.get(cls, 0) + 1
+        classes = list(sizes.values())
+        counts: list[tuple[int, int]] = []
+        total = 0
         for k in range(self.low, self.high + 1):
             base = comb(unknown, k)
-            counts.append((k, base + sum([comb(n + unknown, k) - base
-                                          for n in classes.values()])))
+            number = base
+            for n in classes:
+                number += comb(n + unknown, k) - base
+            counts.append((k, number))
+            total += number
         self.counts = counts
-        self._total = sum(n for _, n in counts)
-        return self._total
+        self._total = total
+        return total
 
     def _tables(self) -> None:
-        """Suffix counts for unranking: unknown[p], known[v][p] among positions p.. on. A
-        position's class is its card's value, ``_UNKNOWN`` for an unknown card: plain ints,
-        compared natively when compiled (``int | None`` compared as objects)."""
-        row, values = self.row, self.values
-        self.size = len(row)
-        kind = [values[c] if c is not None else _UNKNOWN for c in row]
-        self.kind = kind
+        """Suffix counts for unranking: unknown[p], known[v][p] among positions p.. on."""
+        kind = self._kinds()
+        self.size = len(kind)
         self.unknown = _suffix_counts(kind, _UNKNOWN)
         classes = sorted({k for k in kind if k != _UNKNOWN})
         self.known = {v: _suffix_counts(kind, v) for v in classes}
+        self.tabled = True
 
     @property
     def total(self) -> int:
@@ -309,18 +321,19 @@ class SafeCombos(LazyMoves):
         if self.high < 2:
             return False
         values = self.values
-        unknown = 0
+        unknown = False
         seen: set[int] = set()
-        pair = False
-        for code in self.row:   # one pass, no method calls on the row (a generic sequence)
+        for code in self.row:   # one pass, stopping at the first valid pair found
             if code is None:
-                unknown += 1
+                if unknown or seen:
+                    return True
+                unknown = True
             else:
                 value = values[code]
-                if value in seen:
-                    pair = True
+                if unknown or value in seen:
+                    return True
                 seen.add(value)
-        return unknown >= 2 or (unknown > 0 and len(seen) > 0) or pair
+        return False
 
     def _ways(self, p: int, r: int, cls: int) -> int:
         """Valid ways to pick ``r`` more positions from ``p`` on, known ones of ``cls`` only
@@ -346,7 +359,7 @@ class SafeCombos(LazyMoves):
         raise IndexError(index)  # pragma: no cover - the counts add up to total
 
     def _unrank(self, count: int, index: int) -> tuple[int, ...]:
-        if not hasattr(self, "kind"):
+        if not self.tabled:
             self._tables()
         out: list[int] = []
         start, cls = 0, _UNKNOWN

@@ -30,6 +30,7 @@ class RandomBot:
     """A uniformly random legal move, kind first; Cabo with a small probability per turn."""
 
     name = "random"
+    own_row_only = True   # reads no row but its own: partial observations (bots.py)
 
     def __init__(self, rules: Ruleset, *, cabo_rate: float = 0.04, snap_rate: float = 0.02,
                  peek_rate: float = 0.9) -> None:
