@@ -125,9 +125,10 @@ def line_bytes(kind: type[Event], seq: int, auto: bool, values: tuple[Any, ...]
     which take the dict. The text after ``seq`` depends on the values alone, and the same
     few recur all match long (a player's draws, discards, single replacements): each is
     written once (``_BODIES``) and only the ``seq`` is written per line."""
-    bodies = _BODIES.get(kind)
-    if bodies is None:
+    known = _BODIES.get(kind)
+    if known is None:
         return None
+    head, bodies = known
     if auto:
         body = _body(kind, values) + ',"auto":true}'
     else:
@@ -137,7 +138,7 @@ def line_bytes(kind: type[Event], seq: int, auto: bool, values: tuple[Any, ...]
                 bodies.clear()
             found = bodies[values] = _body(kind, values) + "}"
         body = found
-    return f'{{"type":"{kind.TYPE}","seq":{seq}{body}'.encode()
+    return f"{head}{seq}{body}".encode()
 
 
 def _body(kind: type[Event], values: tuple[Any, ...]) -> str:
@@ -153,9 +154,11 @@ def _body(kind: type[Event], values: tuple[Any, ...]) -> str:
     return f',"player":{_text(values[0])}'   # a discard, skip or Cabo call
 
 
-_BODIES: Final[dict[type, dict[tuple[Any, ...], str]]] = {
-    Draw: {}, Replace: {}, Discard: {}, Skip: {}, Cabo: {}, Power: {}, Peek: {}}
-"""By decision type: the text after ``seq`` of each line written so far, by its values."""
+_BODIES: Final[dict[type, tuple[str, dict[tuple[Any, ...], str]]]] = {
+    kind: (f'{{"type":"{kind.TYPE}","seq":', {})
+    for kind in (Draw, Replace, Discard, Skip, Cabo, Power, Peek)}
+"""By decision type: the line's text up to ``seq``, and the text after ``seq`` of each line
+written so far, by its values."""
 
 
 _TEXT: Final[dict[str, str]] = {}
