@@ -24,7 +24,7 @@ from typing import Any, Final
 from cabo_log.log.append import EventWriter, MemorySink
 from cabo_log.log.gamelog import GameLog
 from cabo_log.play.bots import Bot, make_bot
-from cabo_log.play.chance import below, shuffle
+from cabo_log.play.chance import Words
 from cabo_log.play.errors import SimulationError
 from cabo_log.play.lines import PLANS, Line, line_bytes, make_event, plan, stamp_fields
 from cabo_log.play.moveset import MoveLister
@@ -191,7 +191,8 @@ class Match:
     def __init__(self, rules: Ruleset, header: Line, bot_names: Sequence[str], seed: int,
                  forfeit_rate: float, auto_rate: float, out: Path | None = None) -> None:
         master = random.Random(seed)
-        self.cards = random.Random(master.getrandbits(64))
+        # the cards' stream is read only here, so it may be read ahead (chance.Words)
+        self.cards = Words(random.Random(master.getrandbits(64)))
         self.table = random.Random(master.getrandbits(64))
         clock_seed = master.getrandbits(64)   # drawn always: the bots' seeds come after it
         self.bot_rngs = [random.Random(master.getrandbits(64)) for _ in bot_names]
@@ -210,6 +211,7 @@ class Match:
         self.state = self.recorder.state
         self.observe = self.recorder.observer.observe
         self.lister = MoveLister()
+        self.deck = rules.deck_codes()   # the ruleset's deck, copied for every deal
 
     def emit(self, event: Event, auto: bool = False) -> None:
         self.recorder.emit(event, auto)
@@ -238,9 +240,9 @@ class Match:
 
     def _deal(self) -> None:
         g = self.state
-        seats, hands, top, rest = shuffled_cards(g, self._shuffle)
+        seats, hands, top, rest = shuffled_cards(g, self._shuffle, self.deck)
         if not g.rounds:
-            first = seats[below(self.cards, len(seats))]
+            first = seats[self.cards.below(len(seats))]
         else:
             must = expected_first(g, seats)
             first = must if must is not None else rotate_first(g, seats)
@@ -342,11 +344,11 @@ class Match:
     # --- chance and the table ------------------------------------------------------------
     def _reshuffle(self) -> None:
         codes = pile_under_top(self.state)
-        shuffle(self.cards, codes)
+        self.cards.shuffle(codes)
         self.emit(Reshuffle(None, False, tuple(codes)))
 
     def _shuffle(self, codes: list[str]) -> None:
-        shuffle(self.cards, codes)
+        self.cards.shuffle(codes)
 
     def _maybe_forfeit(self) -> bool:
         g = self.state
@@ -376,13 +378,15 @@ def timeout_move(moves: Sequence[Event]) -> Event:
 __all__ = ["MAX_TURNS", "Match", "Recorder", "SimulationError", "header_line", "timeout_move"]
 
 
-def shuffled_cards(g: GameState, shuffle: Callable[[list[str]], None]
+def shuffled_cards(g: GameState, shuffle: Callable[[list[str]], None],
+                   deck: list[str] | None = None
                    ) -> tuple[tuple[int, ...], dict[str, tuple[str, ...]], str, tuple[str, ...]]:
-    """The next round's cards from a fresh ``shuffle`` of the ruleset's deck: the seats dealt
-    in (a golf tie-break's, or every active player), their four cards each, the first discard
-    and the draw pile (the simulator and the analysis's rollouts deal alike)."""
+    """The next round's cards from a fresh ``shuffle`` of the ruleset's deck (``deck``: its
+    ``deck_codes()`` made before, copied here): the seats dealt in (a golf tie-break's, or
+    every active player), their four cards each, the first discard and the draw pile (the
+    simulator and the analysis's rollouts deal alike)."""
     seats = g.tiebreak if g.tiebreak is not None else tuple(g.active_players())
-    codes = g.rules.deck_codes()
+    codes = deck[:] if deck is not None else g.rules.deck_codes()
     shuffle(codes)
     hands = {g.players[p]: tuple(codes[4 * k:4 * k + 4]) for k, p in enumerate(seats)}
     top = 4 * len(seats)

@@ -132,15 +132,13 @@ def _unrank(size: int, count: int, index: int) -> tuple[int, ...]:
 class Placements(LazyMoves):
     """``legal_moves`` in the DRAWN phase: an optional discard, then every replacement."""
 
-    def __init__(self, g: GameState, made: dict[tuple[str, int], Sequence[Event]] | None = None,
-                 grouped: dict[tuple[object, ...], dict[str, Sequence[Event]]] | None = None
-                 ) -> None:
+    def __init__(self, g: GameState,
+                 made: dict[str, dict[int, Sequence[Event]]] | None = None) -> None:
         r = round_of(g)
         me = g.players[r.current]
         self.me = me
         self.size = size = len(r.rows[r.current])
-        self.made = made   # moves made before, to hand out again: (player, size) -> moves
-        self.grouped = grouped   # kinds() made before: (player, discard?, values, *row) -> ...
+        self.made = made   # moves made before, to hand out again: player -> size -> moves
         self.discard: Sequence[Event] = () if r.drawn_source != "deck" else (
             self._made(me, -1) if made is not None else (Discard(None, False, me),))
         self.limit = min(g.rules.max_replace or LISTED_REPLACE_LIMIT, size)
@@ -150,9 +148,12 @@ class Placements(LazyMoves):
         """The player's discard (``size`` -1), or their single replacements in a row of
         ``size``: the same moves every time, so made once per match."""
         assert self.made is not None
-        moves = self.made.get((me, size))
+        mine = self.made.get(me)
+        if mine is None:
+            mine = self.made[me] = {}
+        moves = mine.get(size)
         if moves is None:
-            moves = self.made[(me, size)] = (
+            moves = mine[size] = (
                 (Discard(None, False, me),) if size < 0 else
                 tuple([Replace(None, False, me, (i,), None, None) for i in range(size)]))
         return moves
@@ -163,18 +164,12 @@ class Placements(LazyMoves):
             self._all = Combos(self.me, self.size, 1, self.limit)
         return self._all
 
-    def kinds(self, row: Sequence[str | None] | None = None,
+    def kinds(self, row: tuple[str | None, ...] | None = None,
               values: dict[str, int] | None = None) -> dict[str, Sequence[Event]]:
         """The moves by kind, as ``RandomBot`` groups them (discard, replace, multi); with the
-        player's ``row`` and card ``values``, multi-replacements known to fail are left out.
-        Remembered for the match (a row seen again, e.g. after a discard, is not counted
-        again); the groups are shared: read them, never change them."""
-        key: tuple[object, ...] | None = None
-        if self.grouped is not None and row is not None and values is not None:
-            key = (self.me, bool(self.discard), id(values), *row)
-            known = self.grouped.get(key)
-            if known is not None:
-                return known
+        player's ``row`` and card ``values``, multi-replacements known to fail are left out
+        (counted only if a bot asks how many: ``SafeCombos``). Made per decision: a row
+        rarely comes back within a match (remembering them cost more than it saved)."""
         out: dict[str, Sequence[Event]] = {}
         if self.discard:
             out["discard"] = self.discard
@@ -187,8 +182,6 @@ class Placements(LazyMoves):
                 else SafeCombos(self.me, row, values, 2, self.limit))
             if multi:
                 out["multi"] = multi
-        if key is not None and self.grouped is not None:
-            self.grouped[key] = out
         return out
 
     def __len__(self) -> int:
@@ -227,13 +220,12 @@ class MoveLister:
 
     def __init__(self) -> None:
         self.remembered: dict[tuple[object, ...], Listed] = {}
-        self.made: dict[tuple[str, int], Sequence[Event]] = {}
-        self.grouped: dict[tuple[object, ...], dict[str, Sequence[Event]]] = {}
+        self.made: dict[str, dict[int, Sequence[Event]]] = {}
 
     def moves(self, g: GameState) -> Sequence[Event]:
         phase = g.phase
         if phase == DRAWN:
-            return Placements(g, self.made, self.grouped)
+            return Placements(g, self.made)
         r = round_of(g)
         if phase == TURN_START:
             key: tuple[object, ...] = (
@@ -260,7 +252,7 @@ class SafeCombos(LazyMoves):
     and a valid combination takes known cards of one class at most (Vandermonde's identity
     counts those: choosing ``r`` among a class's ``n`` and the ``u`` unknown is C(n+u, r))."""
 
-    def __init__(self, player: str, row: Sequence[str | None], values: dict[str, int],
+    def __init__(self, player: str, row: tuple[str | None, ...], values: dict[str, int],
                  low: int, high: int) -> None:
         self.player = player
         self.row, self.values, self.low, self.high = row, values, low, high
@@ -274,8 +266,9 @@ class SafeCombos(LazyMoves):
         ints, compared natively when compiled); looked up once per row."""
         kind = self.kind
         if not kind:
-            values = self.values
-            for code in self.row:
+            values, row = self.values, self.row
+            for i in range(len(row)):
+                code = row[i]
                 kind.append(values[code] if code is not None else _UNKNOWN)
         return kind
 
@@ -321,18 +314,23 @@ class SafeCombos(LazyMoves):
         if self.high < 2:
             return False
         values = self.values
+        row = self.row
         unknown = False
-        seen: set[int] = set()
-        for code in self.row:   # one pass, stopping at the first valid pair found
+        seen: list[int] = []   # rows are short: a list scanned in machine ints, no set
+        for i in range(len(row)):   # one pass, stopping at the first valid pair found
+            code = row[i]
             if code is None:
-                if unknown or seen:
+                if unknown or len(seen) > 0:
                     return True
                 unknown = True
             else:
                 value = values[code]
-                if unknown or value in seen:
+                if unknown:
                     return True
-                seen.add(value)
+                for other in seen:
+                    if other == value:
+                        return True
+                seen.append(value)
         return False
 
     def _ways(self, p: int, r: int, cls: int) -> int:
