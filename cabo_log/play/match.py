@@ -24,7 +24,7 @@ from typing import Any, Final
 from cabo_log.log.append import EventWriter, MemorySink
 from cabo_log.log.gamelog import GameLog
 from cabo_log.play.bots import Bot, make_bot
-from cabo_log.play.chance import Words
+from cabo_log.play.chance import below, shuffle
 from cabo_log.play.errors import SimulationError
 from cabo_log.play.lines import PLANS, Line, line_bytes, make_event, plan, stamp_fields
 from cabo_log.play.moveset import MoveLister
@@ -191,8 +191,7 @@ class Match:
     def __init__(self, rules: Ruleset, header: Line, bot_names: Sequence[str], seed: int,
                  forfeit_rate: float, auto_rate: float, out: Path | None = None) -> None:
         master = random.Random(seed)
-        # the cards' stream is read only here, so it may be read ahead (chance.Words)
-        self.cards = Words(random.Random(master.getrandbits(64)))
+        self.cards = random.Random(master.getrandbits(64))
         self.table = random.Random(master.getrandbits(64))
         clock_seed = master.getrandbits(64)   # drawn always: the bots' seeds come after it
         self.bot_rngs = [random.Random(master.getrandbits(64)) for _ in bot_names]
@@ -242,7 +241,7 @@ class Match:
         g = self.state
         seats, hands, top, rest = shuffled_cards(g, self._shuffle, self.deck)
         if not g.rounds:
-            first = seats[self.cards.below(len(seats))]
+            first = seats[below(self.cards, len(seats))]
         else:
             must = expected_first(g, seats)
             first = must if must is not None else rotate_first(g, seats)
@@ -344,11 +343,11 @@ class Match:
     # --- chance and the table ------------------------------------------------------------
     def _reshuffle(self) -> None:
         codes = pile_under_top(self.state)
-        self.cards.shuffle(codes)
+        shuffle(self.cards, codes)
         self.emit(Reshuffle(None, False, tuple(codes)))
 
     def _shuffle(self, codes: list[str]) -> None:
-        self.cards.shuffle(codes)
+        shuffle(self.cards, codes)
 
     def _maybe_forfeit(self) -> bool:
         g = self.state

@@ -215,20 +215,10 @@ class Observer:
 
     def _discard_of(self, r: Round) -> tuple[str, ...]:
         pile = r.pile
-        old = self._pile
-        if pile != old:
-            codes = r.codes
-            n = len(old)
-            grown = len(pile) > n
-            for i in range(n if grown else 0):   # cards only put on top since: add those
-                if pile[i] != old[i]:
-                    grown = False
-                    break
-            if grown:
-                self._discard += tuple([codes[pile[i]] for i in range(n, len(pile))])
-            else:
-                self._discard = tuple([codes[c] for c in pile])
+        if pile != self._pile:
             self._pile = pile[:]
+            codes = r.codes
+            self._discard = tuple([codes[c] for c in pile])
         return self._discard
 
     def rest(self, player: str) -> dict[str, object]:
