@@ -209,7 +209,7 @@ class Match:
         self.recorder.reshuffle = self._reshuffle
         self.state = self.recorder.state
         self.observe = self.recorder.observer.observe
-        self.lister = MoveLister()
+        self.lister = MoveLister((rules, tuple(header["players"])))
         self.deck = rules.deck_codes()   # the ruleset's deck, copied for every deal
 
     def emit(self, event: Event, auto: bool = False) -> None:

@@ -216,11 +216,22 @@ class MoveLister:
     engine's own list, remembered under what ``legal_moves`` reads for them: the seat to act
     and whether the piles (and the row) are empty, the caller; the power and the sizes of
     the rows in play. ``tests/test_moveset.py`` compares every answer with ``legal_moves``.
+
+    Given the ruleset and the players (``table``), those answers are the same in every match,
+    so the lists and moves are remembered for the process (``_TABLES``), not made again in
+    each match (a random bot's match is short: most of its lists were new to it).
     """
 
-    def __init__(self) -> None:
-        self.remembered: dict[tuple[object, ...], Listed] = {}
-        self.made: dict[str, dict[int, Sequence[Event]]] = {}
+    def __init__(self, table: tuple[object, ...] | None = None) -> None:
+        known = _TABLES.get(table) if table is not None else None
+        if known is None:
+            known = ({}, {})
+            if table is not None:
+                if len(_TABLES) >= _MAX_TABLES:   # keep the memory flat
+                    _TABLES.clear()
+                _TABLES[table] = known
+        self.remembered: dict[tuple[object, ...], Listed] = known[0]
+        self.made: dict[str, dict[int, Sequence[Event]]] = known[1]
 
     def moves(self, g: GameState) -> Sequence[Event]:
         phase = g.phase
@@ -239,9 +250,18 @@ class MoveLister:
             return legal_moves(g)
         listed = self.remembered.get(key)
         if listed is None:
+            if len(self.remembered) >= _MAX_LISTS:   # keep the memory flat
+                self.remembered.clear()
             listed = self.remembered[key] = Listed(legal_moves(g))
             listed.kinds()   # grouped now, once: read as ``groups`` on every decision
         return listed
+
+
+_TABLES: Final[dict[tuple[object, ...], tuple[dict[tuple[object, ...], Listed],
+                                              dict[str, dict[int, Sequence[Event]]]]]] = {}
+"""``MoveLister``'s lists and moves by table (ruleset, players), for the process."""
+_MAX_TABLES: Final = 64
+_MAX_LISTS: Final = 4096
 
 
 class SafeCombos(LazyMoves):
