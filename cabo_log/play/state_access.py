@@ -215,15 +215,10 @@ class Observer:
 
     def _discard_of(self, r: Round) -> tuple[str, ...]:
         pile = r.pile
-        old = self._pile
-        if pile != old:
-            codes = r.codes
-            n = len(old)
-            if len(pile) > n and pile[:n] == old:   # cards only put on top since: add those
-                self._discard = self._discard + tuple([codes[c] for c in pile[n:]])
-            else:
-                self._discard = tuple([codes[c] for c in pile])
+        if pile != self._pile:
             self._pile = pile[:]
+            codes = r.codes
+            self._discard = tuple([codes[c] for c in pile])
         return self._discard
 
     def rest(self, player: str) -> dict[str, object]:
