@@ -174,6 +174,7 @@ class _Loader:
         self.before: dict[str, tuple[str | None, int]] = {}   # planned path -> game, events
         self.held: dict[str, str | None] = {}   # game_id -> path (None: deleted), uncommitted
         self.submitted: list[tuple[int, dict[str, str | None]]] = []   # (batch, its ``held``)
+        self.draining = False   # every chunk is handed out: write each result as it comes
 
     def start(self, files: Iterable[str], on_total: Callable[[int], None] | None,
               progress: Progress | None, total: int | None = None) -> Iterator[Task]:
@@ -237,10 +238,16 @@ class _Loader:
         with spool_folder(spool_in) as folder, \
                 Pool(workers, preload=[replay_files.__name__]) as pool:
             work = (Spooled(folder, n, chunk) for n, chunk in enumerate(every))
-            for outcomes, files in pool.imap(replay_to_spool, work):
+            for outcomes, files in pool.imap(replay_to_spool, self._then_drain(work)):
                 self.handle(outcomes, unspool(files), progress)
         # the workers are done: the last batch and the checkpoint at close may use every core
         self.con.execute("RESET threads")
+
+    def _then_drain(self, work: Iterator[Spooled]) -> Iterator[Spooled]:
+        """``work``, then ``draining`` on: the last results are written as they come, while
+        the workers finish theirs, instead of all at the end with every core but one idle."""
+        yield from work
+        self.draining = True
 
     def holders(self, game_ids: Iterable[str | None]) -> dict[str, tuple[str, bool] | None]:
         """game_id -> (the file it was loaded from, whether that file counts as met by this
@@ -329,7 +336,7 @@ class _Loader:
         self.writer.add("load_errors", [errors_batch(errors)] if errors else [])
         for table, items in batches.items():
             self.writer.add(table, items)
-        if self.writer.full():
+        if self.writer.full() or (self.draining and self.writer.pending.rows):
             self.submit()
         if progress is not None:
             progress(len(outcomes))
