@@ -79,8 +79,9 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
                on_total: Callable[[int], None] | None = None) -> LoadSummary:
     """Load log files and folders (searched for ``*.jsonl``) into the database.
 
-    The rows go to DuckDB about ``FLUSH_ROWS`` at a time, into a transaction committed once
-    it holds ``COMMIT_ROWS`` (a batch: many row groups at once, which DuckDB writes compressed
+    The rows go to DuckDB about ``FLUSH_ROWS`` at a time (once every chunk is handed out to
+    the workers, each result as it comes), into a transaction committed once it holds
+    ``COMMIT_ROWS`` (a batch: many row groups at once, which DuckDB writes compressed
     straight to the database file, with little left for the checkpoint at the end).
     Raises ``db.DatabaseError`` when the database cannot be used, ``LoadError`` when the load
     stopped (a worker died) and ``LoadInterrupted`` on Ctrl-C or SIGTERM (see
