@@ -34,7 +34,6 @@ from .table import (
 from .vocabulary import DECK, DISCARD
 
 
-@handles(Draw)
 def draw(g: GameState, e: Draw) -> Outcome:
     r = g.round
     seat = r.current   # the player's seat if the name is the current player's (no hashing)
@@ -62,6 +61,9 @@ def draw(g: GameState, e: Draw) -> Outcome:
     r.pile.pop()
     r.known[card] = g.everybody
     return Drew(code, ())
+
+
+handles(Draw)(draw)   # not a decorator: ``apply`` calls it natively (compiled)
 
 
 def _cannot_draw(g: GameState, player: str) -> IllegalEventError:
@@ -104,7 +106,6 @@ def _not_holding(g: GameState, player: str, what: str) -> IllegalEventError:
     return IllegalEventError("nothing_drawn", f"{player} holds no drawn card to {what}")
 
 
-@handles(Discard)
 def discard(g: GameState, e: Discard) -> Outcome:
     r = g.round
     if g.phase is not DRAWN or e.player != g.players[r.current]:
@@ -127,7 +128,9 @@ def discard(g: GameState, e: Discard) -> Outcome:
     return Discarded(r.codes[card], card, None, result, result is not None and g.complete)
 
 
-@handles(Replace)
+handles(Discard)(discard)   # not a decorator: ``apply`` calls it natively (compiled)
+
+
 def replace(g: GameState, e: Replace) -> Outcome:
     r = g.round
     seat = r.current
@@ -161,6 +164,9 @@ def replace(g: GameState, e: Replace) -> Outcome:
     result = end_turn(g)
     return Replaced(codes[drawn], ((seat, pos),), (codes[old],), ((EVERYBODY, old),), None,
                     result, result is not None and g.complete)
+
+
+handles(Replace)(replace)   # not a decorator: ``apply`` calls it natively (compiled)
 
 
 def _replace_several(g: GameState, e: Replace, seat: int) -> Outcome:

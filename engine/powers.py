@@ -11,7 +11,6 @@ from .table import check_position, end_turn, in_round, need_round, seat_named
 from .vocabulary import PEEK, SPY, SWAP
 
 
-@handles(Power)
 def power(g: GameState, e: Power) -> Outcome:
     r = g.round
     seat = r.current   # the player's seat if the name is the current player's (no hashing)
@@ -45,6 +44,9 @@ def power(g: GameState, e: Power) -> Outcome:
     result = end_turn(g)
     return Looked(r.codes[card], (target, pos), ((seat, card),), result,
                   result is not None and g.complete)
+
+
+handles(Power)(power)   # not a decorator: ``apply`` calls it natively (compiled)
 
 
 def _swap(g: GameState, seat: int, e: Power) -> Outcome:
