@@ -35,13 +35,19 @@ TABLES: list[tuple[str, dict[str, Any], int, str, float, float]] = [
 def test_every_observation_and_move_list_is_the_engines(
         monkeypatch: pytest.MonkeyPatch, ruleset: str, options: dict[str, Any], players: int,
         bots: str, forfeits: float, autos: float) -> None:
-    checked = {"observations": 0, "moves": 0}
+    checked = {"observations": 0, "moves": 0, "partial": 0}
     observed = state_access.Observer.observe
     listed = moveset.MoveLister.moves
 
-    def check_observe(self: state_access.Observer, player: str) -> Observation:
-        mine = observed(self, player)
-        assert mine == observe(self.g, player)
+    def check_observe(self: state_access.Observer, player: str, own_row_only: bool = False
+                      ) -> Observation:
+        mine = observed(self, player, own_row_only)
+        engines = observe(self.g, player)
+        if own_row_only:   # partial: the player's own row alone, every other field whole
+            assert set(mine.rows) == set(engines.rows) & {player}
+            checked["partial"] += 1
+            engines.rows = {name: row for name, row in engines.rows.items() if name == player}
+        assert mine == engines
         checked["observations"] += 1
         return mine
 
@@ -57,6 +63,7 @@ def test_every_observation_and_move_list_is_the_engines(
         simulate(ruleset, players=players, seed=game_seed(21, index), options=options,
                  bots=bots, forfeit_rate=forfeits, auto_rate=autos)
     assert checked["observations"] > 100 and checked["moves"] > 100
+    assert (checked["partial"] > 0) == ("random" in bots)   # random's are partial
 
 
 def test_observations_are_new_objects_that_share_only_frozen_parts() -> None:
@@ -76,12 +83,16 @@ def test_an_observation_kept_by_a_bot_stays_what_it_was_when_handed_out(
     observed = state_access.Observer.observe
     read_first = ("rows", "discard", "turn", None)
 
-    def keep(self: state_access.Observer, player: str) -> Observation:
-        mine = observed(self, player)
+    def keep(self: state_access.Observer, player: str, own_row_only: bool = False
+             ) -> Observation:
+        mine = observed(self, player, own_row_only)
         first = read_first[len(kept) % len(read_first)]
         if first is not None:
             getattr(mine, first)   # some fields read now, the rest only after the match
-        kept.append((mine, observe(self.g, player), str(first)))
+        engines = observe(self.g, player)
+        if own_row_only:   # a partial observation: the player's own row alone
+            engines.rows = {name: row for name, row in engines.rows.items() if name == player}
+        kept.append((mine, engines, str(first)))
         return mine
 
     monkeypatch.setattr(state_access.Observer, "observe", keep)

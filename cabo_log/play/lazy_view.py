@@ -32,13 +32,13 @@ class _Lazy(Observation):
         known = self.__dict__
         observer: Observer = known["_observer"]
         if name == "rows":
-            known["rows"] = observer.rows(known["me"])
+            known["rows"] = observer.rows(known["me"], known["_own_row_only"])
         elif name == "discard":
             known["discard"] = observer.discard()
         else:
             known.update(observer.rest(known["me"]))
         if len(known) == _COMPLETE:
-            del known["_observer"]
+            del known["_observer"], known["_own_row_only"]
             _set(self, "__class__", Observation)
 
     def fill(self) -> None:
@@ -67,13 +67,16 @@ for _name in Observation.FIELDS:
     if _name != "me":
         setattr(_Lazy, _name, _lazy_field(_name))
 
-_COMPLETE = len(Observation.FIELDS) + 1   # every field and the observer
+_COMPLETE = len(Observation.FIELDS) + 2   # every field, the observer and its flag
 
 
-def lazy_observation(observer: Observer, player: str) -> Observation:
-    """``player``'s observation, its fields computed by ``observer`` when first read."""
+def lazy_observation(observer: Observer, player: str, own_row_only: bool = False
+                     ) -> Observation:
+    """``player``'s observation, its fields computed by ``observer`` when first read (only
+    the player's own row in ``rows`` with ``own_row_only``: ``Observer.observe``)."""
     obs = _blank(Observation)   # made as the engine's class, then switched
-    _set(obs, "__dict__", {"me": player, "_observer": observer})
+    _set(obs, "__dict__", {"me": player, "_observer": observer,
+                           "_own_row_only": own_row_only})
     _set(obs, "__class__", _Lazy)
     return obs
 

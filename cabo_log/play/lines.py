@@ -122,21 +122,43 @@ def line_bytes(kind: type[Event], seq: int, auto: bool, values: tuple[Any, ...]
     """The line of a decision's event (a draw, discard, replacement, power, skip, Cabo call or
     peek), written out as bytes: exactly ``orjson.dumps`` of ``stamp_fields``'s line, without
     building the dict (``tests/test_moveset.py`` compares them). None for the other kinds,
-    which take the dict."""
-    if kind is Draw:
-        body = _draw_text(values)
-    elif kind is Replace:
-        body = _replace_text(values)
-    elif kind is Discard or kind is Skip or kind is Cabo:
-        body = f',"player":{_text(values[0])}'
-    elif kind is Power:
-        body = _power_text(values)
-    elif kind is Peek:
-        body = f',"player":{_text(values[0])},"positions":{_ints(values[1])}'
-    else:
+    which take the dict. The text after ``seq`` depends on the values alone, and the same
+    few recur all match long (a player's draws, discards, single replacements): each is
+    written once (``_BODIES``) and only the ``seq`` is written per line."""
+    known = _BODIES.get(kind)
+    if known is None:
         return None
-    text = f'{{"type":"{kind.TYPE}","seq":{seq}{body}'
-    return (text + (',"auto":true}' if auto else "}")).encode()
+    head, bodies = known
+    if auto:
+        body = _body(kind, values) + ',"auto":true}'
+    else:
+        found = bodies.get(values)
+        if found is None:
+            if len(bodies) > 4096:   # many matches' ids: keep the memory flat
+                bodies.clear()
+            found = bodies[values] = _body(kind, values) + "}"
+        body = found
+    return f"{head}{seq}{body}".encode()
+
+
+def _body(kind: type[Event], values: tuple[Any, ...]) -> str:
+    """The fields of a decision's line after ``seq``, as JSON text (``line_bytes``)."""
+    if kind is Draw:
+        return _draw_text(values)
+    if kind is Replace:
+        return _replace_text(values)
+    if kind is Power:
+        return _power_text(values)
+    if kind is Peek:
+        return f',"player":{_text(values[0])},"positions":{_ints(values[1])}'
+    return f',"player":{_text(values[0])}'   # a discard, skip or Cabo call
+
+
+_BODIES: Final[dict[type, tuple[str, dict[tuple[Any, ...], str]]]] = {
+    kind: (f'{{"type":"{kind.TYPE}","seq":', {})
+    for kind in (Draw, Replace, Discard, Skip, Cabo, Power, Peek)}
+"""By decision type: the line's text up to ``seq``, and the text after ``seq`` of each line
+written so far, by its values."""
 
 
 _TEXT: Final[dict[str, str]] = {}

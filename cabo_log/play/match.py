@@ -196,6 +196,8 @@ class Match:
         clock_seed = master.getrandbits(64)   # drawn always: the bots' seeds come after it
         self.bot_rngs = [random.Random(master.getrandbits(64)) for _ in bot_names]
         self.bots: list[Bot] = [make_bot(name, rules) for name in bot_names]
+        # a bot that reads no row but its own gets partial observations (Observer.observe)
+        self.own_row_only = [getattr(bot, "own_row_only", False) is True for bot in self.bots]
         self.bot_names = dict(header["bots"])
         self.forfeit_rate = forfeit_rate
         self.auto_rate = auto_rate
@@ -207,7 +209,8 @@ class Match:
         self.recorder.reshuffle = self._reshuffle
         self.state = self.recorder.state
         self.observe = self.recorder.observer.observe
-        self.lister = MoveLister()
+        self.lister = MoveLister((rules, tuple(header["players"])))
+        self.deck = rules.deck_codes()   # the ruleset's deck, copied for every deal
 
     def emit(self, event: Event, auto: bool = False) -> None:
         self.recorder.emit(event, auto)
@@ -236,7 +239,7 @@ class Match:
 
     def _deal(self) -> None:
         g = self.state
-        seats, hands, top, rest = shuffled_cards(g, self._shuffle)
+        seats, hands, top, rest = shuffled_cards(g, self._shuffle, self.deck)
         if not g.rounds:
             first = seats[below(self.cards, len(seats))]
         else:
@@ -251,7 +254,8 @@ class Match:
             name = g.players[seat]
             options = peek_moves(g, name)
             if options:
-                choice = self.bots[seat].peek(self.observe(name), options, self.bot_rngs[seat])
+                choice = self.bots[seat].peek(self.observe(name, self.own_row_only[seat]),
+                                              options, self.bot_rngs[seat])
                 if choice is not None:
                     self.emit(choice)
 
@@ -283,7 +287,8 @@ class Match:
             if row_size(g, seat) < 2:
                 continue  # an empty row could not take the discard (see docs/simulate.md)
             mine = [m for m in options if isinstance(m, Snap) and m.player == name]
-            choice = self.bots[seat].snap(self.observe(name), mine, self.bot_rngs[seat])
+            choice = self.bots[seat].snap(self.observe(name, self.own_row_only[seat]), mine,
+                                           self.bot_rngs[seat])
             if choice is None:
                 continue
             if not isinstance(choice, Snap) or choice.player != name:
@@ -305,7 +310,8 @@ class Match:
         if auto:
             move = timeout_move(moves)
         else:
-            move = self.bots[seat].choose(self.observe(name), moves, self.bot_rngs[seat])
+            move = self.bots[seat].choose(self.observe(name, self.own_row_only[seat]), moves,
+                                          self.bot_rngs[seat])
         if getattr(move, "player", None) != name:
             raise SimulationError(f"bot {self.bot_names[name]} played {move} for {name}")
         kind = type(move)
@@ -371,13 +377,15 @@ def timeout_move(moves: Sequence[Event]) -> Event:
 __all__ = ["MAX_TURNS", "Match", "Recorder", "SimulationError", "header_line", "timeout_move"]
 
 
-def shuffled_cards(g: GameState, shuffle: Callable[[list[str]], None]
+def shuffled_cards(g: GameState, shuffle: Callable[[list[str]], None],
+                   deck: list[str] | None = None
                    ) -> tuple[tuple[int, ...], dict[str, tuple[str, ...]], str, tuple[str, ...]]:
-    """The next round's cards from a fresh ``shuffle`` of the ruleset's deck: the seats dealt
-    in (a golf tie-break's, or every active player), their four cards each, the first discard
-    and the draw pile (the simulator and the analysis's rollouts deal alike)."""
+    """The next round's cards from a fresh ``shuffle`` of the ruleset's deck (``deck``: its
+    ``deck_codes()`` made before, copied here): the seats dealt in (a golf tie-break's, or
+    every active player), their four cards each, the first discard and the draw pile (the
+    simulator and the analysis's rollouts deal alike)."""
     seats = g.tiebreak if g.tiebreak is not None else tuple(g.active_players())
-    codes = g.rules.deck_codes()
+    codes = deck[:] if deck is not None else g.rules.deck_codes()
     shuffle(codes)
     hands = {g.players[p]: tuple(codes[4 * k:4 * k + 4]) for k, p in enumerate(seats)}
     top = 4 * len(seats)

@@ -132,15 +132,13 @@ def _unrank(size: int, count: int, index: int) -> tuple[int, ...]:
 class Placements(LazyMoves):
     """``legal_moves`` in the DRAWN phase: an optional discard, then every replacement."""
 
-    def __init__(self, g: GameState, made: dict[tuple[str, int], Sequence[Event]] | None = None,
-                 grouped: dict[tuple[object, ...], dict[str, Sequence[Event]]] | None = None
-                 ) -> None:
+    def __init__(self, g: GameState,
+                 made: dict[str, dict[int, Sequence[Event]]] | None = None) -> None:
         r = round_of(g)
         me = g.players[r.current]
         self.me = me
         self.size = size = len(r.rows[r.current])
-        self.made = made   # moves made before, to hand out again: (player, size) -> moves
-        self.grouped = grouped   # kinds() made before: (player, discard?, values, *row) -> ...
+        self.made = made   # moves made before, to hand out again: player -> size -> moves
         self.discard: Sequence[Event] = () if r.drawn_source != "deck" else (
             self._made(me, -1) if made is not None else (Discard(None, False, me),))
         self.limit = min(g.rules.max_replace or LISTED_REPLACE_LIMIT, size)
@@ -150,9 +148,12 @@ class Placements(LazyMoves):
         """The player's discard (``size`` -1), or their single replacements in a row of
         ``size``: the same moves every time, so made once per match."""
         assert self.made is not None
-        moves = self.made.get((me, size))
+        mine = self.made.get(me)
+        if mine is None:
+            mine = self.made[me] = {}
+        moves = mine.get(size)
         if moves is None:
-            moves = self.made[(me, size)] = (
+            moves = mine[size] = (
                 (Discard(None, False, me),) if size < 0 else
                 tuple([Replace(None, False, me, (i,), None, None) for i in range(size)]))
         return moves
@@ -163,18 +164,12 @@ class Placements(LazyMoves):
             self._all = Combos(self.me, self.size, 1, self.limit)
         return self._all
 
-    def kinds(self, row: Sequence[str | None] | None = None,
+    def kinds(self, row: tuple[str | None, ...] | None = None,
               values: dict[str, int] | None = None) -> dict[str, Sequence[Event]]:
         """The moves by kind, as ``RandomBot`` groups them (discard, replace, multi); with the
-        player's ``row`` and card ``values``, multi-replacements known to fail are left out.
-        Remembered for the match (a row seen again, e.g. after a discard, is not counted
-        again); the groups are shared: read them, never change them."""
-        key: tuple[object, ...] | None = None
-        if self.grouped is not None and row is not None and values is not None:
-            key = (self.me, bool(self.discard), id(values), *row)
-            known = self.grouped.get(key)
-            if known is not None:
-                return known
+        player's ``row`` and card ``values``, multi-replacements known to fail are left out
+        (counted only if a bot asks how many: ``SafeCombos``). Made per decision: a row
+        rarely comes back within a match (remembering them cost more than it saved)."""
         out: dict[str, Sequence[Event]] = {}
         if self.discard:
             out["discard"] = self.discard
@@ -187,8 +182,6 @@ class Placements(LazyMoves):
                 else SafeCombos(self.me, row, values, 2, self.limit))
             if multi:
                 out["multi"] = multi
-        if key is not None and self.grouped is not None:
-            self.grouped[key] = out
         return out
 
     def __len__(self) -> int:
@@ -223,17 +216,27 @@ class MoveLister:
     engine's own list, remembered under what ``legal_moves`` reads for them: the seat to act
     and whether the piles (and the row) are empty, the caller; the power and the sizes of
     the rows in play. ``tests/test_moveset.py`` compares every answer with ``legal_moves``.
+
+    Given the ruleset and the players (``table``), those answers are the same in every match,
+    so the lists and moves are remembered for the process (``_TABLES``), not made again in
+    each match (a random bot's match is short: most of its lists were new to it).
     """
 
-    def __init__(self) -> None:
-        self.remembered: dict[tuple[object, ...], Listed] = {}
-        self.made: dict[tuple[str, int], Sequence[Event]] = {}
-        self.grouped: dict[tuple[object, ...], dict[str, Sequence[Event]]] = {}
+    def __init__(self, table: tuple[object, ...] | None = None) -> None:
+        known = _TABLES.get(table) if table is not None else None
+        if known is None:
+            known = ({}, {})
+            if table is not None:
+                if len(_TABLES) >= _MAX_TABLES:   # keep the memory flat
+                    _TABLES.clear()
+                _TABLES[table] = known
+        self.remembered: dict[tuple[object, ...], Listed] = known[0]
+        self.made: dict[str, dict[int, Sequence[Event]]] = known[1]
 
     def moves(self, g: GameState) -> Sequence[Event]:
         phase = g.phase
         if phase == DRAWN:
-            return Placements(g, self.made, self.grouped)
+            return Placements(g, self.made)
         r = round_of(g)
         if phase == TURN_START:
             key: tuple[object, ...] = (
@@ -247,9 +250,18 @@ class MoveLister:
             return legal_moves(g)
         listed = self.remembered.get(key)
         if listed is None:
+            if len(self.remembered) >= _MAX_LISTS:   # keep the memory flat
+                self.remembered.clear()
             listed = self.remembered[key] = Listed(legal_moves(g))
             listed.kinds()   # grouped now, once: read as ``groups`` on every decision
         return listed
+
+
+_TABLES: Final[dict[tuple[object, ...], tuple[dict[tuple[object, ...], Listed],
+                                              dict[str, dict[int, Sequence[Event]]]]]] = {}
+"""``MoveLister``'s lists and moves by table (ruleset, players), for the process."""
+_MAX_TABLES: Final = 64
+_MAX_LISTS: Final = 4096
 
 
 class SafeCombos(LazyMoves):
@@ -260,44 +272,57 @@ class SafeCombos(LazyMoves):
     and a valid combination takes known cards of one class at most (Vandermonde's identity
     counts those: choosing ``r`` among a class's ``n`` and the ``u`` unknown is C(n+u, r))."""
 
-    def __init__(self, player: str, row: Sequence[str | None], values: dict[str, int],
+    def __init__(self, player: str, row: tuple[str | None, ...], values: dict[str, int],
                  low: int, high: int) -> None:
         self.player = player
         self.row, self.values, self.low, self.high = row, values, low, high
         self._total: int | None = None   # counted when first asked: a bot that picks
                                          # another kind of move never asks
+        self.kind: list[int] = []        # each position's class (``_kinds``), when needed
+        self.tabled = False              # the unranking tables (``_tables``) made
+
+    def _kinds(self) -> list[int]:
+        """Each position's class: its card's value, ``_UNKNOWN`` for an unknown card (plain
+        ints, compared natively when compiled); looked up once per row."""
+        kind = self.kind
+        if not kind:
+            values, row = self.values, self.row
+            for i in range(len(row)):
+                code = row[i]
+                kind.append(values[code] if code is not None else _UNKNOWN)
+        return kind
 
     def _prepare(self) -> int:
         """Count the valid combinations of each size from the class sizes alone."""
-        row, values = self.row, self.values
         unknown = 0
-        classes: dict[int, int] = {}
-        for code in row:
-            if code is None:
+        sizes: dict[int, int] = {}
+        for cls in self._kinds():
+            if cls == _UNKNOWN:
                 unknown += 1
             else:
-                v = values[code]
-                classes[v] = classes.get(v, 0) + 1
-        counts = []
+                sizes[cls] = sizes.get(cls, 0) + 1
+        classes = list(sizes.values())
+        counts: list[tuple[int, int]] = []
+        total = 0
         for k in range(self.low, self.high + 1):
             base = comb(unknown, k)
-            counts.append((k, base + sum([comb(n + unknown, k) - base
-                                          for n in classes.values()])))
+            number = base
+            for n in classes:
+                number += comb(n + unknown, k) - base
+            counts.append((k, number))
+            total += number
         self.counts = counts
-        self._total = sum(n for _, n in counts)
-        return self._total
+        self._total = total
+        return total
 
     def _tables(self) -> None:
-        """Suffix counts for unranking: unknown[p], known[v][p] among positions p.. on. A
-        position's class is its card's value, ``_UNKNOWN`` for an unknown card: plain ints,
-        compared natively when compiled (``int | None`` compared as objects)."""
-        row, values = self.row, self.values
-        self.size = len(row)
-        kind = [values[c] if c is not None else _UNKNOWN for c in row]
-        self.kind = kind
+        """Suffix counts for unranking: unknown[p], known[v][p] among positions p.. on."""
+        kind = self._kinds()
+        self.size = len(kind)
         self.unknown = _suffix_counts(kind, _UNKNOWN)
         classes = sorted({k for k in kind if k != _UNKNOWN})
         self.known = {v: _suffix_counts(kind, v) for v in classes}
+        self.tabled = True
 
     @property
     def total(self) -> int:
@@ -309,18 +334,24 @@ class SafeCombos(LazyMoves):
         if self.high < 2:
             return False
         values = self.values
-        unknown = 0
-        seen: set[int] = set()
-        pair = False
-        for code in self.row:   # one pass, no method calls on the row (a generic sequence)
+        row = self.row
+        unknown = False
+        seen: list[int] = []   # rows are short: a list scanned in machine ints, no set
+        for i in range(len(row)):   # one pass, stopping at the first valid pair found
+            code = row[i]
             if code is None:
-                unknown += 1
+                if unknown or len(seen) > 0:
+                    return True
+                unknown = True
             else:
                 value = values[code]
-                if value in seen:
-                    pair = True
-                seen.add(value)
-        return unknown >= 2 or (unknown > 0 and len(seen) > 0) or pair
+                if unknown:
+                    return True
+                for other in seen:
+                    if other == value:
+                        return True
+                seen.append(value)
+        return False
 
     def _ways(self, p: int, r: int, cls: int) -> int:
         """Valid ways to pick ``r`` more positions from ``p`` on, known ones of ``cls`` only
@@ -346,7 +377,7 @@ class SafeCombos(LazyMoves):
         raise IndexError(index)  # pragma: no cover - the counts add up to total
 
     def _unrank(self, count: int, index: int) -> tuple[int, ...]:
-        if not hasattr(self, "kind"):
+        if not self.tabled:
             self._tables()
         out: list[int] = []
         start, cls = 0, _UNKNOWN

@@ -30,6 +30,7 @@ class RandomBot:
     """A uniformly random legal move, kind first; Cabo with a small probability per turn."""
 
     name = "random"
+    own_row_only = True   # reads no row but its own: partial observations (bots.py)
 
     def __init__(self, rules: Ruleset, *, cabo_rate: float = 0.04, snap_rate: float = 0.02,
                  peek_rate: float = 0.9) -> None:
@@ -69,9 +70,11 @@ class RandomBot:
             # keeps rounds (and the lists of legal moves) finite.
             if len(kinds) == 1 or rng.random() < self.cabo_rate * max(1.0, size / 4):
                 return cabo[0]
-            names = sorted([k for k in kinds if k != "cabo"])
-        else:
-            names = sorted(kinds)
+        names = [k for k in kinds if k != "cabo"]
+        for i in range(1, len(names)):   # in sorted order: most lists have them so already
+            if names[i - 1] > names[i]:
+                names.sort()
+                break
         move = choice(rng, kinds[choice(rng, names)])
         if type(move) is Replace:
             move = self._decorate(move, rng)

@@ -121,9 +121,16 @@ class Observer:
     def _rebuild(self, r: Round) -> None:
         """What each seat sees of every card of a freshly dealt round (from the state)."""
         codes, face_up, known = r.codes, r.face_up, r.known
-        self.seen = [[code if up or k >> seat & 1 else None
-                      for code, up, k in zip(codes, face_up, known, strict=True)]
-                     for seat in range(len(self.g.players))]
+        cards = len(codes)
+        seen: list[list[str | None]] = []
+        for seat in range(len(self.g.players)):   # indexed loops: machine ints when compiled
+            view: list[str | None] = [None] * cards
+            bit = 1 << seat
+            for card in range(cards):
+                if face_up[card] or known[card] & bit:
+                    view[card] = codes[card]
+            seen.append(view)
+        self.seen = seen
         self.round = r
         self._pile = []
         self._discard = ()
@@ -155,18 +162,23 @@ class Observer:
                 fill(obs)
         self.out.clear()
 
-    def observe(self, player: str) -> Observation:
+    def observe(self, player: str, own_row_only: bool = False) -> Observation:
         """``engine.knowledge.observe(g, player)``, computed from what is remembered: whole
         in the compiled build (a native constructor), field group by field group as it is
-        read in the pure one (``lazy_view``)."""
+        read in the pure one (``lazy_view``).
+
+        ``own_row_only``: a *partial* observation for a bot that reads no row but its own
+        (``Bot.own_row_only``, the random bot): ``rows`` holds only the player's own row (when
+        they are seated); every other field is ``observe``'s. The other rows are most of an
+        observation's cost in a two-player match."""
         if not _LAZY:
             r = self._sync()
             seat = self.g.seat[player]
             obs = self._rest(r, player, seat)
-            obs.rows = self._rows(r, seat)
+            obs.rows = self._rows(r, seat, own_row_only)
             obs.discard = self._discard_of(r)
             return obs
-        obs = lazy_observation(self, player)
+        obs = lazy_observation(self, player, own_row_only)
         self.out.append(weakref.ref(obs))
         return obs
 
@@ -181,15 +193,19 @@ class Observer:
             self._active_changed()
         return r
 
-    def rows(self, player: str) -> dict[str, tuple[str | None, ...]]:
-        """The rows as ``player`` sees them."""
-        return self._rows(self._sync(), self.g.seat[player])
+    def rows(self, player: str, own_row_only: bool = False
+             ) -> dict[str, tuple[str | None, ...]]:
+        """The rows as ``player`` sees them (only their own with ``own_row_only``)."""
+        return self._rows(self._sync(), self.g.seat[player], own_row_only)
 
-    def _rows(self, r: Round, seat: int) -> dict[str, tuple[str | None, ...]]:
+    def _rows(self, r: Round, seat: int, own_row_only: bool
+              ) -> dict[str, tuple[str | None, ...]]:
         view = self.seen[seat]
         row_of = r.rows
         out: dict[str, tuple[str | None, ...]] = {}
         for p, name in self._seated:
+            if own_row_only and p != seat:
+                continue
             out[name] = tuple([view[c] for c in row_of[p]])
         return out
 
