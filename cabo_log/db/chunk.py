@@ -1,8 +1,9 @@
 """The rows of many games -> one Arrow record batch per table, column by column, by name.
 
 Each table's batch is built from its schema (``schema.WIRE``): for every column, the values are
-read by the column's name from the rows (dicts for most tables; for ``events``, the tuples of
-each event type, whose layout ``rows.LAYOUTS`` names) and converted to Arrow in one call. A
+read by the column's name from the rows (tuples for most tables; for ``events``, the flat list
+of each event type, whose layout ``rows.LAYOUTS`` names: a column is a slice of it) and
+converted to Arrow in one call. A
 column that no row fills costs nothing (an all-null array). ``game_id`` and ``ruleset`` are
 dictionary-encoded: one value per game, referenced by a parallel column of game numbers.
 """
@@ -16,10 +17,11 @@ from itertools import repeat
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from cabo_log.db.game_rows import game_rows
-from cabo_log.db.rows import LAYOUTS, RowCollector
-from cabo_log.db.schema import I16, I32, I64, SCHEMAS, STR, WIRE
+from cabo_log.db.rows import CODED, LAYOUTS, RowCollector
+from cabo_log.db.schema import BOOL, I16, I32, I64, SCHEMAS, STR, WIRE
 from engine import GameState
 
 TABLES = tuple(name for name in SCHEMAS if name != "events")   # rows in ``COLUMNS`` order
@@ -33,8 +35,12 @@ class Chunk:
         self.rulesets: list[str] = []
         self.times: list[dict[int, Any]] = []    # of each game: line -> raw ``t``
         self.tables: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TABLES}
-        self.events: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in LAYOUTS}
+        self.events: dict[str, list[Any]] = {kind: [] for kind in LAYOUTS}   # flat rows
         self.owner: dict[str, list[int]] = {name: [] for name in (*TABLES, *LAYOUTS)}
+        # the ``CODED`` columns' values: each game's ``GameRows.names`` one after the other,
+        # and where each game's begin (a row's code + its game's base = its index here)
+        self.names: list[str | None] = []
+        self.bases: list[int] = []
 
     def add(self, g: GameState, rows: RowCollector, source: str, file_hash: str) -> None:
         """Add the rows of a game that replayed without error."""
@@ -52,10 +58,12 @@ class Chunk:
             if items:
                 self.tables[name].extend(items)
                 owner[name].extend(repeat(index, len(items)))
-        for kind, tuples in rows.rows.events.items():
-            if tuples:
-                self.events[kind].extend(tuples)
-                owner[kind].extend(repeat(index, len(tuples)))
+        self.bases.append(len(self.names))
+        self.names.extend(rows.rows.names)
+        for kind, flat in rows.rows.events.items():
+            if flat:
+                self.events[kind].extend(flat)
+                owner[kind].extend(repeat(index, len(flat) // len(LAYOUTS[kind])))
 
     def __len__(self) -> int:
         return len(self.game_ids)
@@ -78,9 +86,10 @@ class Chunk:
         out: dict[str, list[pa.RecordBatch]] = {}
         for name in TABLES:
             rows = self.tables[name]
-            if rows:   # transposed in one pass: row by row is what the memory cache likes
+            if rows:   # the rows one flat list, each column a slice of it (in C)
+                fields = list(WIRE[name])[2:]
                 columns = [_array(values, f.type) for values, f in zip(
-                    zip(*rows, strict=True), list(WIRE[name])[2:], strict=True)]
+                    zip(*rows, strict=True), fields, strict=True)]
                 out[name] = [_batch(name, columns, self.owner[name], keys)]
         kinds = [kind for kind, rows in self.events.items() if rows]
         if kinds:
@@ -89,34 +98,94 @@ class Chunk:
         return out
 
     def _event_columns(self, kinds: list[str], owner: list[int]) -> list[pa.Array]:
-        """The ``events`` columns after the key: each type's values by name, concatenated."""
-        given = {kind: dict(zip(LAYOUTS[kind], zip(*self.events[kind], strict=True),
-                                strict=True))
-                 for kind in kinds}
-        sizes = {kind: len(self.events[kind]) for kind in kinds}
+        """The ``events`` columns after the key: each type's values by name, one after the
+        other. Every pyarrow call costs microseconds, as much as converting ~100 values, and a
+        chunk has ~10,000 events of 14 kinds and 45 columns: so the NULL rows of a column are
+        made in as few calls as its kinds allow (``_merged``), and the ``CODED`` and ``type``
+        columns in C, each in one ``take`` over all kinds."""
+        given = {kind: _columns(self.events[kind], LAYOUTS[kind]) for kind in kinds}
+        sizes = [len(self.events[kind]) // len(LAYOUTS[kind]) for kind in kinds]
         times: dict[str, list[Any]] = {}
         if any(self.times):   # the raw ``t`` of each event, by its game and line
             raw = [self.times[game].get(line) for game, line in zip(
                 owner, (n for k in kinds for n in given[k]["line"]), strict=True)]
             times["t_ms"], times["t_iso"] = _split_times(raw)
+        names = pa.array(self.names, STR)
+        base = pc.take(_array(self.bases, I32), _array(owner, I32))   # each row's game's names
         arrays = []
         for field in list(WIRE["events"])[2:]:
             name, kind_type = field.name, field.type
-            if name == "type":
-                parts = [pa.repeat(pa.scalar(k, STR), sizes[k]) for k in kinds]
+            segments = [given[k].get(name) for k in kinds]
+            if name in CODED:
+                arrays.append(_decode(segments, sizes, base, names))
+            elif name == "type":
+                index = b"".join(bytes((i,)) * n for i, n in enumerate(sizes))
+                arrays.append(pc.take(pa.array(kinds, STR), _bytes_array(index)))
             elif name in times:
-                parts = [_array(times[name], kind_type)]
+                arrays.append(_array(times[name], kind_type))
             else:
-                parts = [_array(given[k][name], kind_type) if name in given[k]
-                         else pa.nulls(sizes[k], kind_type) for k in kinds]
-            arrays.append(parts[0] if len(parts) == 1 else pa.concat_arrays(parts))
+                arrays.append(_merged(segments, sizes, kind_type))
         return arrays
+
+
+def _merged(segments: list[list[Any] | None], sizes: list[int], kind: pa.DataType
+            ) -> pa.Array:
+    """One ``events`` column from each kind's values (None: the kind has no such column, its
+    rows are NULL there): each run of NULL rows (kinds without the column, or with only NULLs
+    in it) one ``pa.nulls``, each kind's values one conversion. (Converting the values of
+    neighbouring kinds in one call was dearer: a NULL among them sends the whole list the slow
+    ``pa.array`` way instead of ``struct``.)"""
+    parts: list[pa.Array] = []
+    values: list[Any] = []
+    nulls = 0
+    for segment, size in zip(segments, sizes, strict=True):
+        if segment is None or (segment[0] is None and segment.count(None) == size):
+            if values:
+                parts.append(_array(values, kind))
+                values = []
+            nulls += size
+            continue
+        if nulls:
+            parts.append(pa.nulls(nulls, kind))
+            nulls = 0
+        if values:
+            parts.append(_array(values, kind))
+        values = segment
+    if values:
+        parts.append(_array(values, kind))
+    if nulls:
+        parts.append(pa.nulls(nulls, kind))
+    return parts[0] if len(parts) == 1 else pa.concat_arrays(parts)
+
+
+def _decode(segments: list[list[Any] | None], sizes: list[int], base: pa.Array,
+            names: pa.Array) -> pa.Array:
+    """A ``CODED`` column: each row's code in its game's names (0 for NULL, and for the kinds
+    without the column) -> the str."""
+    try:   # the usual case: a game has fewer than 256 distinct values (names, cards)
+        codes = _bytes_array(b"".join(bytes(s) if s is not None else bytes(n)
+                                      for s, n in zip(segments, sizes, strict=True)))
+    except ValueError:
+        codes = _array([c for s, n in zip(segments, sizes, strict=True)
+                        for c in (s if s is not None else repeat(0, n))], I32)
+    return pc.take(names, pc.add(codes.cast(I32), base))
+
+
+def _bytes_array(data: bytes) -> pa.Array:
+    """Bytes as an Arrow uint8 array (no copy)."""
+    return pa.Array.from_buffers(pa.uint8(), len(data), [None, pa.py_buffer(data)])
+
+
+def _columns(flat: list[Any], names: tuple[str, ...]) -> dict[str, list[Any]]:
+    """A kind's flat rows -> column name -> its values (a slice each, copied in C)."""
+    width = len(names)
+    return {name: flat[j::width] for j, name in enumerate(names)}
 
 
 def _batch(table: str, columns: list[pa.Array], owner: list[int],
            keys: tuple[pa.Array, pa.Array]) -> pa.RecordBatch:
     """A table's batch: the dictionary-encoded key, then its other columns in schema order."""
-    index = pa.array(owner, I32)
+    index = _array(owner, I32)
     return pa.RecordBatch.from_arrays(
         [pa.DictionaryArray.from_arrays(index, keys[0]),
          pa.DictionaryArray.from_arrays(index, keys[1]), *columns], schema=WIRE[table])
@@ -126,14 +195,21 @@ _MACHINE_INTS = {I16: "h", I32: "i", I64: "q"}
 
 
 def _array(values: Sequence[Any], kind: pa.DataType) -> pa.Array:
-    """``pa.array(values, kind)``, with two shortcuts: no work for a column of NULLs, and an
-    integer column without NULLs packed by ``struct`` (about a third of ``pa.array``'s
-    instructions; a NULL or a value out of range goes the ``pa.array`` way, which says so).
+    """``pa.array(values, kind)``, with three shortcuts: no work for a column of NULLs, a
+    boolean column without NULLs packed by ``bytes`` and an integer column without NULLs by
+    ``struct`` (a fraction of ``pa.array``'s instructions; a NULL or a value out of range goes
+    the ``pa.array`` way, which says so).
     Nothing counts the NULLs first: counting compares every value with None, which costs as
     much as converting it."""
     count = len(values)
     if values[0] is None and values.count(None) == count:   # quick: None is None
         return pa.nulls(count, kind)
+    if kind == BOOL:   # without NULLs, ``bytes`` packs them in C (a NULL raises TypeError)
+        try:
+            packed = bytes(values)
+        except TypeError:
+            return pa.array(values, kind)
+        return pa.Array.from_buffers(pa.uint8(), count, [None, pa.py_buffer(packed)]).cast(kind)
     code = _MACHINE_INTS.get(kind)
     if code is not None:
         try:

@@ -6,8 +6,9 @@
 The columns come from one place each. Every event has the ``COMMON`` columns; an event kind's
 own columns are declared beside the handler that computes them (``OWN``), checked against the
 ``events`` schema when this module loads. An ``events`` row is built as one tuple (``COMMON``
-values, then the handler's), the cheapest thing to build once per event on the replay's hot
-path; ``chunk`` reads it back by these names.
+values, then the handler's) appended to its kind's one flat list: no tuple per event to build
+and free, and ``chunk`` takes each column out of the list by a slice (``flat[j::width]``, in C)
+instead of transposing tuples value by value.
 
 This module is compiled by the optional mypyc build (tools/build_compiled.py, ``APP_MODULES``):
 ``GameRows`` is then a native class whose handlers read the engine's native state and outcome
@@ -42,13 +43,19 @@ from engine.events import (
 )
 from engine.state import POWER
 
-# the columns every event has, in the order of the tuple ``GameRows.event`` builds
+# the columns every event has, in the order ``GameRows._common`` appends them
 # (``t_ms``/``t_iso`` are filled by ``chunk`` from ``times``: few logs carry timestamps)
 COMMON = ("seq", "line", "round", "turn", "player", "auto", "card", "value", "deck_left",
           "implicit_skip", "round_ended")
 Row = tuple[Any, ...]
+# the string columns whose values the rows hold as numbers into the game's ``GameRows.names``
+# (0: NULL): a number is as cheap to append as a str, and ``chunk`` turns a column of small
+# numbers into Arrow in C (bytes, then a ``take`` from the names), where ``pa.array`` of str
+# objects costs ~250 machine instructions a value
+CODED: frozenset[str] = frozenset({"player", "card", "source"})
+Flat = list[Any]   # the rows of one event kind, value after value (``LAYOUTS`` gives the width)
 
-# each event kind's own columns: the tuple its handler (``GameRows._draw`` ...) returns, the
+# each event kind's own columns: what its handler (``GameRows._draw`` ...) appends, the
 # event's own fields flattened, and what the replay derived of it; in this order the kinds'
 # rows come out (``GameRows.events``)
 OWN: dict[type[Event], tuple[str, ...]] = {
@@ -87,9 +94,10 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
 
 
 class GameRows:
-    """The rows of one game while it replays. ``events`` maps an event type to its rows, in
-    the layout ``LAYOUTS[type]``; each type's list is also held by its own attribute, which the
-    handler appends to."""
+    """The rows of one game while it replays. ``events`` maps an event type to its rows, one
+    flat list each (the values of its first row in the order of ``LAYOUTS[type]``, then the
+    next row's...); each type's list is also held by its own attribute, which the handler
+    appends to."""
 
     def __init__(self) -> None:
         self.powers = PowerRows()
@@ -97,26 +105,27 @@ class GameRows:
         self.dealt: dict[int, dict[str, tuple[list[str], int]]] = {}
         self.before_replace: list[int] | None = None    # the drawer's row: known bits
         self.turns_of: list[int] = []
-        # one str object per distinct name or code of the game (see ``_common``)
-        self.strings: dict[str, str] = {}
-        self.games: list[Row] = []
-        self.draws: list[Row] = []
-        self.discards: list[Row] = []
-        self.replaces: list[Row] = []
-        self.power_uses: list[Row] = []
-        self.skips: list[Row] = []
-        self.cabos: list[Row] = []
-        self.snaps: list[Row] = []
-        self.deals: list[Row] = []
-        self.peeks: list[Row] = []
-        self.reshuffles: list[Row] = []
-        self.forfeits: list[Row] = []
-        self.round_ends: list[Row] = []
-        self.game_ends: list[Row] = []
+        # the ``CODED`` columns hold numbers: ``names[code]`` is the value (code 0: NULL)
+        self.names: list[str | None] = [None]
+        self.codes: dict[str, int] = {}
+        self.games: Flat = []
+        self.draws: Flat = []
+        self.discards: Flat = []
+        self.replaces: Flat = []
+        self.power_uses: Flat = []
+        self.skips: Flat = []
+        self.cabos: Flat = []
+        self.snaps: Flat = []
+        self.deals: Flat = []
+        self.peeks: Flat = []
+        self.reshuffles: Flat = []
+        self.forfeits: Flat = []
+        self.round_ends: Flat = []
+        self.game_ends: Flat = []
 
     @property
-    def events(self) -> dict[str, list[Row]]:
-        """event type -> its rows, in ``LAYOUTS`` order."""
+    def events(self) -> dict[str, Flat]:
+        """event type -> its rows (flat), in ``LAYOUTS`` order."""
         return dict(zip(LAYOUTS, (
             self.games, self.draws, self.discards, self.replaces, self.power_uses, self.skips,
             self.cabos, self.snaps, self.deals, self.peeks, self.reshuffles, self.forfeits,
@@ -124,8 +133,9 @@ class GameRows:
 
     def begin(self, state: GameState, header: GameStart, line: int) -> None:
         self.turns_of = [0] * len(state.players)
-        self.strings = {name: name for name in state.players}
-        self.games.append((0, line, 0, 0, None, header.auto, None, None, None, None, None))
+        self.names = [None, *state.players]
+        self.codes = {name: seat + 1 for seat, name in enumerate(state.players)}
+        self.games.extend((0, line, 0, 0, 0, header.auto, 0, None, None, None, None))
 
     def event(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
         """The row of one applied event (``g`` is the state after it), and the open rows it
@@ -134,18 +144,23 @@ class GameRows:
         if powers.open is not None and out.lapsed is not None:
             powers.close("passed", g.events - 1)
         if isinstance(e, Draw):   # by frequency; compiled, each test is a type comparison
-            self.draws.append(self._common(line, e.player, e, g, out) + self._draw(e, g))
+            self._common(self.draws, line, e.player, e, g, out)
+            self.draws.append(self._draw(e, g))
         elif isinstance(e, Discard):
-            self.discards.append(self._common(line, e.player, e, g, out)
-                                 + (out.discarded, out.earned))
+            rows = self.discards
+            self._common(rows, line, e.player, e, g, out)
+            rows.append(out.discarded)
+            rows.append(out.earned)
         elif isinstance(e, Replace):
-            self.replaces.append(self._common(line, e.player, e, g, out) + self._replace(e, g, out))
+            self._common(self.replaces, line, e.player, e, g, out)
+            self.replaces.extend(self._replace(e, g, out))
         elif isinstance(e, Power):
-            self.power_uses.append(self._common(line, e.player, e, g, out) + self._power(e, g, out))
+            self._common(self.power_uses, line, e.player, e, g, out)
+            self.power_uses.extend(self._power(e, g, out))
         elif isinstance(e, Skip):
             if powers.open is not None:
                 powers.close("skipped", g.events - 1)
-            self.skips.append(self._common(line, e.player, e, g, out))
+            self._common(self.skips, line, e.player, e, g, out)
         else:
             self._rare(line, e, g, out)
         if powers.open is None and g.phase is POWER:
@@ -156,28 +171,33 @@ class GameRows:
     def _rare(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
         """The rows of the kinds that come once a turn at most."""
         if isinstance(e, Snap):
-            self.snaps.append(self._common(line, e.player, e, g, out) + _snap(e, g, out))
+            self._common(self.snaps, line, e.player, e, g, out)
+            self.snaps.extend(_snap(e, g, out))
         elif isinstance(e, Cabo):
             seat = g.round.caller
             self.turns_of[seat] += 1
             self.calls.start(g, out, self.turns_of[seat])
-            self.cabos.append(self._common(line, e.player, e, g, out))
+            self._common(self.cabos, line, e.player, e, g, out)
         elif isinstance(e, Deal):
             self._deal(e, g)
-            self.deals.append(self._common(line, None, e, g, out) + (e.first,))
+            self._common(self.deals, line, None, e, g, out)
+            self.deals.append(e.first)
         elif isinstance(e, Peek):
-            self.peeks.append(self._common(line, e.player, e, g, out) + (e.positions,))
+            self._common(self.peeks, line, e.player, e, g, out)
+            self.peeks.append(e.positions)
         elif isinstance(e, Reshuffle):
-            self.reshuffles.append(self._common(line, None, e, g, out))
+            self._common(self.reshuffles, line, None, e, g, out)
         elif isinstance(e, Forfeit):
-            self.forfeits.append(self._common(line, e.player, e, g, out)
-                                 + (e.reason, out.discarded or None))
+            self._common(self.forfeits, line, e.player, e, g, out)
+            self.forfeits.extend((e.reason, out.discarded or None))
         elif isinstance(e, RoundEnd):
-            claim = orjson.dumps({"round": e.round, "points": e.points}).decode()
-            self.round_ends.append(self._common(line, None, e, g, out) + (claim,))
+            self._common(self.round_ends, line, None, e, g, out)
+            self.round_ends.append(
+                orjson.dumps({"round": e.round, "points": e.points}).decode())
         elif isinstance(e, GameEnd):
-            claim = orjson.dumps({"winners": e.winners, "scores": e.scores}).decode()
-            self.game_ends.append(self._common(line, None, e, g, out) + (claim,))
+            self._common(self.game_ends, line, None, e, g, out)
+            self.game_ends.append(
+                orjson.dumps({"winners": e.winners, "scores": e.scores}).decode())
         else:   # pragma: no cover - every event kind is handled above
             raise AssertionError(f"no rows for {type(e).__name__}")
 
@@ -186,27 +206,32 @@ class GameRows:
             self.powers.close("lapsed", None)
         self.calls.end()   # a call in the round the log stops in: no outcome
 
-    def _common(self, line: int, player: str | None, e: Event, g: GameState, out: Outcome
-                ) -> Row:
-        """The ``COMMON`` columns of an event's row (``player``: None for the kinds without).
-        Names and card codes are given as one str object per distinct value of the game (each
-        event's decoded line has its own copies): Arrow reads a column of a few objects that
-        stay in the memory cache several times faster than one of thousands of copies."""
-        strings = self.strings
+    def _common(self, rows: Flat, line: int, player: str | None, e: Event, g: GameState,
+                out: Outcome) -> None:
+        """Append the ``COMMON`` columns of an event's row to its kind's ``rows`` (``player``:
+        None for the kinds without). ``player`` and ``card`` are ``CODED``."""
         card = out.card
         value: int | None = None
+        card_code = 0
         if card is not None:
             value = g.values_of[card]
-            card = strings.setdefault(card, card)
-        if player is not None:
-            player = strings.setdefault(player, player)
+            card_code = self._code(card)
         r = g.round
-        return (g.events - 1, line, r.round_no, r.turn, player, e.auto, card, value,
-                len(r.deck), True if out.lapsed is not None else None,
-                True if out.round_ended is not None else None)
+        rows.extend((g.events - 1, line, r.round_no, r.turn,
+                     self._code(player) if player is not None else 0, e.auto, card_code, value,
+                     len(r.deck), True if out.lapsed is not None else None,
+                     True if out.round_ended is not None else None))
+
+    def _code(self, value: str) -> int:
+        """The number of a ``CODED`` column's value in this game (``names``)."""
+        code = self.codes.get(value)
+        if code is None:
+            code = self.codes[value] = len(self.names)
+            self.names.append(value)
+        return code
 
     # --- the handlers of the frequent kinds: their own columns ----------------------------
-    def _draw(self, e: Draw, g: GameState) -> Row:
+    def _draw(self, e: Draw, g: GameState) -> int:
         r = g.round
         seat = r.current
         self.turns_of[seat] += 1
@@ -214,7 +239,7 @@ class GameRows:
         # (a face-up card is always known to everybody, so ``known`` says it all)
         known = r.known
         self.before_replace = [known[c] for c in r.rows[seat]]
-        return (self.strings.setdefault(e.source, e.source),)
+        return self._code(e.source)
 
     def _replace(self, e: Replace, g: GameState, out: Outcome) -> Row:
         values_of = g.values_of
