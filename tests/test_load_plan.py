@@ -150,6 +150,39 @@ def test_small_batches_and_checkpoints_load_the_same_rows(
     assert query(tmp_path / "many.duckdb", "SELECT count(*) FROM games") == [(4,)]
 
 
+def test_the_last_results_are_written_while_the_workers_finish(
+        tmp_path: Path, game: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once every chunk is handed out, each result goes to the writer as it comes (not all at
+    the end, after the workers): the same rows as a load in one process."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for i in range(6):
+        (folder / f"{i}.jsonl").write_bytes(lines([{**game[0], "game_id": f"g{i}"}, *game[1:]]))
+    tables = ("games", "events", "rounds", "round_scores", "game_players", "files")
+
+    def rows(db: Path) -> dict[str, list[tuple[Any, ...]]]:   # ``loaded_at``: the load's time
+        return {t: sorted(query(db, f"SELECT * {'EXCLUDE (loaded_at)' if t == 'files' else ''} "
+                                    f"FROM {t}"), key=repr)
+                for t in tables}
+
+    load_paths([folder], tmp_path / "one.duckdb", jobs=1)
+    submitted: list[bool] = []
+    submit = loadmod._Loader.submit
+
+    def spy(self: Any) -> None:
+        submitted.append(self.draining)
+        submit(self)
+
+    monkeypatch.setattr(loadmod._Loader, "submit", spy)
+    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
+    monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)
+    monkeypatch.setattr(loadmod, "FLUSH_ROWS", 10**9)   # never full: only draining submits
+    summary = load_paths([folder], tmp_path / "two.duckdb", jobs=2)
+    assert summary.loaded == 6
+    assert submitted and all(submitted)
+    assert rows(tmp_path / "two.duckdb") == rows(tmp_path / "one.duckdb")
+
+
 def test_the_filter_of_held_games_never_forgets_one() -> None:
     """No game id added is ever said absent; of as many never added, almost none is said
     present (the filter's wrong "maybe", which only costs a question to the database)."""

@@ -1,0 +1,223 @@
+"""DuckDB's side of a load in isolation: the same Arrow batches appended into a fresh database,
+the way ``writer.Writer`` appends them and in variants, CPU and wall time of each.
+
+The batches are what a load's workers spool (``replay_files.replay_to_spool``), made once from
+a corpus and kept in ``--spool`` (Arrow IPC files, memory-mapped like the load maps them).
+
+Usage::
+
+    .venv/bin/python benchmarks/duckdb_append.py build/bench-load/corpus-2000 --repeat 3
+
+Each variant runs in a fresh child process (DuckDB's allocator and caches start cold, as in a
+load), best of ``--repeat``; CPU is the process's (DuckDB's threads included), the close (the
+checkpoint that folds the write-ahead log in) counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def make_spool(corpus: Path, spool: Path) -> None:
+    """The workers' Arrow files of the whole corpus, in the load's chunks (kept)."""
+    from cabo_log.db.load import _chunks
+    from cabo_log.db.replay_files import Spooled, Task, replay_to_spool
+    from cabo_log.workers import Pool
+
+    if spool.exists() and any(spool.iterdir()):
+        return
+    spool.mkdir(parents=True, exist_ok=True)
+    tasks = [Task(str(p), p.stat().st_size, None) for p in sorted(corpus.rglob("*.jsonl"))]
+    with Pool(2, preload=["cabo_log.db.replay_files"]) as pool:
+        jobs = (Spooled(str(spool), n, c) for n, c in enumerate(_chunks(tasks)))
+        for _ in pool.imap(replay_to_spool, jobs):
+            pass
+
+
+def chunks_of(spool: Path) -> list[dict[str, list[Any]]]:
+    """The spooled batches, chunk by chunk in the load's order, memory-mapped."""
+    import pyarrow as pa
+
+    by_number: dict[int, dict[str, list[Any]]] = {}
+    for path in spool.glob("*.arrow"):
+        number, table, _ = path.name.split(".")
+        reader = pa.ipc.open_file(pa.memory_map(str(path)))
+        by_number.setdefault(int(number), {})[table] = [
+            reader.get_batch(i) for i in range(reader.num_record_batches)]
+    return [by_number[n] for n in sorted(by_number)]
+
+
+def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
+    """One append of every chunk into a fresh database, as ``variant`` says."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from cabo_log.db import database
+    from cabo_log.db.load import COMMIT_ROWS, FLUSH_ROWS, open_for_load
+
+    chunks = chunks_of(spool)
+    cast = variant.get("cast")       # column -> "dict" | "view": the events' text columns
+    if cast:
+        out = []
+        for chunk in chunks:
+            new = {}
+            for table, batches in chunk.items():
+                t = pa.Table.from_batches(batches)
+                if table == "events":
+                    for name in cast["columns"]:
+                        i = t.schema.get_field_index(name)
+                        col = t.column(i)
+                        col = (pc.dictionary_encode(col) if cast["to"] == "dict"
+                               else col.cast(pa.string_view()))
+                        t = t.set_column(i, name, col)
+                new[table] = t.combine_chunks().to_batches()
+            out.append(new)
+        chunks = out
+    for suffix in ("", ".wal"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    con = open_for_load(db)
+    database.ensure_schema(con, db)
+    con.execute("SET threads = 1")   # as the load sets it while its workers replay
+    for sql in variant.get("settings", []):
+        con.execute(sql)
+    flush = int(variant.get("flush", FLUSH_ROWS))
+    commit = int(variant.get("commit", COMMIT_ROWS))
+    mode = variant.get("mode", "register")
+    cur = con.cursor()
+    started, cpu = time.perf_counter(), time.process_time()
+    pending: dict[str, list[Any]] = {}
+    rows = opened = 0
+    stage = {"append": 0.0, "commit": 0.0}
+
+    def write(final: bool) -> None:
+        nonlocal pending, rows, opened
+        t0 = time.process_time()
+        if not opened:
+            cur.execute("BEGIN TRANSACTION")
+        for table, batches in pending.items():
+            data = pa.Table.from_batches(batches)
+            if mode == "register":
+                cur.register("_incoming", data)
+                cur.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
+                cur.unregister("_incoming")
+            elif mode == "from_arrow":
+                cur.from_arrow(data).insert_into(table)
+            elif mode == "append":
+                cur.append(table, data, by_name=True)
+        opened += rows
+        pending, rows = {}, 0
+        t1 = time.process_time()
+        stage["append"] += t1 - t0
+        if final or opened >= commit:
+            cur.execute("COMMIT")
+            opened = 0
+            stage["commit"] += time.process_time() - t1
+            if variant.get("checkpoint_each") and not final:
+                cur.execute("CHECKPOINT")
+                stage["commit"] += time.process_time() - t1
+
+    for chunk in chunks:
+        for table, batches in chunk.items():
+            pending.setdefault(table, []).extend(batches)
+            rows += sum(b.num_rows for b in batches)
+        if rows >= flush:
+            write(False)
+    t_last = time.process_time()
+    tail_started = time.perf_counter()
+    if variant.get("tail_threads"):
+        cur.execute("RESET threads")   # as the load does once its workers are done
+    write(True)
+    t2 = time.process_time()
+    stage["last"] = t2 - t_last
+    if variant.get("checkpoint", True):
+        con.execute("CHECKPOINT")
+    stage["checkpoint"] = time.process_time() - t2
+    cur.close()
+    con.close()
+    stage["tail"] = stage.pop("last") + time.process_time() - t2   # after the last chunk
+    stage["tail_wall"] = time.perf_counter() - tail_started
+    import resource
+    return {"wall": time.perf_counter() - started, "cpu": time.process_time() - cpu,
+            "size": db.stat().st_size / 2**20,
+            "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, **stage}
+
+
+LOW = ["type", "player", "first_player", "source", "end_side", "power", "reason", "claim",
+       "penalty", "target_player", "swap_player_a", "swap_player_b", "earned", "given",
+       "received", "card"]
+
+VARIANTS: dict[str, dict[str, Any]] = {
+    "as the writer (register + INSERT BY NAME)": {},
+    "from_arrow().insert_into": {"mode": "from_arrow"},
+    "con.append(by_name)": {"mode": "append"},
+    "preserve_insertion_order = false": {"settings": ["SET preserve_insertion_order = false"]},
+    "threads = 2": {"settings": ["SET threads = 2"]},
+    "no FSST": {"settings": ["SET disabled_compression_methods = 'fsst'"]},
+    "no FSST, no dictionary": {"settings": [
+        "SET disabled_compression_methods = 'fsst,dictionary'"]},
+    "events text dictionary-encoded": {"cast": {"to": "dict", "columns": LOW}},
+    "events text string_view": {"cast": {"to": "view", "columns": LOW}},
+    "no dict_fsst": {"settings": ["SET disabled_compression_methods = 'dict_fsst'"]},
+    "memory_limit 1GB": {"settings": ["SET memory_limit = '1GB'"]},
+    "memory_limit 128MB": {"settings": ["SET memory_limit = '128MB'"]},
+    "memory_limit 192MB": {"settings": ["SET memory_limit = '192MB'"]},
+    "memory_limit 256MB": {"settings": ["SET memory_limit = '256MB'"]},
+    "block_allocator_memory 256MB": {"settings": ["SET block_allocator_memory = '256MB'"]},
+    "allocator_flush_threshold 1GB": {"settings": ["SET allocator_flush_threshold = '1GB'"]},
+    "write_buffer_row_group_count 1": {"settings": ["SET write_buffer_row_group_count = 1"]},
+    "no optimistic write": {"settings": ["SET enable_optimistic_write = false"]},
+    "flush 400k rows": {"flush": 400_000},
+    "flush 50k rows": {"flush": 50_000},
+    "one commit": {"commit": 10**9},
+    "the last commit and checkpoint with every thread": {"tail_threads": True},
+    "checkpoint after each commit": {"checkpoint_each": True},
+    "checkpoint after each commit, 256MB": {"checkpoint_each": True, "settings": [
+        "SET memory_limit = '256MB'"]},
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", type=Path, nargs="?")
+    parser.add_argument("--spool", type=Path, default=Path("build/bench-load/spool"))
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--only", nargs="*", help="variants whose name contains any of these")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(args.spool, Path(args.spool.parent / "append.duckdb"),
+                               VARIANTS[args.child])))
+        return
+    if args.corpus is not None:
+        make_spool(args.corpus, args.spool)
+    names = [n for n in VARIANTS if not args.only or any(o in n for o in args.only)]
+    best: dict[str, dict[str, float]] = {}
+    for _ in range(args.repeat):     # rounds: every variant once per round, interleaved
+        for name in names:
+            out = subprocess.run([sys.executable, __file__, "--spool", str(args.spool),
+                                  "--child", name], capture_output=True, text=True)
+            if out.returncode:
+                print(f"{name:45s} failed: {out.stderr.strip().splitlines()[-1]}")
+                continue
+            got = json.loads(out.stdout)
+            if name not in best or got["cpu"] < best[name]["cpu"]:
+                best[name] = got
+    for name, b in best.items():
+        print(f"{name:45s} CPU {b['cpu']:6.2f} s  wall {b['wall']:6.2f} s  "
+              f"(append {b['append']:.2f}, commit {b['commit']:.2f}, "
+              f"checkpoint {b['checkpoint']:.2f}; after the last chunk {b['tail']:.2f} CPU, "
+              f"{b['tail_wall']:.2f} wall)  "
+              f"{b['size']:.0f} MB, peak RSS {b['rss']:.0f} MB", flush=True)
+    print(f"best of {args.repeat} interleaved rounds; load average {os.getloadavg()[0]:.1f}")
+
+if __name__ == "__main__":
+    main()
