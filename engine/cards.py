@@ -40,6 +40,13 @@ def deck_codes(kind: str, jokers: int, decks: int) -> list[str]:
     return one * decks
 
 
+def every_code() -> tuple[str, ...]:
+    """Every code that any ruleset's deck can hold (each once): what a decoder may check a
+    card against before the ruleset is known (a code outside a game's own deck is still the
+    engine's to reject)."""
+    return tuple(dict.fromkeys(cabo_deck() + standard_deck(1)))
+
+
 def card_value(code: str, kind: str, red_king_value: int, joker_value: int = 0) -> int:
     """The scoring value of one card code; raises KeyError for a code the deck does not have."""
     if kind == CABO_DECK:

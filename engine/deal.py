@@ -4,6 +4,7 @@ initial peeks."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import NoReturn
 
 from . import scoring
 from .cards import describe_difference
@@ -12,7 +13,7 @@ from .errors import IllegalEventError, InconsistentLogError
 from .events import Deal, Peek
 from .outcome import Dealt, Outcome, Peeked
 from .state import BEFORE_DEAL, MATCH_OVER, ROUND_OVER, TURN_START, GameState, RoundState
-from .table import check_position, in_round, need_round, seat_of
+from .table import check_position, in_round, need_round, seat_named, seat_of
 
 
 @handles(Deal)
@@ -35,10 +36,28 @@ def deal(g: GameState, e: Deal) -> Outcome:
         codes.extend(e.hands[g.players[p]])
     codes.append(e.discard)
     codes.extend(e.deck)
-    if sorted(codes) != g.sorted_deck:  # cheaper than counting; the details only on failure
-        _deck_error(g, codes)
-    _setup_round(g, e.round, seats, first, codes)
+    _setup_round(g, e.round, seats, first, codes, _deck_values(g, codes))
     return Dealt(e.discard)
+
+
+def _deck_values(g: GameState, codes: list[str]) -> list[int]:
+    """The value of every dealt card, once the cards are proven to be exactly the ruleset's
+    deck: one lookup per card (its kind's number in ``g.deck_index``) gives both its value and
+    its count, so no sorting and no second lookup (the details of a bad deal only on
+    failure)."""
+    index = g.deck_index
+    by_kind = g.deck_values
+    counts = [0] * len(by_kind)
+    values: list[int] = []
+    for code in codes:
+        kind = index.get(code, -1)
+        if kind < 0:
+            _deck_error(g, codes)
+        counts[kind] += 1
+        values.append(by_kind[kind])
+    if counts != g.deck_counts:
+        _deck_error(g, codes)
+    return values
 
 
 def _check_hands(g: GameState, e: Deal, seats: tuple[int, ...]) -> None:
@@ -69,7 +88,7 @@ def _check_first(g: GameState, e: Deal, seats: tuple[int, ...]) -> int:
     return first
 
 
-def _deck_error(g: GameState, codes: list[str]) -> None:
+def _deck_error(g: GameState, codes: list[str]) -> NoReturn:
     values_of = g.values_of
     for code in codes:
         if code not in values_of:
@@ -82,9 +101,10 @@ def _deck_error(g: GameState, codes: list[str]) -> None:
 
 
 def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
-                 codes: list[str]) -> None:
+                 codes: list[str], values: list[int]) -> None:
     """A fresh ``RoundState`` replaces the last round's: the cards in deal order, the rows
-    dealt, one card on the pile, the rest the draw pile (top last)."""
+    dealt, one card on the pile, the rest the draw pile (top last: the card numbers
+    ``count - 1`` down to ``top + 1``, a slice of the ruleset's ``deck_ids``)."""
     count = len(codes)
     seat_count = len(g.players)
     top = 4 * len(seats)
@@ -101,12 +121,11 @@ def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
             bit = 1 << p
             for pos in fixed:
                 known[rows[p][pos]] |= bit
-    values_of = g.values_of
     g.round = RoundState(
         round_no=number, participants=seats,
         in_play=[p in seats for p in range(seat_count)],
-        codes=codes, values=[values_of[c] for c in codes], known=known, face_up=face_up,
-        rows=rows, deck=list(range(count - 1, top, -1)), pile=[top],
+        codes=codes, values=values, known=known, face_up=face_up,
+        rows=rows, deck=g.deck_ids[:count - 1 - top], pile=[top],
         first=first, current=first, peeked=[False] * seat_count,
     )
     g.phase = TURN_START
@@ -115,8 +134,8 @@ def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
 @handles(Peek)
 def peek(g: GameState, e: Peek) -> Outcome:
     r = g.round
-    seat = g.seat.get(e.player)
-    if seat is None or g.phase is not TURN_START or not r.in_play[seat]:
+    seat = seat_named(g, e.player)
+    if seat < 0 or g.phase is not TURN_START or not r.in_play[seat]:
         need_round(g)  # the checks of the common case above, in their order and words
         seat = in_round(g, e.player)
     if r.started or g.phase is not TURN_START:
@@ -147,7 +166,7 @@ def peek(g: GameState, e: Peek) -> Outcome:
     learned = []
     for pos in positions:  # one loop, no comprehension (each would build a function object)
         card = row[pos]
-        known[card] |= bit
+        known[card] = known[card] | bit   # not ``|=``: compiled, a generic number call
         places.append((seat, pos))
         learned.append((seat, card))
     return Peeked(tuple(places), tuple(learned))

@@ -3,6 +3,11 @@ handles with ``@handles(Draw)`` where it is defined, and ``apply`` looks the han
 event's class. There is no second table to keep in step: a new event class needs its
 ``TYPE`` (engine/events.py) and one ``@handles`` declaration, and
 ``tests/test_dispatch.py`` fails for a class without (or with two) handlers.
+
+The most frequent handlers (``engine.game.DIRECT``) are declared by a call after the function,
+``handles(Draw)(draw)``, not as a decorator: compiled, a decorated function is reached only
+through the module's namespace and a generic call, while ``apply`` calls these by name, as
+native calls.
 """
 
 from __future__ import annotations

@@ -257,8 +257,17 @@ class AfterLapse(Outcome):
 
     def __init__(self, done: Outcome, lapsed: PowerKind | None, round_ended: RoundResult | None,
                  match_ended: bool) -> None:
-        for name in FIELDS:
-            setattr(self, name, getattr(done, name))
+        # field by field, not a loop over FIELDS: compiled, each is a direct read and write
+        # (``getattr``/``setattr`` by name cost a generic lookup each)
+        self.card = done.card
+        self.places = done.places
+        self.discarded = done.discarded
+        self.moved = done.moved
+        self.learned = done.learned
+        self.forgotten = done.forgotten
+        self.success = done.success
+        self.penalty = done.penalty
+        self.earned = done.earned
         self.lapsed = lapsed
         self.turn_ended = True
         self.round_ended = round_ended if round_ended is not None else done.round_ended

@@ -34,11 +34,10 @@ from .table import (
 from .vocabulary import DECK, DISCARD
 
 
-@handles(Draw)
 def draw(g: GameState, e: Draw) -> Outcome:
     r = g.round
-    seat = g.seat.get(e.player)
-    if g.phase is not TURN_START or seat is None or seat != r.current:  # int compare
+    seat = r.current   # the player's seat if the name is the current player's (no hashing)
+    if g.phase is not TURN_START or e.player != g.players[seat]:
         raise _cannot_draw(g, e.player)
     source = e.source
     from_deck = source is DECK or source == DECK  # a decoder may give the plain string
@@ -56,11 +55,15 @@ def draw(g: GameState, e: Draw) -> Outcome:
     r.turn += 1
     if from_deck:
         deck.pop()
-        r.known[card] |= 1 << seat
+        known = r.known   # not ``|=`` on the item: compiled, that is a generic number call
+        known[card] = known[card] | 1 << seat
         return Drew(code, ((seat, card),))
     r.pile.pop()
     r.known[card] = g.everybody
     return Drew(code, ())
+
+
+handles(Draw)(draw)   # not a decorator: ``apply`` calls it natively (compiled)
 
 
 def _cannot_draw(g: GameState, player: str) -> IllegalEventError:
@@ -103,11 +106,9 @@ def _not_holding(g: GameState, player: str, what: str) -> IllegalEventError:
     return IllegalEventError("nothing_drawn", f"{player} holds no drawn card to {what}")
 
 
-@handles(Discard)
 def discard(g: GameState, e: Discard) -> Outcome:
     r = g.round
-    seat = g.seat.get(e.player)
-    if g.phase is not DRAWN or seat is None or seat != r.current:
+    if g.phase is not DRAWN or e.player != g.players[r.current]:
         raise _not_holding(g, e.player, "discard")
     if r.drawn_source == DISCARD:
         raise IllegalEventError("must_replace",
@@ -127,11 +128,13 @@ def discard(g: GameState, e: Discard) -> Outcome:
     return Discarded(r.codes[card], card, None, result, result is not None and g.complete)
 
 
-@handles(Replace)
+handles(Discard)(discard)   # not a decorator: ``apply`` calls it natively (compiled)
+
+
 def replace(g: GameState, e: Replace) -> Outcome:
     r = g.round
-    seat = g.seat.get(e.player)
-    if g.phase is not DRAWN or seat is None or seat != r.current:
+    seat = r.current
+    if g.phase is not DRAWN or e.player != g.players[seat]:
         raise _not_holding(g, e.player, "place")
     positions = e.positions
     into = e.into
@@ -161,6 +164,9 @@ def replace(g: GameState, e: Replace) -> Outcome:
     result = end_turn(g)
     return Replaced(codes[drawn], ((seat, pos),), (codes[old],), ((EVERYBODY, old),), None,
                     result, result is not None and g.complete)
+
+
+handles(Replace)(replace)   # not a decorator: ``apply`` calls it natively (compiled)
 
 
 def _replace_several(g: GameState, e: Replace, seat: int) -> Outcome:
@@ -243,7 +249,7 @@ def _replace_failed(g: GameState, seat: int, positions: tuple[int, ...],
 
 @handles(Skip)
 def skip(g: GameState, e: Skip) -> Outcome:
-    if g.phase is not POWER or g.seat.get(e.player) != g.round.current:
+    if g.phase is not POWER or e.player != g.players[g.round.current]:
         need_round(g)  # why not, in the order of the checks (the current seat is in play)
         in_round(g, e.player)
         raise IllegalEventError("nothing_to_skip", f"{e.player} has no power to skip")

@@ -7,15 +7,14 @@ from .errors import IllegalEventError
 from .events import Power
 from .outcome import Looked, Outcome, Swapped
 from .state import POWER, GameState
-from .table import check_position, end_turn, in_round, need_round
+from .table import check_position, end_turn, in_round, need_round, seat_named
 from .vocabulary import PEEK, SPY, SWAP
 
 
-@handles(Power)
 def power(g: GameState, e: Power) -> Outcome:
     r = g.round
-    seat = g.seat.get(e.player)
-    if g.phase is not POWER or seat is None or seat != r.current:
+    seat = r.current   # the player's seat if the name is the current player's (no hashing)
+    if g.phase is not POWER or e.player != g.players[seat]:
         need_round(g)
         in_round(g, e.player)
         raise IllegalEventError("power_not_earned",
@@ -29,8 +28,8 @@ def power(g: GameState, e: Power) -> Outcome:
         return _swap(g, seat, e)
     assert e.target is not None
     target_name, pos = e.target
-    target = g.seat.get(target_name)
-    if target is None or not r.in_play[target]:
+    target = seat_named(g, target_name)
+    if target < 0 or not r.in_play[target]:
         target = in_round(g, target_name)
     if kind == PEEK and target != seat:
         raise IllegalEventError("bad_target", "peek looks at one of the user's own cards")
@@ -40,10 +39,14 @@ def power(g: GameState, e: Power) -> Outcome:
     if not 0 <= pos < len(row):
         check_position(g, target, pos)
     card = row[pos]
-    r.known[card] |= 1 << seat
+    known = r.known   # not ``|=`` on the item: compiled, that is a generic number call
+    known[card] = known[card] | 1 << seat
     result = end_turn(g)
     return Looked(r.codes[card], (target, pos), ((seat, card),), result,
                   result is not None and g.complete)
+
+
+handles(Power)(power)   # not a decorator: ``apply`` calls it natively (compiled)
 
 
 def _swap(g: GameState, seat: int, e: Power) -> Outcome:

@@ -156,7 +156,8 @@ class GameState:
 
     FIELDS: ClassVar[tuple[str, ...]] = (
         "rules", "game_id", "players", "names", "seat", "values_of", "power_of",
-        "deck_counter", "sorted_deck", "active", "cumulative", "reset_used", "rounds", "phase",
+        "deck_counter", "deck_index", "deck_values", "deck_counts", "deck_ids", "active",
+        "cumulative", "reset_used", "rounds", "phase",
         "complete", "winners", "ending", "tiebreak", "events", "everybody", "seq_mode", "round")
     __slots__ = FIELDS
 
@@ -165,7 +166,9 @@ class GameState:
                  values_of: dict[str, int] | None = None,
                  power_of: dict[int, PowerKind] | None = None,
                  deck_counter: dict[str, int] | None = None,
-                 sorted_deck: list[str] | None = None, active: list[bool] | None = None,
+                 deck_index: dict[str, int] | None = None,
+                 deck_values: list[int] | None = None, deck_counts: list[int] | None = None,
+                 deck_ids: list[int] | None = None, active: list[bool] | None = None,
                  cumulative: list[int] | None = None, reset_used: list[bool] | None = None,
                  rounds: list[RoundResult] | None = None, phase: Phase = Phase.BEFORE_DEAL,
                  complete: bool = False, winners: tuple[str, ...] = (), ending: bool = False,
@@ -179,7 +182,12 @@ class GameState:
         self.values_of: dict[str, int] = {} if values_of is None else values_of
         self.power_of: dict[int, PowerKind] = {} if power_of is None else power_of
         self.deck_counter: dict[str, int] = {} if deck_counter is None else deck_counter
-        self.sorted_deck: list[str] = [] if sorted_deck is None else sorted_deck
+        # the deck by kind of card (code -> its number; the value and count of each number),
+        # what a deal is checked against, and the card numbers ``n - 1`` down to 0
+        self.deck_index: dict[str, int] = {} if deck_index is None else deck_index
+        self.deck_values: list[int] = [] if deck_values is None else deck_values
+        self.deck_counts: list[int] = [] if deck_counts is None else deck_counts
+        self.deck_ids: list[int] = [] if deck_ids is None else deck_ids
         self.active: list[bool] = [] if active is None else active
         self.cumulative: list[int] = [] if cumulative is None else cumulative
         self.reset_used: list[bool] = [] if reset_used is None else reset_used

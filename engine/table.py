@@ -24,9 +24,21 @@ from .state import (
 from .vocabulary import PowerKind
 
 
+def seat_named(g: GameState, player: str) -> int:
+    """The seat of ``player``, -1 if nobody of the game has that name. The names are compared
+    one by one: a name decoded from a line is a new string, and a dict lookup would hash it
+    first, which costs more than a few string comparisons (a game has two to six players)."""
+    seat = 0
+    for name in g.players:
+        if name == player:
+            return seat
+        seat += 1
+    return -1
+
+
 def seat_of(g: GameState, player: str) -> int:
-    seat = g.seat.get(player)
-    if seat is None:
+    seat = seat_named(g, player)
+    if seat < 0:
         raise IllegalEventError("unknown_player", f"{player!r} is not a player of this game")
     return seat
 
@@ -46,8 +58,8 @@ def need_round(g: GameState) -> None:
 
 def in_round(g: GameState, player: str) -> int:
     r = g.round
-    seat = g.seat.get(player)
-    if seat is not None and r.in_play[seat]:
+    seat = seat_named(g, player)
+    if seat >= 0 and r.in_play[seat]:
         return seat
     seat = seat_of(g, player)
     if not g.active[seat]:

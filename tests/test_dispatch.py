@@ -28,6 +28,14 @@ def test_every_event_class_has_exactly_one_handler() -> None:
     assert {cls.TYPE for cls in classes} == set(PARSERS)
 
 
+def test_the_kinds_apply_calls_by_name_reach_their_registered_handlers() -> None:
+    """``engine.apply`` calls the most frequent handlers by name (compiled: a native
+    call); each must be the one its kind registered."""
+    assert engine.game.DIRECT
+    for kind, handler in engine.game.DIRECT.items():
+        assert HANDLERS[kind] is handler, kind.__name__
+
+
 def test_a_second_handler_for_a_kind_is_refused() -> None:
     draw = next(cls for cls in HANDLERS if cls.TYPE == "draw")
     before = dict(HANDLERS)

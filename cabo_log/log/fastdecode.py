@@ -28,13 +28,24 @@ values (``msgspec.structs.astuple``, one C call), by index.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
 from cabo_log.log.fastlines import COMMON, KIND, LAYOUT, Stamp, events_of
 from engine.builders import BUILDERS
+from engine.cards import every_code
 from engine.events import Event
+
+if TYPE_CHECKING:
+    Card = str
+else:
+    # A card code as one of the engine's own string objects (msgspec hands out the Literal's
+    # values, not new strings): their hashes are computed once, so the engine's lookups by
+    # code (a deal's 52 cards) do not hash every decoded card again, and nothing is allocated
+    # per card. A code of no deck fails here and takes the exact path, whose error is the
+    # engine's ``unknown_card``.
+    Card = Literal[every_code()]
 
 # Within int64: orjson (the exact reader) rejects larger numbers, msgspec would not.
 Int = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
@@ -58,9 +69,9 @@ class _Line(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit_de
 class _Deal(_Line, tag="deal", frozen=True):
     round: Int
     first: str
-    hands: dict[str, tuple[str, ...]]
-    discard: str
-    deck: tuple[str, ...]
+    hands: dict[str, tuple[Card, ...]]
+    discard: Card
+    deck: tuple[Card, ...]
 
 
 class _Peek(_Line, tag="peek", frozen=True):
@@ -71,7 +82,7 @@ class _Peek(_Line, tag="peek", frozen=True):
 class _Draw(_Line, tag="draw", frozen=True):
     player: str
     source: Literal["deck", "discard"]
-    card: str | None = None
+    card: Card | None = None
 
 
 class _Discard(_Line, tag="discard", frozen=True):
@@ -113,7 +124,7 @@ class _Snap(_Line, tag="snap", frozen=True):
 
 
 class _Reshuffle(_Line, tag="reshuffle", frozen=True):
-    deck: tuple[str, ...]
+    deck: tuple[Card, ...]
 
 
 class _Forfeit(_Line, tag="forfeit", frozen=True):
