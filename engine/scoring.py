@@ -25,18 +25,25 @@ def round_points(rules: Ruleset, scored: list[int], totals: dict[int, int],
                  caller_success: bool | None) -> tuple[dict[int, int], tuple[int, ...]]:
     """Points per scored seat, and the seats holding a special hand (Kamikaze, moon)."""
     special = special_holders(rules, scored, totals, rows, caller)
+    points: dict[int, int] = {}
     if special:
         penalty = rules.special_points()
-        return {p: 0 if p in special else penalty for p in scored}, special
-    points = {p: totals[p] for p in scored}
+        for p in scored:
+            points[p] = 0 if p in special else penalty
+        return points, special
+    for p in scored:
+        points[p] = totals[p]
     if rules.lowest_scores_zero and scored:
-        low = min(totals[p] for p in scored)
-        lowest = [p for p in scored if totals[p] == low]
-        if caller is not None and caller in lowest:
+        low = totals[scored[0]]
+        for p in scored:  # a loop, not ``min`` of a generator: compiled, no generator object
+            if totals[p] < low:
+                low = totals[p]
+        if caller is not None and totals[caller] == low:
             points[caller] = 0
         else:
-            for p in lowest:
-                points[p] = 0
+            for p in scored:
+                if totals[p] == low:
+                    points[p] = 0
             if caller is not None:
                 points[caller] = totals[caller] + rules.caller_penalty
         return points, ()
@@ -48,62 +55,107 @@ def round_points(rules: Ruleset, scored: list[int], totals: dict[int, int],
 def special_holders(rules: Ruleset, scored: list[int], totals: dict[int, int],
                     rows: dict[int, list[int]], caller: int | None) -> tuple[int, ...]:
     """Seats whose hand overrides normal scoring: a 12-12-13-13 row, or golf's 0 caller."""
-    holders = []
+    holders: list[int] = []
     if rules.special_row is not None:
         wanted = sorted(rules.special_row)
-        for p in scored:
-            if len(rows[p]) == len(wanted) and sorted(rows[p]) == wanted:
+        wanted_total = 0
+        for value in wanted:
+            wanted_total += value
+        for p in scored:  # the same multiset has the same total: most rows sort no more
+            if totals[p] == wanted_total and len(rows[p]) == len(wanted) \
+                    and sorted(rows[p]) == wanted:
                 holders.append(p)
     if rules.special_caller_zero and caller is not None and totals[caller] == 0 \
             and caller not in holders:
         holders.append(caller)
+    if not holders:
+        return ()
     return tuple(sorted(holders))
 
 
 def finish_round(g: GameState, end: EndReason) -> RoundResult:
-    """Score the round that just ended, apply resets, and decide whether the match is over."""
+    """Score the round that just ended, apply resets, and decide whether the match is over.
+
+    Written with plain loops and local names (no generators, no keyword call): compiled,
+    each step is native code, and a round is scored once per ~60 events."""
     r = g.round
     rules = g.rules
-    scored = g.active_participants()
-    values = r.values
-    row_values = {p: [values[c] for c in r.rows[p]] for p in scored}
-    totals = {p: sum(row_values[p]) for p in scored}
+    scored, row_values, totals = _row_totals(g)
     caller: int | None = None
     if r.caller >= 0 and not r.caller_forfeited and r.caller in totals:
         caller = r.caller
     success = None
     if caller is not None:
-        success = rules.caller_succeeds(totals[caller],
-                                        [totals[p] for p in scored if p != caller])
+        others = [totals[p] for p in scored if p != caller]
+        success = rules.caller_succeeds(totals[caller], others)
     points: dict[int, int]
     special: tuple[int, ...]
     if end == END_FORFEIT:
         points, special = {p: 0 for p in scored}, ()
     else:
         points, special = round_points(rules, scored, totals, row_values, caller, success)
-    for p, pts in points.items():
-        g.cumulative[p] += pts
+    cumulative = g.cumulative
+    for p in scored:  # the keys of ``points``, in its order
+        cumulative[p] = cumulative[p] + points[p]
     resets, second_exact = _apply_resets(g, scored)
-    names = g.players
-    result = RoundResult(
-        round=r.round_no, first=names[r.first],
-        players=tuple(names[p] for p in r.participants),
-        caller=names[r.caller] if r.caller >= 0 else None, cabo_success=success, end=end,
-        hands={names[p]: g.row_codes(p) for p in scored},
-        totals={names[p]: totals[p] for p in scored},
-        points={names[p]: points[p] for p in scored},
-        cumulative=g.cumulative_by_name(), turns=r.turn, reshuffles=r.reshuffles,
-        special=tuple(names[p] for p in special), resets=tuple(names[p] for p in resets),
-        tiebreak=g.tiebreak is not None,
-    )
+    result = _result(g, end, scored, totals, points, success, special, resets)
     g.rounds.append(result)
     g.phase = ROUND_OVER
     everybody = g.everybody
+    known = r.known
     for p in scored:  # the hands are revealed at the end of a round
         for card in r.rows[p]:
-            r.known[card] = everybody
+            known[card] = everybody
     _check_match_end(g, points, second_exact)
     return result
+
+
+def _row_totals(g: GameState) -> tuple[list[int], dict[int, list[int]], dict[int, int]]:
+    """The seats scored (the active participants, in order), their rows' values and totals."""
+    r = g.round
+    active = g.active
+    values = r.values
+    rows = r.rows
+    scored: list[int] = []
+    row_values: dict[int, list[int]] = {}
+    totals: dict[int, int] = {}
+    for p in r.participants:
+        if active[p]:
+            scored.append(p)
+            row = [values[c] for c in rows[p]]
+            total = 0
+            for value in row:
+                total += value
+            row_values[p] = row
+            totals[p] = total
+    return scored, row_values, totals
+
+
+def _result(g: GameState, end: EndReason, scored: list[int], totals: dict[int, int],
+            points: dict[int, int], success: bool | None, special: tuple[int, ...],
+            resets: list[int]) -> RoundResult:
+    """The round's ``RoundResult``, by player name (after the scores were added up)."""
+    r = g.round
+    names = g.players
+    codes = r.codes
+    hands: dict[str, list[str]] = {}
+    totals_by_name: dict[str, int] = {}
+    points_by_name: dict[str, int] = {}
+    for p in scored:
+        name = names[p]
+        hands[name] = [codes[c] for c in r.rows[p]]
+        totals_by_name[name] = totals[p]
+        points_by_name[name] = points[p]
+    cumulative: dict[str, int] = {}
+    for i, name in enumerate(names):
+        cumulative[name] = g.cumulative[i]
+    players = tuple([names[p] for p in r.participants])
+    special_names = tuple([names[p] for p in special]) if special else ()
+    reset_names = tuple([names[p] for p in resets]) if resets else ()
+    return RoundResult(r.round_no, names[r.first], players,
+                       names[r.caller] if r.caller >= 0 else None, success, end, hands,
+                       totals_by_name, points_by_name, cumulative, r.turn, r.reshuffles,
+                       special_names, reset_names, g.tiebreak is not None)
 
 
 def _apply_resets(g: GameState, scored: list[int]) -> tuple[list[int], bool]:

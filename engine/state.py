@@ -10,7 +10,6 @@ player knows about a card follows the card through swaps, snaps and reshuffles f
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Final, TypeVar
 
@@ -50,25 +49,60 @@ END_FORFEIT: Final[EndReason] = EndReason.FORFEIT
 S = TypeVar("S")
 
 
-@dataclass
 class RoundResult:
-    """What a finished round came to; the replay report's ``rounds`` entries."""
+    """What a finished round came to; the replay report's ``rounds`` entries.
 
-    round: int
-    first: str
-    players: tuple[str, ...]
-    caller: str | None
-    cabo_success: bool | None
-    end: EndReason
-    hands: dict[str, list[str]]
-    totals: dict[str, int]
-    points: dict[str, int]
-    cumulative: dict[str, int]
-    turns: int
-    reshuffles: int
-    special: tuple[str, ...] = ()
-    resets: tuple[str, ...] = ()
-    tiebreak: bool = False
+    A plain class (it was a dataclass): compiled, a dataclass's generated ``__init__`` stays
+    interpreted and cost ~7k instructions per round; equality, ``repr`` and copying read
+    ``FIELDS`` as the dataclass's did, and ``__reduce__`` keeps it picklable in both builds.
+    """
+
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "round", "first", "players", "caller", "cabo_success", "end", "hands", "totals",
+        "points", "cumulative", "turns", "reshuffles", "special", "resets", "tiebreak")
+    __slots__ = FIELDS
+
+    def __init__(self, round: int, first: str, players: tuple[str, ...], caller: str | None,
+                 cabo_success: bool | None, end: EndReason, hands: dict[str, list[str]],
+                 totals: dict[str, int], points: dict[str, int], cumulative: dict[str, int],
+                 turns: int, reshuffles: int, special: tuple[str, ...] = (),
+                 resets: tuple[str, ...] = (), tiebreak: bool = False) -> None:
+        self.round = round
+        self.first = first
+        self.players = players
+        self.caller = caller
+        self.cabo_success = cabo_success
+        self.end = end
+        self.hands = hands
+        self.totals = totals
+        self.points = points
+        self.cumulative = cumulative
+        self.turns = turns
+        self.reshuffles = reshuffles
+        self.special = special
+        self.resets = resets
+        self.tiebreak = tiebreak
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self, self.FIELDS) == _values(other, self.FIELDS)
+
+    def __repr__(self) -> str:
+        return _repr(self, self.FIELDS)
+
+    def __reduce__(self) -> tuple[type[RoundResult], tuple[Any, ...]]:
+        return RoundResult, tuple(_values(self, self.FIELDS))
+
+    def __copy__(self) -> RoundResult:
+        return RoundResult(*_values(self, self.FIELDS))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> RoundResult:
+        new = RoundResult(*copy.deepcopy(_values(self, self.FIELDS), memo))
+        memo[id(self)] = new
+        return new
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
 
     def as_dict(self) -> dict[str, object]:
         return {

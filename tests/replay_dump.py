@@ -7,7 +7,9 @@ Usage: python tests/replay_dump.py LOG...   (prints {"engine": ..., "logs": {...
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import pickle
 import sys
 from typing import Any
 
@@ -40,6 +42,10 @@ class Outcomes(ReplayVisitor[str]):
         if line % 40 == 0:  # a copy (--until, step-through views) equals what it copies
             copied = state.snapshot()
             self.digest.update(f"{copied == state} {copied.rules is state.rules}\n".encode())
+        ended = outcome.round_ended
+        if ended is not None:  # a round result survives pickling and copying, equal to itself
+            again = pickle.loads(pickle.dumps(ended))
+            self.digest.update(f"{again == ended} {copy.deepcopy(ended) == ended}\n".encode())
         views = [observe(state, player) for player in state.players]
         self.digest.update(f"{views!r} {legal_moves(state)!r}\n".encode())
 

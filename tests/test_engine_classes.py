@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import copy
 import inspect
+import pickle
 
 import pytest
 
-from engine import GameState, RoundState, events, new_game
+from engine import EndReason, GameState, RoundResult, RoundState, events, new_game
 from engine.events import Deal, Draw, Event, GameStart, field_names, to_dict, with_fields
 from engine.outcome import DEFAULTS, FIELDS, Outcome, Replaced
 
@@ -53,7 +54,7 @@ def test_outcome_defaults_are_the_base_class_values() -> None:
         hash(done)
 
 
-@pytest.mark.parametrize("cls", [RoundState, GameState], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", [RoundState, GameState, RoundResult], ids=lambda c: c.__name__)
 def test_state_classes_list_their_fields(cls: type[object]) -> None:
     params = list(inspect.signature(cls.__init__).parameters)[1:]
     assert cls.FIELDS == tuple(params) == tuple(vars(cls)["__slots__"])  # type: ignore[attr-defined]
@@ -71,3 +72,25 @@ def test_states_copy_and_compare_field_by_field() -> None:
     assert repr(g).startswith("GameState(rules=") and "round=RoundState(round_no=0" in repr(g)
     with pytest.raises(TypeError):
         hash(g)
+
+
+def test_round_results_compare_show_copy_and_pickle_like_their_dataclass() -> None:
+    result = RoundResult(2, "ana", ("ana", "bruno"), "bruno", False, EndReason.CABO,
+                         {"ana": ["7"], "bruno": ["K"]}, {"ana": 7, "bruno": 13},
+                         {"ana": 7, "bruno": 18}, {"ana": 7, "bruno": 18}, 9, 1,
+                         resets=("ana",))
+    assert repr(result) == (
+        "RoundResult(round=2, first='ana', players=('ana', 'bruno'), caller='bruno', "
+        "cabo_success=False, end=<EndReason.CABO: 'cabo'>, hands={'ana': ['7'], 'bruno': "
+        "['K']}, totals={'ana': 7, 'bruno': 13}, points={'ana': 7, 'bruno': 18}, "
+        "cumulative={'ana': 7, 'bruno': 18}, turns=9, reshuffles=1, special=(), "
+        "resets=('ana',), tiebreak=False)")
+    deep, shallow, thawed = copy.deepcopy(result), copy.copy(result), pickle.loads(
+        pickle.dumps(result))
+    assert deep == shallow == thawed == result and deep.hands is not result.hands
+    assert shallow.hands is result.hands and thawed.end is EndReason.CABO
+    deep.hands["ana"].append("8")
+    assert deep != result and result.hands["ana"] == ["7"] and result != "a round"
+    assert not hasattr(result, "__dict__")
+    with pytest.raises(TypeError):
+        hash(result)
