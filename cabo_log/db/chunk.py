@@ -2,10 +2,12 @@
 
 Each table's batch is built from its schema (``schema.WIRE``): for every column, the values are
 read by the column's name from the rows (tuples for most tables; for ``events``, the flat list
-of each event type, whose layout ``rows.LAYOUTS`` names: a column is a slice of it) and
-converted to Arrow in one call. A
-column that no row fills costs nothing (an all-null array). ``game_id`` and ``ruleset`` are
-dictionary-encoded: one value per game, referenced by a parallel column of game numbers.
+of each event type, whose layout ``rows.LAYOUTS`` names, and for ``powers`` one flat list laid
+out as ``open_rows.POWER_LAYOUT``: a column is a slice of it) and converted to Arrow in one
+call; the coded string columns (``rows.CODED``, ``open_rows.POWER_CODED``) in one ``take`` from
+the games' names. A column that no row fills costs nothing (an all-null array). ``game_id``
+and ``ruleset`` are dictionary-encoded: one value per game, referenced by a parallel column of
+game numbers.
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from cabo_log.db.game_rows import game_rows
+from cabo_log.db.open_rows import POWER_CODED, POWER_LAYOUT
 from cabo_log.db.rows import CODED, LAYOUTS, RowCollector
 from cabo_log.db.schema import BOOL, I16, I32, I64, SCHEMAS, STR, WIRE
 from engine import GameState
 
-TABLES = tuple(name for name in SCHEMAS if name != "events")   # rows in ``COLUMNS`` order
+TABLES = tuple(name for name in SCHEMAS if name != "events")
+# the tables whose rows are tuples in ``COLUMNS`` order (``powers`` is flat: ``self.powers``)
+TUPLES = tuple(name for name in TABLES if name != "powers")
 
 
 class Chunk:
@@ -34,8 +39,9 @@ class Chunk:
         self.game_ids: list[str] = []
         self.rulesets: list[str] = []
         self.times: list[dict[int, Any]] = []    # of each game: line -> raw ``t``
-        self.tables: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TABLES}
+        self.tables: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TUPLES}
         self.events: dict[str, list[Any]] = {kind: [] for kind in LAYOUTS}   # flat rows
+        self.powers: list[Any] = []   # flat rows, ``POWER_LAYOUT``
         self.owner: dict[str, list[int]] = {name: [] for name in (*TABLES, *LAYOUTS)}
         # the ``CODED`` columns' values: each game's ``GameRows.names`` one after the other,
         # and where each game's begin (a row's code + its game's base = its index here)
@@ -51,15 +57,18 @@ class Chunk:
         self.rulesets.append(g.rules.name)
         self.times.append(rows.times)
         parts = game_rows(g, rows, header, source, file_hash)
-        parts["powers"] = rows.rows.powers.rows
         parts["cabo_calls"] = rows.rows.calls.rows
         owner = self.owner
         for name, items in parts.items():
             if items:
                 self.tables[name].extend(items)
                 owner[name].extend(repeat(index, len(items)))
+        powers = rows.rows.powers.rows
+        if powers:
+            self.powers.extend(powers)
+            owner["powers"].extend(repeat(index, len(powers) // len(POWER_LAYOUT)))
         self.bases.append(len(self.names))
-        self.names.extend(rows.rows.names)
+        self.names.extend(rows.rows.names.values)
         for kind, flat in rows.rows.events.items():
             if flat:
                 self.events[kind].extend(flat)
@@ -83,10 +92,16 @@ class Chunk:
 
     def _batches(self) -> dict[str, list[pa.RecordBatch]]:
         keys = pa.array(self.game_ids, STR), pa.array(self.rulesets, STR)
+        names = pa.array(self.names, STR)
         out: dict[str, list[pa.RecordBatch]] = {}
         for name in TABLES:
+            if name == "powers":
+                if self.powers:
+                    out[name] = [_batch(name, self._power_columns(names), self.owner[name],
+                                        keys)]
+                continue
             rows = self.tables[name]
-            if rows:   # the rows one flat list, each column a slice of it (in C)
+            if rows:   # the rows transposed, one column a tuple
                 fields = list(WIRE[name])[2:]
                 columns = [_array(values, f.type) for values, f in zip(
                     zip(*rows, strict=True), fields, strict=True)]
@@ -94,10 +109,21 @@ class Chunk:
         kinds = [kind for kind, rows in self.events.items() if rows]
         if kinds:
             owner = [i for k in kinds for i in self.owner[k]]
-            out["events"] = [_batch("events", self._event_columns(kinds, owner), owner, keys)]
+            out["events"] = [_batch("events", self._event_columns(kinds, owner, names), owner,
+                                    keys)]
         return out
 
-    def _event_columns(self, kinds: list[str], owner: list[int]) -> list[pa.Array]:
+    def _power_columns(self, names: pa.Array) -> list[pa.Array]:
+        """The ``powers`` columns after the key: each a slice of the flat rows, the
+        ``POWER_CODED`` ones decoded in one ``take`` each (as ``events``' ``CODED``)."""
+        given = _columns(self.powers, POWER_LAYOUT)
+        size = len(self.powers) // len(POWER_LAYOUT)
+        base = pc.take(_array(self.bases, I32), _array(self.owner["powers"], I32))
+        return [_decode([given[f.name]], [size], base, names) if f.name in POWER_CODED
+                else _array(given[f.name], f.type) for f in list(WIRE["powers"])[2:]]
+
+    def _event_columns(self, kinds: list[str], owner: list[int], names: pa.Array
+                       ) -> list[pa.Array]:
         """The ``events`` columns after the key: each type's values by name, one after the
         other. Every pyarrow call costs microseconds, as much as converting ~100 values, and a
         chunk has ~10,000 events of 14 kinds and 45 columns: so the NULL rows of a column are
@@ -110,7 +136,6 @@ class Chunk:
             raw = [self.times[game].get(line) for game, line in zip(
                 owner, (n for k in kinds for n in given[k]["line"]), strict=True)]
             times["t_ms"], times["t_iso"] = _split_times(raw)
-        names = pa.array(self.names, STR)
         base = pc.take(_array(self.bases, I32), _array(owner, I32))   # each row's game's names
         arrays = []
         for field in list(WIRE["events"])[2:]:

@@ -1,9 +1,12 @@
 """Rows that stay open across events: a power from the event that earned it until it is used,
 skipped, passed or lapses; a Cabo call until its round is scored.
 
-An open row is a dict keyed by the column names of its table (``schema.SCHEMAS``), filled as
-the replay goes (None: NULL); when it closes it is kept as a tuple in the schema's column order
-(``as_row``), the form ``chunk`` turns into columns. Used by ``rows.GameRows``.
+A Cabo call's open row is a dict keyed by the column names of its table (``schema.SCHEMAS``),
+filled as the replay goes (None: NULL); when it closes it is kept as a tuple in the schema's
+column order (``as_row``), the form ``chunk`` turns into columns. A power's rows are flat, as
+the ``events`` rows are (``PowerRows``): the ``powers`` table has ten string columns, so its
+rows were a fifth of the row stage's instructions as tuples of dicts' values. Used by
+``rows.GameRows``.
 """
 
 from __future__ import annotations
@@ -23,74 +26,132 @@ def as_row(table: str, row: Row) -> tuple[Any, ...]:
     return tuple(map(row.get, COLUMNS[table]))
 
 
-# an open row starts as a copy of its table's empty row (every column, in order, NULL), so it
+# an open call starts as a copy of its table's empty row (every column, in order, NULL), so it
 # closes as ``tuple(row.values())`` without a lookup per column
-_EMPTY_POWER: Row = dict.fromkeys(COLUMNS["powers"])
 _EMPTY_CALL: Row = dict.fromkeys(COLUMNS["cabo_calls"])
+
+# a ``powers`` row in three parts: what is known when the power is earned (``start``), how it
+# ended (``close``) and, when it was used, what it did (``peeked``, ``swapped``)
+POWER_START = ("round", "turn", "seq", "player", "card", "card_value", "power")
+POWER_END = ("outcome", "used", "use_seq")
+POWER_USE = ("target_player", "target_position", "seen", "seen_value", "swap_player_a",
+             "swap_position_a", "swap_player_b", "swap_position_b", "user_involved", "given",
+             "given_value", "received", "received_value", "knew_given", "knew_received",
+             "gain")
+POWER_LAYOUT = POWER_START + POWER_END + POWER_USE
+# the ``powers`` columns whose values the rows hold as numbers into the game's names (0: NULL)
+POWER_CODED: frozenset[str] = frozenset({
+    "player", "card", "power", "outcome", "target_player", "seen", "swap_player_a",
+    "swap_player_b", "given", "received"})
+if POWER_LAYOUT != COLUMNS["powers"]:   # pragma: no cover - a schema change fails at import
+    raise AssertionError(f"powers: the rows' layout {POWER_LAYOUT} is not the schema's")
+# the ``POWER_USE`` values of a power not used: NULL everywhere (code 0 in the coded columns)
+_UNUSED = tuple(0 if name in POWER_CODED else None for name in POWER_USE)
+
+
+class Names:
+    """The values of one game's coded string columns (``rows.CODED`` of ``events``,
+    ``POWER_CODED`` of ``powers``): ``values[code]`` is the value of a row's ``code``, code 0
+    is NULL. A number is as cheap to append as a str, and ``chunk`` turns a column of small
+    numbers into Arrow in C, where ``pa.array`` of str objects costs ~250 instructions a
+    value."""
+
+    def __init__(self) -> None:
+        self.values: list[str | None] = [None]
+        self.codes: dict[str, int] = {}
+
+    def code(self, value: str) -> int:
+        """The number of ``value`` in this game (a new one is added)."""
+        code = self.codes.get(value)
+        if code is None:
+            code = self.codes[value] = len(self.values)
+            self.values.append(value)
+        return code
 
 
 class PowerRows:
-    """The ``powers`` rows of one game."""
+    """The ``powers`` rows of one game, one flat list (``rows``: the values of the first row in
+    the order of ``POWER_LAYOUT``, then the next row's...), as ``GameRows`` keeps its events.
+    The string columns (``POWER_CODED``) hold numbers into the game's names (``Names``): a
+    power row has up to ten of them, and ``chunk`` turns numbers into Arrow in C."""
 
-    def __init__(self) -> None:
-        self.rows: list[tuple[Any, ...]] = []
-        self.open: Row | None = None
+    def __init__(self, names: Names) -> None:
+        self.rows: list[Any] = []
+        self.names = names
+        self.open: tuple[Any, ...] | None = None   # the ``POWER_START`` values
         self.known: list[int] | None = None   # what was known when the power was earned
 
     def start(self, g: GameState) -> None:
         """A power is pending (``g.phase`` is POWER) and was not seen before."""
         r = g.round
         top = r.pile[-1]
-        row = self.open = _EMPTY_POWER.copy()
-        row.update(round=r.round_no, turn=r.turn, seq=g.events - 1,
-                   player=g.players[r.current], card=r.codes[top], card_value=r.values[top],
-                   power=r.pending_power)
+        power = r.pending_power
+        assert power is not None
+        code = self.names.code
+        self.open = (r.round_no, r.turn, g.events - 1, code(g.players[r.current]),
+                     code(r.codes[top]), r.values[top], code(power))
         # what is known now is what the user knows when using the power (a swap on a final
         # turn ends the round, which reveals every hand before the visitor sees it)
         self.known = r.known[:]
 
     def close(self, outcome: str, use_seq: int | None) -> None:
-        """``used``, ``skipped``, ``passed`` (the next turn began) or ``lapsed`` (log ended)."""
-        row = self.open
-        assert row is not None
-        row["outcome"] = outcome
-        row["used"] = outcome == "used"
-        row["use_seq"] = use_seq
-        self.rows.append(tuple(row.values()))
+        """``skipped``, ``passed`` (the next turn began) or ``lapsed`` (log ended): unused."""
+        self._close((self.names.code(outcome), False, use_seq), _UNUSED)
+
+    def _close(self, end: tuple[Any, ...], use: tuple[Any, ...]) -> None:
+        """Append the open row: its start, its ``POWER_END`` and ``POWER_USE`` values."""
+        start = self.open
+        assert start is not None
+        rows = self.rows
+        rows.extend(start)
+        rows.extend(end)
+        rows.extend(use)
         self.open = None
         self.known = None
 
     def peeked(self, e: Power, g: GameState, out: Outcome) -> None:
         """A peek or spy used the open power (if the replay saw it earned)."""
-        row = self.open
-        if row is None:
+        if self.open is None:
             return
-        assert e.target is not None
-        row["target_player"], row["target_position"] = e.target
-        row["seen"] = out.card
-        row["seen_value"] = g.values_of[out.card] if out.card is not None else None
-        self.close("used", g.events - 1)
+        target = e.target
+        assert target is not None
+        code = self.names.code
+        seen = out.card
+        seen_code = 0
+        seen_value: int | None = None
+        if seen is not None:
+            seen_code = code(seen)
+            seen_value = g.values_of[seen]
+        seq = g.events - 1
+        self._close((code("used"), True, seq),
+                    (code(target[0]), target[1], seen_code, seen_value, 0, None, 0, None,
+                     None, 0, None, 0, None, None, None, None))
 
     def swapped(self, e: Power, g: GameState, out: Outcome, gain: int | None) -> None:
         """A swap used the open power; ``out.places`` has the user's own place first."""
-        row = self.open
-        if row is None:
+        if self.open is None:
             return
-        assert e.cards is not None
+        cards = e.cards
+        assert cards is not None
         (a, pos_a), (b, pos_b) = out.places
         given, received = out.moved
-        if self.known is not None:
-            bit = 1 << g.seat[e.player]
+        knew_given: bool | None = None
+        knew_received: bool | None = None
+        seat = g.seat[e.player]
+        known = self.known
+        if known is not None:
+            bit = 1 << seat
             rows = g.round.rows
-            row["knew_given"] = bool(self.known[rows[b][pos_b]] & bit)  # what left a is at b
-            row["knew_received"] = bool(self.known[rows[a][pos_a]] & bit)
-        (row["swap_player_a"], row["swap_position_a"]), \
-            (row["swap_player_b"], row["swap_position_b"]) = e.cards
+            knew_given = bool(known[rows[b][pos_b]] & bit)   # what left a is at b
+            knew_received = bool(known[rows[a][pos_a]] & bit)
+        (player_a, position_a), (player_b, position_b) = cards
         values_of = g.values_of
-        row.update(user_involved=a == g.seat[e.player], given=given,
-                   given_value=values_of[given], received=received,
-                   received_value=values_of[received], gain=gain)
-        self.close("used", g.events - 1)
+        code = self.names.code
+        seq = g.events - 1
+        self._close((code("used"), True, seq),
+                    (0, None, 0, None, code(player_a), position_a, code(player_b),
+                     position_b, a == seat, code(given), values_of[given], code(received),
+                     values_of[received], knew_given, knew_received, gain))
 
 
 class CallRows:

@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from cabo_log.db.open_rows import CallRows, PowerRows
+from cabo_log.db.open_rows import CallRows, Names, PowerRows
 from cabo_log.db.schema import SCHEMAS
 from cabo_log.log.replay import ReplayResult, ReplayVisitor, replay_bytes
 from engine import Event, GameStart, GameState, Outcome
@@ -49,9 +49,8 @@ COMMON = ("seq", "line", "round", "turn", "player", "auto", "card", "value", "de
           "implicit_skip", "round_ended")
 Row = tuple[Any, ...]
 # the string columns whose values the rows hold as numbers into the game's ``GameRows.names``
-# (0: NULL): a number is as cheap to append as a str, and ``chunk`` turns a column of small
-# numbers into Arrow in C (bytes, then a ``take`` from the names), where ``pa.array`` of str
-# objects costs ~250 machine instructions a value
+# (``open_rows.Names``; 0: NULL): ``chunk`` turns them into Arrow in C (bytes, then a ``take``
+# from the names)
 CODED: frozenset[str] = frozenset({"player", "card", "source"})
 Flat = list[Any]   # the rows of one event kind, value after value (``LAYOUTS`` gives the width)
 
@@ -100,14 +99,13 @@ class GameRows:
     appends to."""
 
     def __init__(self) -> None:
-        self.powers = PowerRows()
+        # the ``CODED`` columns (and the powers' coded ones) hold numbers into these names
+        self.names = Names()
+        self.powers = PowerRows(self.names)
         self.calls = CallRows()
         self.dealt: dict[int, dict[str, tuple[list[str], int]]] = {}
         self.before_replace: list[int] | None = None    # the drawer's row: known bits
         self.turns_of: list[int] = []
-        # the ``CODED`` columns hold numbers: ``names[code]`` is the value (code 0: NULL)
-        self.names: list[str | None] = [None]
-        self.codes: dict[str, int] = {}
         self.games: Flat = []
         self.draws: Flat = []
         self.discards: Flat = []
@@ -133,8 +131,8 @@ class GameRows:
 
     def begin(self, state: GameState, header: GameStart, line: int) -> None:
         self.turns_of = [0] * len(state.players)
-        self.names = [None, *state.players]
-        self.codes = {name: seat + 1 for seat, name in enumerate(state.players)}
+        for name in state.players:   # the players' codes are their seats + 1
+            self.names.code(name)
         self.games.extend((0, line, 0, 0, 0, header.auto, 0, None, None, None, None))
 
     def event(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
@@ -210,25 +208,18 @@ class GameRows:
                 out: Outcome) -> None:
         """Append the ``COMMON`` columns of an event's row to its kind's ``rows`` (``player``:
         None for the kinds without). ``player`` and ``card`` are ``CODED``."""
+        names = self.names
         card = out.card
         value: int | None = None
         card_code = 0
         if card is not None:
             value = g.values_of[card]
-            card_code = self._code(card)
+            card_code = names.code(card)
         r = g.round
         rows.extend((g.events - 1, line, r.round_no, r.turn,
-                     self._code(player) if player is not None else 0, e.auto, card_code, value,
+                     names.code(player) if player is not None else 0, e.auto, card_code, value,
                      len(r.deck), True if out.lapsed is not None else None,
                      True if out.round_ended is not None else None))
-
-    def _code(self, value: str) -> int:
-        """The number of a ``CODED`` column's value in this game (``names``)."""
-        code = self.codes.get(value)
-        if code is None:
-            code = self.codes[value] = len(self.names)
-            self.names.append(value)
-        return code
 
     # --- the handlers of the frequent kinds: their own columns ----------------------------
     def _draw(self, e: Draw, g: GameState) -> int:
@@ -239,7 +230,7 @@ class GameRows:
         # (a face-up card is always known to everybody, so ``known`` says it all)
         known = r.known
         self.before_replace = [known[c] for c in r.rows[seat]]
-        return self._code(e.source)
+        return self.names.code(e.source)
 
     def _replace(self, e: Replace, g: GameState, out: Outcome) -> Row:
         values_of = g.values_of
