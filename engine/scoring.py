@@ -112,22 +112,18 @@ def finish_round(g: GameState, end: EndReason) -> RoundResult:
 
 def _row_totals(g: GameState) -> tuple[list[int], dict[int, list[int]], dict[int, int]]:
     """The seats scored (the active participants, in order), their rows' values and totals."""
-    r = g.round
-    active = g.active
-    values = r.values
-    rows = r.rows
-    scored: list[int] = []
+    values = g.round.values
+    rows = g.round.rows
+    scored = g.active_participants()
     row_values: dict[int, list[int]] = {}
     totals: dict[int, int] = {}
-    for p in r.participants:
-        if active[p]:
-            scored.append(p)
-            row = [values[c] for c in rows[p]]
-            total = 0
-            for value in row:
-                total += value
-            row_values[p] = row
-            totals[p] = total
+    for p in scored:
+        row = [values[c] for c in rows[p]]
+        total = 0
+        for value in row:
+            total += value
+        row_values[p] = row
+        totals[p] = total
     return scored, row_values, totals
 
 
@@ -137,18 +133,15 @@ def _result(g: GameState, end: EndReason, scored: list[int], totals: dict[int, i
     """The round's ``RoundResult``, by player name (after the scores were added up)."""
     r = g.round
     names = g.players
-    codes = r.codes
     hands: dict[str, list[str]] = {}
     totals_by_name: dict[str, int] = {}
     points_by_name: dict[str, int] = {}
     for p in scored:
         name = names[p]
-        hands[name] = [codes[c] for c in r.rows[p]]
+        hands[name] = g.row_codes(p)
         totals_by_name[name] = totals[p]
         points_by_name[name] = points[p]
-    cumulative: dict[str, int] = {}
-    for i, name in enumerate(names):
-        cumulative[name] = g.cumulative[i]
+    cumulative = g.cumulative_by_name()
     players = tuple([names[p] for p in r.participants])
     special_names = tuple([names[p] for p in special]) if special else ()
     reset_names = tuple([names[p] for p in resets]) if resets else ()
