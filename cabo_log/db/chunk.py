@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 
 from cabo_log.db.game_rows import game_rows
 from cabo_log.db.open_rows import POWER_CODED, POWER_LAYOUT
-from cabo_log.db.rows import CODED, LAYOUTS, RowCollector
+from cabo_log.db.rows import CODED, LAYOUTS, RowCollector, RowSink
 from cabo_log.db.schema import BOOL, I16, I32, I64, SCHEMAS, STR, WIRE
 from engine import GameState
 
@@ -40,8 +40,11 @@ class Chunk:
         self.rulesets: list[str] = []
         self.times: list[dict[int, Any]] = []    # of each game: line -> raw ``t``
         self.tables: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TUPLES}
-        self.events: dict[str, list[Any]] = {kind: [] for kind in LAYOUTS}   # flat rows
-        self.powers: list[Any] = []   # flat rows, ``POWER_LAYOUT``
+        # the games' ``GameRows`` append their rows to these lists in place (``collect(data,
+        # source, chunk.sink)``): each kind's flat rows, and the powers' (``POWER_LAYOUT``)
+        self.sink = RowSink()
+        self.events: dict[str, list[Any]] = dict(zip(LAYOUTS, self.sink.kinds, strict=True))
+        self.powers: list[Any] = self.sink.powers
         self.owner: dict[str, list[int]] = {name: [] for name in (*TABLES, *LAYOUTS)}
         # the ``CODED`` columns' values: each game's ``GameRows.names`` one after the other,
         # and where each game's begin (a row's code + its game's base = its index here)
@@ -63,16 +66,20 @@ class Chunk:
             if items:
                 self.tables[name].extend(items)
                 owner[name].extend(repeat(index, len(items)))
-        powers = rows.rows.powers.rows
-        if powers:
-            self.powers.extend(powers)
-            owner["powers"].extend(repeat(index, len(powers) // len(POWER_LAYOUT)))
+        game = rows.rows
         self.bases.append(len(self.names))
-        self.names.extend(rows.rows.names.values)
-        for kind, flat in rows.rows.events.items():
-            if flat:
-                self.events[kind].extend(flat)
-                owner[kind].extend(repeat(index, len(flat) // len(LAYOUTS[kind])))
+        self.names.extend(game.names.values)
+        if game.sink is not self.sink:   # rows of a game collected on its own: copied
+            events = list(game.events.values())
+            self.sink.extend(events, game.powers.rows)
+            counts = [len(flat) for flat in (*events, game.powers.rows)]
+        else:   # written in place
+            counts = game.counts()
+        self.sink.commit()
+        for kind, count in zip((*LAYOUTS, "powers"), counts, strict=True):
+            if count:
+                width = len(LAYOUTS[kind]) if kind != "powers" else len(POWER_LAYOUT)
+                owner[kind].extend(repeat(index, count // width))
 
     def __len__(self) -> int:
         return len(self.game_ids)
@@ -82,6 +89,7 @@ class Chunk:
         collector is paused meanwhile, as during the replay: the columns are large new
         containers of the rows' many small tuples, and scanning them over and over would cost
         more than building them."""
+        self.sink.finish()   # the lists cut to the rows added (not a rejected game's)
         collecting = gc.isenabled()
         gc.disable()
         try:

@@ -18,7 +18,7 @@ chosen by comparing the event's class).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
@@ -92,48 +92,151 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
     GameStart.TYPE: COMMON, **{cls.TYPE: COMMON + columns for cls, columns in OWN.items()}}
 
 
+class RowSink:
+    """The flat lists the rows of many games are written to, one game at a time: each event
+    kind's (``kinds``, in ``LAYOUTS`` order; ``used[k]`` values of ``kinds[k]`` are rows, the
+    rest is room made ahead) and the ``powers`` rows. A ``chunk.Chunk`` hands its sink to each
+    game's ``GameRows``, which writes its values in place, by index: no per-game lists to grow
+    (reallocated and copied every 12 % of growth) and then copy into the chunk's, no tuple per
+    event to extend a list with. A game's rows are kept by ``commit``; the next game (or
+    ``rollback``) drops the rows of a game that was not committed (a rejected log), and
+    ``finish`` cuts the lists to their rows."""
+
+    def __init__(self) -> None:
+        self.kinds: list[Flat] = [[] for _ in LAYOUTS]
+        self.used: list[int] = [0] * len(LAYOUTS)
+        self.powers: Flat = []
+        self.committed: list[int] = [0] * (len(LAYOUTS) + 1)   # ``used``, then the powers'
+
+    def rollback(self) -> None:
+        """Drop what was written since the last ``commit``."""
+        committed = self.committed
+        for kind in range(len(self.used)):
+            self.used[kind] = committed[kind]
+        del self.powers[committed[-1]:]
+
+    def commit(self) -> None:
+        """Keep what was written: the rows of a game that is loaded."""
+        self.committed = [*self.used, len(self.powers)]
+
+    def finish(self) -> None:
+        """Drop what was not committed and the room made ahead: each list holds its rows."""
+        self.rollback()
+        for rows, used in zip(self.kinds, self.used, strict=True):
+            del rows[used:]
+
+    def extend(self, events: list[Flat], powers: Flat) -> None:
+        """Append the rows of a game collected on its own (``GameRows`` without a sink)."""
+        self.finish()
+        for kind, rows in enumerate(events):
+            self.kinds[kind].extend(rows)
+            self.used[kind] += len(rows)
+        self.powers.extend(powers)
+
+
+def _grow(rows: Flat, end: int) -> None:
+    """Make room in ``rows`` for at least ``end`` values (doubling: each value is copied about
+    once as the list grows, not ~8 times as by appending)."""
+    rows.extend([None] * max(end - len(rows), len(rows), 1024))
+
+
+# the kinds' indexes in ``LAYOUTS`` (and ``RowSink.kinds``) and their rows' widths
+GAME, DRAW, DISCARD, REPLACE, POWER_USE, SKIP, CABO, SNAP, DEAL, PEEK, RESHUFFLE, FORFEIT, \
+    ROUND_END, GAME_END = range(14)
+WIDTHS: list[int] = [len(columns) for columns in LAYOUTS.values()]
+DRAW_WIDTH: Final = len(COMMON) + 1
+DISCARD_WIDTH: Final = len(COMMON) + 2
+REPLACE_WIDTH: Final = len(COMMON) + 9
+POWER_WIDTH: Final = len(COMMON) + 10
+SKIP_WIDTH: Final = len(COMMON)
+if [DRAW_WIDTH, DISCARD_WIDTH, REPLACE_WIDTH, POWER_WIDTH, SKIP_WIDTH] != WIDTHS[1:6]:
+    raise AssertionError("rows: the frequent kinds' widths are not their layouts'")
+
+
 class GameRows:
     """The rows of one game while it replays. ``events`` maps an event type to its rows, one
     flat list each (the values of its first row in the order of ``LAYOUTS[type]``, then the
-    next row's...); each type's list is also held by its own attribute, which the handler
-    appends to."""
+    next row's...). The rows are written into a ``RowSink``'s lists (a chunk's, after the rows
+    of the games before: ``starts``; or the game's own), each frequent kind's count of values
+    kept in an attribute (``n_draws`` ...; a native int compiled), the others in
+    ``sink.used``."""
 
-    def __init__(self) -> None:
+    def __init__(self, sink: RowSink | None = None) -> None:
+        own = sink is None
+        if sink is None:
+            sink = RowSink()
+        else:
+            sink.rollback()
+        self.sink = sink
+        self.own = own
+        self.starts: list[int] = [*sink.used, len(sink.powers)]
+        self.used = sink.used
         # the ``CODED`` columns (and the powers' coded ones) hold numbers into these names
         self.names = Names()
-        self.powers = PowerRows(self.names)
+        self.powers = PowerRows(self.names, sink.powers)
         self.calls = CallRows()
         self.dealt: dict[int, dict[str, tuple[list[str], int]]] = {}
-        self.before_replace: list[int] | None = None    # the drawer's row: known bits
+        # the drawer's row at the draw: bit i set if they knew the card at position i (-1:
+        # no draw seen yet)
+        self.before_replace = -1
         self.turns_of: list[int] = []
-        self.games: Flat = []
-        self.draws: Flat = []
-        self.discards: Flat = []
-        self.replaces: Flat = []
-        self.power_uses: Flat = []
-        self.skips: Flat = []
-        self.cabos: Flat = []
-        self.snaps: Flat = []
-        self.deals: Flat = []
-        self.peeks: Flat = []
-        self.reshuffles: Flat = []
-        self.forfeits: Flat = []
-        self.round_ends: Flat = []
-        self.game_ends: Flat = []
+        self.players: list[str] = []
+        self.seat_codes: list[int] = []   # each seat's player's code in ``names``
+        self.drawer = -1   # the seat of the turn's player (set by its draw)
+        # a card's code in ``names`` and its value, found once per game
+        self.cards: dict[str, tuple[int, int]] = {}
+        kinds = sink.kinds
+        self.draws, self.discards, self.replaces, self.power_uses, self.skips = kinds[1:6]
+        used = sink.used
+        self.n_draws, self.n_discards, self.n_replaces, self.n_powers, self.n_skips = used[1:6]
+
+    def _sync(self) -> None:
+        """The frequent kinds' counts into ``sink.used``."""
+        self.used[1:6] = [self.n_draws, self.n_discards, self.n_replaces, self.n_powers,
+                          self.n_skips]
 
     @property
     def events(self) -> dict[str, Flat]:
-        """event type -> its rows (flat), in ``LAYOUTS`` order."""
-        return dict(zip(LAYOUTS, (
-            self.games, self.draws, self.discards, self.replaces, self.power_uses, self.skips,
-            self.cabos, self.snaps, self.deals, self.peeks, self.reshuffles, self.forfeits,
-            self.round_ends, self.game_ends), strict=True))
+        """event type -> its rows (flat), in ``LAYOUTS`` order (this game's, copied)."""
+        self._sync()
+        return {kind: rows[start:used] for kind, rows, start, used in zip(
+            LAYOUTS, self.sink.kinds, self.starts, self.used, strict=False)}
+
+    def counts(self) -> list[int]:
+        """How many values this game wrote to each kind's list, then to the powers'."""
+        self._sync()
+        return [n - start for n, start in zip(
+            [*self.used, len(self.sink.powers)], self.starts, strict=True)]
+
+    def _reserve(self, kind: int) -> int:
+        """Room for a row of a ``kind`` counted in ``sink.used``: where it starts."""
+        rows = self.sink.kinds[kind]
+        at = self.used[kind]
+        end = at + WIDTHS[kind]
+        self.used[kind] = end
+        if end > len(rows):
+            _grow(rows, end)
+        return at
+
+    def _rare_row(self, kind: int, line: int, player: int, e: Event, g: GameState,
+                  out: Outcome, own: Row) -> None:
+        """The row of a rare kind: the ``COMMON`` values, then its ``own``."""
+        rows = self.sink.kinds[kind]
+        at = self._reserve(kind)
+        self._common(rows, at, line, player, e, g, out)
+        at += len(COMMON)
+        for value in own:
+            rows[at] = value
+            at += 1
 
     def begin(self, state: GameState, header: GameStart, line: int) -> None:
         self.turns_of = [0] * len(state.players)
-        for name in state.players:   # the players' codes are their seats + 1
-            self.names.code(name)
-        self.games.extend((0, line, 0, 0, 0, header.auto, 0, None, None, None, None))
+        self.players = list(state.players)
+        # the players' codes are their seats + 1 (unless a name is repeated)
+        self.seat_codes = [self.names.code(name) for name in state.players]
+        rows = self.sink.kinds[GAME]
+        at = self._reserve(GAME)
+        rows[at:at + len(COMMON)] = [0, line, 0, 0, 0, header.auto, 0, None, None, None, None]
 
     def event(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
         """The row of one applied event (``g`` is the state after it), and the open rows it
@@ -142,23 +245,49 @@ class GameRows:
         if powers.open is not None and out.lapsed is not None:
             powers.close("passed", g.events - 1)
         if isinstance(e, Draw):   # by frequency; compiled, each test is a type comparison
-            self._common(self.draws, line, e.player, e, g, out)
-            self.draws.append(self._draw(e, g))
+            seat = g.round.current
+            self.drawer = seat
+            rows = self.draws
+            at = self.n_draws
+            self.n_draws = end = at + DRAW_WIDTH
+            if end > len(rows):
+                _grow(rows, end)
+            self._common(rows, at, line, self._player(e.player, seat), e, g, out)
+            rows[at + 11] = self._draw(e, g, seat)
         elif isinstance(e, Discard):
             rows = self.discards
-            self._common(rows, line, e.player, e, g, out)
-            rows.append(out.discarded)
-            rows.append(out.earned)
+            at = self.n_discards
+            self.n_discards = end = at + DISCARD_WIDTH
+            if end > len(rows):
+                _grow(rows, end)
+            self._common(rows, at, line, self._player(e.player, self.drawer), e, g, out)
+            rows[at + 11] = out.discarded
+            rows[at + 12] = out.earned
         elif isinstance(e, Replace):
-            self._common(self.replaces, line, e.player, e, g, out)
-            self.replaces.extend(self._replace(e, g, out))
+            rows = self.replaces
+            at = self.n_replaces
+            self.n_replaces = end = at + REPLACE_WIDTH
+            if end > len(rows):
+                _grow(rows, end)
+            self._common(rows, at, line, self._player(e.player, self.drawer), e, g, out)
+            self._replace(rows, at + 11, e, g, out)
         elif isinstance(e, Power):
-            self._common(self.power_uses, line, e.player, e, g, out)
-            self.power_uses.extend(self._power(e, g, out))
+            rows = self.power_uses
+            at = self.n_powers
+            self.n_powers = end = at + POWER_WIDTH
+            if end > len(rows):
+                _grow(rows, end)
+            self._common(rows, at, line, self._player(e.player, self.drawer), e, g, out)
+            self._power(rows, at + 11, e, g, out)
         elif isinstance(e, Skip):
             if powers.open is not None:
                 powers.close("skipped", g.events - 1)
-            self._common(self.skips, line, e.player, e, g, out)
+            rows = self.skips
+            at = self.n_skips
+            self.n_skips = end = at + SKIP_WIDTH
+            if end > len(rows):
+                _grow(rows, end)
+            self._common(rows, at, line, self._player(e.player, self.drawer), e, g, out)
         else:
             self._rare(line, e, g, out)
         if powers.open is None and g.phase is POWER:
@@ -168,34 +297,30 @@ class GameRows:
 
     def _rare(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
         """The rows of the kinds that come once a turn at most."""
+        code = self.names.code
         if isinstance(e, Snap):
-            self._common(self.snaps, line, e.player, e, g, out)
-            self.snaps.extend(_snap(e, g, out))
+            self._rare_row(SNAP, line, code(e.player), e, g, out, _snap(e, g, out))
         elif isinstance(e, Cabo):
             seat = g.round.caller
             self.turns_of[seat] += 1
             self.calls.start(g, out, self.turns_of[seat])
-            self._common(self.cabos, line, e.player, e, g, out)
+            self._rare_row(CABO, line, self._player(e.player, seat), e, g, out, ())
         elif isinstance(e, Deal):
             self._deal(e, g)
-            self._common(self.deals, line, None, e, g, out)
-            self.deals.append(e.first)
+            self._rare_row(DEAL, line, 0, e, g, out, (e.first,))
         elif isinstance(e, Peek):
-            self._common(self.peeks, line, e.player, e, g, out)
-            self.peeks.append(e.positions)
+            self._rare_row(PEEK, line, code(e.player), e, g, out, (e.positions,))
         elif isinstance(e, Reshuffle):
-            self._common(self.reshuffles, line, None, e, g, out)
+            self._rare_row(RESHUFFLE, line, 0, e, g, out, ())
         elif isinstance(e, Forfeit):
-            self._common(self.forfeits, line, e.player, e, g, out)
-            self.forfeits.extend((e.reason, out.discarded or None))
+            self._rare_row(FORFEIT, line, code(e.player), e, g, out,
+                           (e.reason, out.discarded or None))
         elif isinstance(e, RoundEnd):
-            self._common(self.round_ends, line, None, e, g, out)
-            self.round_ends.append(
-                orjson.dumps({"round": e.round, "points": e.points}).decode())
+            self._rare_row(ROUND_END, line, 0, e, g, out, (
+                orjson.dumps({"round": e.round, "points": e.points}).decode(),))
         elif isinstance(e, GameEnd):
-            self._common(self.game_ends, line, None, e, g, out)
-            self.game_ends.append(
-                orjson.dumps({"winners": e.winners, "scores": e.scores}).decode())
+            self._rare_row(GAME_END, line, 0, e, g, out, (
+                orjson.dumps({"winners": e.winners, "scores": e.scores}).decode(),))
         else:   # pragma: no cover - every event kind is handled above
             raise AssertionError(f"no rows for {type(e).__name__}")
 
@@ -203,36 +328,67 @@ class GameRows:
         if self.powers.open is not None:
             self.powers.close("lapsed", None)
         self.calls.end()   # a call in the round the log stops in: no outcome
+        self._sync()
 
-    def _common(self, rows: Flat, line: int, player: str | None, e: Event, g: GameState,
+    def _player(self, player: str, seat: int) -> int:
+        """The code of ``player``, expected at ``seat``: compared by value there (no hash of a
+        name the decoder has just made), looked up only when it is not."""
+        if 0 <= seat < len(self.players) and self.players[seat] == player:
+            return self.seat_codes[seat]
+        return self.names.code(player)
+
+    def _seat(self, player: str, g: GameState) -> int:
+        """The seat of the turn's ``player`` (the drawer's, compared by value first)."""
+        seat = self.drawer
+        if 0 <= seat < len(self.players) and self.players[seat] == player:
+            return seat
+        return g.seat[player]
+
+    def _common(self, rows: Flat, at: int, line: int, player: int, e: Event, g: GameState,
                 out: Outcome) -> None:
-        """Append the ``COMMON`` columns of an event's row to its kind's ``rows`` (``player``:
-        None for the kinds without). ``player`` and ``card`` are ``CODED``."""
-        names = self.names
+        """Write the ``COMMON`` columns of an event's row into its kind's ``rows`` from ``at``
+        (``player``: the player's code, 0 for the kinds without). ``player`` and ``card`` are
+        ``CODED``."""
         card = out.card
-        value: int | None = None
-        card_code = 0
         if card is not None:
-            value = g.values_of[card]
-            card_code = names.code(card)
+            known = self.cards.get(card)
+            if known is None:   # the card's code and value, once per game
+                known = self.cards[card] = (self.names.code(card), g.values_of[card])
+            rows[at + 6] = known[0]
+            rows[at + 7] = known[1]
+        else:
+            rows[at + 6] = 0
+            rows[at + 7] = None
         r = g.round
-        rows.extend((g.events - 1, line, r.round_no, r.turn,
-                     names.code(player) if player is not None else 0, e.auto, card_code, value,
-                     len(r.deck), True if out.lapsed is not None else None,
-                     True if out.round_ended is not None else None))
+        rows[at] = g.events - 1
+        rows[at + 1] = line
+        rows[at + 2] = r.round_no
+        rows[at + 3] = r.turn
+        rows[at + 4] = player
+        rows[at + 5] = e.auto
+        rows[at + 8] = len(r.deck)
+        rows[at + 9] = True if out.lapsed is not None else None
+        rows[at + 10] = True if out.round_ended is not None else None
 
     # --- the handlers of the frequent kinds: their own columns ----------------------------
-    def _draw(self, e: Draw, g: GameState) -> int:
+    def _draw(self, e: Draw, g: GameState, seat: int) -> int:
         r = g.round
-        seat = r.current
         self.turns_of[seat] += 1
         # what the drawer knows of their row now is what they know when they place the card
         # (a face-up card is always known to everybody, so ``known`` says it all)
+        # (one bit a position of the row, no list per draw)
         known = r.known
-        self.before_replace = [known[c] for c in r.rows[seat]]
+        bit = 1 << seat
+        mask = 0
+        position = 1
+        for c in r.rows[seat]:
+            if known[c] & bit:
+                mask |= position
+            position <<= 1
+        self.before_replace = mask
         return self.names.code(e.source)
 
-    def _replace(self, e: Replace, g: GameState, out: Outcome) -> Row:
+    def _replace(self, rows: Flat, at: int, e: Replace, g: GameState, out: Outcome) -> None:
         values_of = g.values_of
         card = out.card
         assert card is not None
@@ -245,30 +401,49 @@ class GameRows:
             delta = values_of[card] + penalty
         chosen: int | None = None
         known = self.before_replace
-        if known is not None:
-            bit = 1 << g.seat[e.player]
+        if known >= 0:   # the turn's draw was seen (the drawer is the replacing player)
             chosen = 0
             for p in e.positions:
-                if known[p] & bit:
-                    chosen += 1
-        return (e.positions, e.into, e.end, out.success, out.penalty, out.discarded or None,
-                out.earned, delta, chosen)
+                chosen += (known >> p) & 1
+        rows[at] = e.positions
+        rows[at + 1] = e.into
+        rows[at + 2] = e.end
+        rows[at + 3] = out.success
+        rows[at + 4] = out.penalty
+        rows[at + 5] = out.discarded or None
+        rows[at + 6] = out.earned
+        rows[at + 7] = delta
+        rows[at + 8] = chosen
 
-    def _power(self, e: Power, g: GameState, out: Outcome) -> Row:
+    def _power(self, rows: Flat, at: int, e: Power, g: GameState, out: Outcome) -> None:
         cards = e.cards
         if cards is None:
             target = e.target
             assert target is not None
             self.powers.peeked(e, g, out)
-            return (e.power, target[0], target[1], None, None, None, None, None, None, None)
+            rows[at] = e.power
+            rows[at + 1] = target[0]
+            rows[at + 2] = target[1]
+            for i in range(at + 3, at + 10):
+                rows[i] = None
+            return
         given, received = out.moved
         gain: int | None = None
-        if out.places[0][0] == g.seat[e.player]:   # the user's own place comes first
+        seat = self._seat(e.player, g)
+        if out.places[0][0] == seat:   # the user's own place comes first
             gain = g.values_of[given] - g.values_of[received]
-        self.powers.swapped(e, g, out, gain)
+        self.powers.swapped(e, g, out, gain, seat)
         (sa, spa), (sb, spb) = cards
-        return (e.power, None, None, sa, spa, sb, spb, given, received,
-                -gain if gain is not None else None)
+        rows[at] = e.power
+        rows[at + 1] = None
+        rows[at + 2] = None
+        rows[at + 3] = sa
+        rows[at + 4] = spa
+        rows[at + 5] = sb
+        rows[at + 6] = spb
+        rows[at + 7] = given
+        rows[at + 8] = received
+        rows[at + 9] = -gain if gain is not None else None
 
     def _deal(self, e: Deal, g: GameState) -> None:
         r = g.round
@@ -295,8 +470,8 @@ class RowCollector(ReplayVisitor["RowCollector"]):
     """The visitor a load replays each log with: its rows are in ``rows`` (``GameRows``), the
     header and the raw ``t`` of each line that has one here."""
 
-    def __init__(self, data: bytes | None = None) -> None:
-        self.rows = GameRows()
+    def __init__(self, data: bytes | None = None, sink: RowSink | None = None) -> None:
+        self.rows = GameRows(sink)
         self.header: GameStart | None = None
         self.header_line = 1
         self.times: dict[int, int | float | str] = {}   # line -> its raw ``t`` (``stamp``)
@@ -332,7 +507,9 @@ def _first_line(data: bytes) -> int:
         number += 1
 
 
-def collect(data: bytes, source: str) -> tuple[ReplayResult, RowCollector]:
-    """Replay one log with a ``RowCollector`` riding along."""
-    rows = RowCollector(data)
+def collect(data: bytes, source: str, sink: RowSink | None = None
+            ) -> tuple[ReplayResult, RowCollector]:
+    """Replay one log with a ``RowCollector`` riding along (appending to ``sink``'s lists when
+    one is given: a chunk's, ``chunk.Chunk.sink``)."""
+    rows = RowCollector(data, sink)
     return replay_bytes(data, source, visitor=rows), rows
