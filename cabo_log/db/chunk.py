@@ -70,10 +70,12 @@ class Chunk:
         self.bases.append(len(self.names))
         self.names.extend(game.names.values)
         if game.sink is not self.sink:   # rows of a game collected on its own: copied
-            events = list(game.events.values())
-            self.sink.extend(events, game.powers.rows)
-            counts = [len(flat) for flat in (*events, game.powers.rows)]
-        else:   # written in place
+            self.sink.rollback()
+            self.powers.extend(game.powers.rows)
+            for kind, flat in game.events.items():
+                self.events[kind].extend(flat)
+            counts = [len(flat) for flat in (*game.events.values(), game.powers.rows)]
+        else:   # appended in place
             counts = game.counts()
         self.sink.commit()
         for kind, count in zip((*LAYOUTS, "powers"), counts, strict=True):
@@ -89,7 +91,7 @@ class Chunk:
         collector is paused meanwhile, as during the replay: the columns are large new
         containers of the rows' many small tuples, and scanning them over and over would cost
         more than building them."""
-        self.sink.finish()   # the lists cut to the rows added (not a rejected game's)
+        self.sink.rollback()   # the rows of a game collected last but not added
         collecting = gc.isenabled()
         gc.disable()
         try:

@@ -18,6 +18,7 @@ chosen by comparing the event's class).
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Final
 
 import orjson
@@ -93,73 +94,53 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
 
 
 class RowSink:
-    """The flat lists the rows of many games are written to, one game at a time: each event
-    kind's (``kinds``, in ``LAYOUTS`` order; ``used[k]`` values of ``kinds[k]`` are rows, the
-    rest is room made ahead) and the ``powers`` rows. A ``chunk.Chunk`` hands its sink to each
-    game's ``GameRows``, which writes its values in place, by index: no per-game lists to grow
-    (reallocated and copied every 12 % of growth) and then copy into the chunk's, no tuple per
-    event to extend a list with. A game's rows are kept by ``commit``; the next game (or
-    ``rollback``) drops the rows of a game that was not committed (a rejected log), and
-    ``finish`` cuts the lists to their rows."""
+    """The flat lists the rows of many games are appended to, one game at a time: each event
+    kind's (``kinds``, in ``LAYOUTS`` order) and the ``powers`` rows. A ``chunk.Chunk`` hands
+    its sink to each game's ``GameRows``, which appends in place: no per-game lists to grow
+    and then copy into the chunk's, and free. A game's rows are kept by ``commit``; the next
+    game (or ``rollback``) drops the rows of a game that was not committed (a rejected log)."""
 
     def __init__(self) -> None:
         self.kinds: list[Flat] = [[] for _ in LAYOUTS]
-        self.used: list[int] = [0] * len(LAYOUTS)
         self.powers: Flat = []
-        self.committed: list[int] = [0] * (len(LAYOUTS) + 1)   # ``used``, then the powers'
+        self.committed: list[int] = [0] * (len(LAYOUTS) + 1)   # the kinds', then powers'
+        self.room: list[int] = [0] * (len(LAYOUTS) + 1)   # each list's capacity, reserved
 
     def rollback(self) -> None:
-        """Drop what was written since the last ``commit``."""
-        committed = self.committed
-        for kind in range(len(self.used)):
-            self.used[kind] = committed[kind]
-        del self.powers[committed[-1]:]
+        """Drop what was appended since the last ``commit``."""
+        lists = [*self.kinds, self.powers]
+        for i, n in enumerate(self.committed):
+            rows = lists[i]
+            if len(rows) > n:
+                del rows[n:]
 
     def commit(self) -> None:
-        """Keep what was written: the rows of a game that is loaded."""
-        self.committed = [*self.used, len(self.powers)]
+        """Keep what was appended: the rows of a game that is loaded."""
+        self.committed = [len(rows) for rows in (*self.kinds, self.powers)]
 
-    def finish(self) -> None:
-        """Drop what was not committed and the room made ahead: each list holds its rows."""
-        self.rollback()
-        for rows, used in zip(self.kinds, self.used, strict=True):
-            del rows[used:]
-
-    def extend(self, events: list[Flat], powers: Flat) -> None:
-        """Append the rows of a game collected on its own (``GameRows`` without a sink)."""
-        self.finish()
-        for kind, rows in enumerate(events):
-            self.kinds[kind].extend(rows)
-            self.used[kind] += len(rows)
-        self.powers.extend(powers)
-
-
-def _grow(rows: Flat, end: int) -> None:
-    """Make room in ``rows`` for at least ``end`` values (doubling: each value is copied about
-    once as the list grows, not ~8 times as by appending)."""
-    rows.extend([None] * max(end - len(rows), len(rows), 1024))
+    def reserve(self) -> None:
+        """Room ahead in each long list before a game: grown by 3/4 at once (filled, then cut
+        back: CPython keeps the capacity while a list holds at least half of it), where
+        appending grows it by 1/8 at a time and copies it each time (~8 copies of every value
+        instead of ~1.3)."""
+        for i, rows in enumerate([*self.kinds, self.powers]):
+            n = len(rows)
+            if n >= RESERVE_FROM and n + RESERVE_FROM > self.room[i]:
+                target = n + n * 3 // 4
+                rows.extend(repeat(None, target - n))
+                del rows[n:]
+                self.room[i] = target
 
 
-# the kinds' indexes in ``LAYOUTS`` (and ``RowSink.kinds``) and their rows' widths
-GAME, DRAW, DISCARD, REPLACE, POWER_USE, SKIP, CABO, SNAP, DEAL, PEEK, RESHUFFLE, FORFEIT, \
-    ROUND_END, GAME_END = range(14)
-WIDTHS: list[int] = [len(columns) for columns in LAYOUTS.values()]
-DRAW_WIDTH: Final = len(COMMON) + 1
-DISCARD_WIDTH: Final = len(COMMON) + 2
-REPLACE_WIDTH: Final = len(COMMON) + 9
-POWER_WIDTH: Final = len(COMMON) + 10
-SKIP_WIDTH: Final = len(COMMON)
-if [DRAW_WIDTH, DISCARD_WIDTH, REPLACE_WIDTH, POWER_WIDTH, SKIP_WIDTH] != WIDTHS[1:6]:
-    raise AssertionError("rows: the frequent kinds' widths are not their layouts'")
+RESERVE_FROM: Final = 8192   # values: shorter lists grow as usual (cheap to copy)
 
 
 class GameRows:
     """The rows of one game while it replays. ``events`` maps an event type to its rows, one
     flat list each (the values of its first row in the order of ``LAYOUTS[type]``, then the
-    next row's...). The rows are written into a ``RowSink``'s lists (a chunk's, after the rows
-    of the games before: ``starts``; or the game's own), each frequent kind's count of values
-    kept in an attribute (``n_draws`` ...; a native int compiled), the others in
-    ``sink.used``."""
+    next row's...); each type's list is also held by its own attribute, which the handler
+    appends to. With a ``sink`` (a chunk's), the rows are appended to its lists, after the
+    rows of the games before (``starts``)."""
 
     def __init__(self, sink: RowSink | None = None) -> None:
         own = sink is None
@@ -167,10 +148,10 @@ class GameRows:
             sink = RowSink()
         else:
             sink.rollback()
+            sink.reserve()
         self.sink = sink
         self.own = own
-        self.starts: list[int] = [*sink.used, len(sink.powers)]
-        self.used = sink.used
+        self.starts: list[int] = list(sink.committed)
         # the ``CODED`` columns (and the powers' coded ones) hold numbers into these names
         self.names = Names()
         self.powers = PowerRows(self.names, sink.powers)
@@ -185,58 +166,30 @@ class GameRows:
         self.drawer = -1   # the seat of the turn's player (set by its draw)
         # a card's code in ``names`` and its value, found once per game
         self.cards: dict[str, tuple[int, int]] = {}
-        kinds = sink.kinds
-        self.draws, self.discards, self.replaces, self.power_uses, self.skips = kinds[1:6]
-        used = sink.used
-        self.n_draws, self.n_discards, self.n_replaces, self.n_powers, self.n_skips = used[1:6]
-
-    def _sync(self) -> None:
-        """The frequent kinds' counts into ``sink.used``."""
-        self.used[1:6] = [self.n_draws, self.n_discards, self.n_replaces, self.n_powers,
-                          self.n_skips]
+        (self.games, self.draws, self.discards, self.replaces, self.power_uses, self.skips,
+         self.cabos, self.snaps, self.deals, self.peeks, self.reshuffles, self.forfeits,
+         self.round_ends, self.game_ends) = sink.kinds
 
     @property
     def events(self) -> dict[str, Flat]:
-        """event type -> its rows (flat), in ``LAYOUTS`` order (this game's, copied)."""
-        self._sync()
-        return {kind: rows[start:used] for kind, rows, start, used in zip(
-            LAYOUTS, self.sink.kinds, self.starts, self.used, strict=False)}
+        """event type -> its rows (flat), in ``LAYOUTS`` order (with a shared sink: this
+        game's, copied)."""
+        if self.own:
+            return dict(zip(LAYOUTS, self.sink.kinds, strict=True))
+        return {kind: rows[start:] for kind, rows, start in zip(
+            LAYOUTS, self.sink.kinds, self.starts, strict=True)}
 
     def counts(self) -> list[int]:
-        """How many values this game wrote to each kind's list, then to the powers'."""
-        self._sync()
-        return [n - start for n, start in zip(
-            [*self.used, len(self.sink.powers)], self.starts, strict=True)]
-
-    def _reserve(self, kind: int) -> int:
-        """Room for a row of a ``kind`` counted in ``sink.used``: where it starts."""
-        rows = self.sink.kinds[kind]
-        at = self.used[kind]
-        end = at + WIDTHS[kind]
-        self.used[kind] = end
-        if end > len(rows):
-            _grow(rows, end)
-        return at
-
-    def _rare_row(self, kind: int, line: int, player: int, e: Event, g: GameState,
-                  out: Outcome, own: Row) -> None:
-        """The row of a rare kind: the ``COMMON`` values, then its ``own``."""
-        rows = self.sink.kinds[kind]
-        at = self._reserve(kind)
-        self._common(rows, at, line, player, e, g, out)
-        at += len(COMMON)
-        for value in own:
-            rows[at] = value
-            at += 1
+        """How many values this game appended to each kind's list, then to the powers'."""
+        return [len(rows) - start for rows, start in zip(
+            [*self.sink.kinds, self.sink.powers], self.starts, strict=True)]
 
     def begin(self, state: GameState, header: GameStart, line: int) -> None:
         self.turns_of = [0] * len(state.players)
         self.players = list(state.players)
         # the players' codes are their seats + 1 (unless a name is repeated)
         self.seat_codes = [self.names.code(name) for name in state.players]
-        rows = self.sink.kinds[GAME]
-        at = self._reserve(GAME)
-        rows[at:at + len(COMMON)] = [0, line, 0, 0, 0, header.auto, 0, None, None, None, None]
+        self.games.extend((0, line, 0, 0, 0, header.auto, 0, None, None, None, None))
 
     def event(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
         """The row of one applied event (``g`` is the state after it), and the open rows it
@@ -247,47 +200,24 @@ class GameRows:
         if isinstance(e, Draw):   # by frequency; compiled, each test is a type comparison
             seat = g.round.current
             self.drawer = seat
-            rows = self.draws
-            at = self.n_draws
-            self.n_draws = end = at + DRAW_WIDTH
-            if end > len(rows):
-                _grow(rows, end)
-            self._common(rows, at, line, self._player(e.player, seat), e, g, out)
-            rows[at + 11] = self._draw(e, g, seat)
+            self._common(self.draws, line, self._player(e.player, seat), e, g, out)
+            self.draws.append(self._draw(e, g, seat))
         elif isinstance(e, Discard):
             rows = self.discards
-            at = self.n_discards
-            self.n_discards = end = at + DISCARD_WIDTH
-            if end > len(rows):
-                _grow(rows, end)
-            self._common(rows, at, line, self._player(e.player, self.drawer), e, g, out)
-            rows[at + 11] = out.discarded
-            rows[at + 12] = out.earned
+            self._common(rows, line, self._player(e.player, self.drawer), e, g, out)
+            rows.append(out.discarded)
+            rows.append(out.earned)
         elif isinstance(e, Replace):
-            rows = self.replaces
-            at = self.n_replaces
-            self.n_replaces = end = at + REPLACE_WIDTH
-            if end > len(rows):
-                _grow(rows, end)
-            self._common(rows, at, line, self._player(e.player, self.drawer), e, g, out)
-            self._replace(rows, at + 11, e, g, out)
+            self._common(self.replaces, line, self._player(e.player, self.drawer), e, g, out)
+            self.replaces.extend(self._replace(e, g, out))
         elif isinstance(e, Power):
-            rows = self.power_uses
-            at = self.n_powers
-            self.n_powers = end = at + POWER_WIDTH
-            if end > len(rows):
-                _grow(rows, end)
-            self._common(rows, at, line, self._player(e.player, self.drawer), e, g, out)
-            self._power(rows, at + 11, e, g, out)
+            self._common(self.power_uses, line, self._player(e.player, self.drawer), e, g,
+                         out)
+            self.power_uses.extend(self._power(e, g, out))
         elif isinstance(e, Skip):
             if powers.open is not None:
                 powers.close("skipped", g.events - 1)
-            rows = self.skips
-            at = self.n_skips
-            self.n_skips = end = at + SKIP_WIDTH
-            if end > len(rows):
-                _grow(rows, end)
-            self._common(rows, at, line, self._player(e.player, self.drawer), e, g, out)
+            self._common(self.skips, line, self._player(e.player, self.drawer), e, g, out)
         else:
             self._rare(line, e, g, out)
         if powers.open is None and g.phase is POWER:
@@ -299,28 +229,33 @@ class GameRows:
         """The rows of the kinds that come once a turn at most."""
         code = self.names.code
         if isinstance(e, Snap):
-            self._rare_row(SNAP, line, code(e.player), e, g, out, _snap(e, g, out))
+            self._common(self.snaps, line, code(e.player), e, g, out)
+            self.snaps.extend(_snap(e, g, out))
         elif isinstance(e, Cabo):
             seat = g.round.caller
             self.turns_of[seat] += 1
             self.calls.start(g, out, self.turns_of[seat])
-            self._rare_row(CABO, line, self._player(e.player, seat), e, g, out, ())
+            self._common(self.cabos, line, self._player(e.player, seat), e, g, out)
         elif isinstance(e, Deal):
             self._deal(e, g)
-            self._rare_row(DEAL, line, 0, e, g, out, (e.first,))
+            self._common(self.deals, line, 0, e, g, out)
+            self.deals.append(e.first)
         elif isinstance(e, Peek):
-            self._rare_row(PEEK, line, code(e.player), e, g, out, (e.positions,))
+            self._common(self.peeks, line, code(e.player), e, g, out)
+            self.peeks.append(e.positions)
         elif isinstance(e, Reshuffle):
-            self._rare_row(RESHUFFLE, line, 0, e, g, out, ())
+            self._common(self.reshuffles, line, 0, e, g, out)
         elif isinstance(e, Forfeit):
-            self._rare_row(FORFEIT, line, code(e.player), e, g, out,
-                           (e.reason, out.discarded or None))
+            self._common(self.forfeits, line, code(e.player), e, g, out)
+            self.forfeits.extend((e.reason, out.discarded or None))
         elif isinstance(e, RoundEnd):
-            self._rare_row(ROUND_END, line, 0, e, g, out, (
-                orjson.dumps({"round": e.round, "points": e.points}).decode(),))
+            self._common(self.round_ends, line, 0, e, g, out)
+            self.round_ends.append(
+                orjson.dumps({"round": e.round, "points": e.points}).decode())
         elif isinstance(e, GameEnd):
-            self._rare_row(GAME_END, line, 0, e, g, out, (
-                orjson.dumps({"winners": e.winners, "scores": e.scores}).decode(),))
+            self._common(self.game_ends, line, 0, e, g, out)
+            self.game_ends.append(
+                orjson.dumps({"winners": e.winners, "scores": e.scores}).decode())
         else:   # pragma: no cover - every event kind is handled above
             raise AssertionError(f"no rows for {type(e).__name__}")
 
@@ -328,7 +263,6 @@ class GameRows:
         if self.powers.open is not None:
             self.powers.close("lapsed", None)
         self.calls.end()   # a call in the round the log stops in: no outcome
-        self._sync()
 
     def _player(self, player: str, seat: int) -> int:
         """The code of ``player``, expected at ``seat``: compared by value there (no hash of a
@@ -344,31 +278,22 @@ class GameRows:
             return seat
         return g.seat[player]
 
-    def _common(self, rows: Flat, at: int, line: int, player: int, e: Event, g: GameState,
+    def _common(self, rows: Flat, line: int, player: int, e: Event, g: GameState,
                 out: Outcome) -> None:
-        """Write the ``COMMON`` columns of an event's row into its kind's ``rows`` from ``at``
-        (``player``: the player's code, 0 for the kinds without). ``player`` and ``card`` are
-        ``CODED``."""
+        """Append the ``COMMON`` columns of an event's row to its kind's ``rows`` (``player``:
+        the player's code, 0 for the kinds without). ``player`` and ``card`` are ``CODED``."""
         card = out.card
+        value: int | None = None
+        card_code = 0
         if card is not None:
             known = self.cards.get(card)
             if known is None:   # the card's code and value, once per game
                 known = self.cards[card] = (self.names.code(card), g.values_of[card])
-            rows[at + 6] = known[0]
-            rows[at + 7] = known[1]
-        else:
-            rows[at + 6] = 0
-            rows[at + 7] = None
+            card_code, value = known
         r = g.round
-        rows[at] = g.events - 1
-        rows[at + 1] = line
-        rows[at + 2] = r.round_no
-        rows[at + 3] = r.turn
-        rows[at + 4] = player
-        rows[at + 5] = e.auto
-        rows[at + 8] = len(r.deck)
-        rows[at + 9] = True if out.lapsed is not None else None
-        rows[at + 10] = True if out.round_ended is not None else None
+        rows.extend((g.events - 1, line, r.round_no, r.turn, player, e.auto, card_code, value,
+                     len(r.deck), True if out.lapsed is not None else None,
+                     True if out.round_ended is not None else None))
 
     # --- the handlers of the frequent kinds: their own columns ----------------------------
     def _draw(self, e: Draw, g: GameState, seat: int) -> int:
@@ -388,7 +313,7 @@ class GameRows:
         self.before_replace = mask
         return self.names.code(e.source)
 
-    def _replace(self, rows: Flat, at: int, e: Replace, g: GameState, out: Outcome) -> None:
+    def _replace(self, e: Replace, g: GameState, out: Outcome) -> Row:
         values_of = g.values_of
         card = out.card
         assert card is not None
@@ -405,28 +330,16 @@ class GameRows:
             chosen = 0
             for p in e.positions:
                 chosen += (known >> p) & 1
-        rows[at] = e.positions
-        rows[at + 1] = e.into
-        rows[at + 2] = e.end
-        rows[at + 3] = out.success
-        rows[at + 4] = out.penalty
-        rows[at + 5] = out.discarded or None
-        rows[at + 6] = out.earned
-        rows[at + 7] = delta
-        rows[at + 8] = chosen
+        return (e.positions, e.into, e.end, out.success, out.penalty, out.discarded or None,
+                out.earned, delta, chosen)
 
-    def _power(self, rows: Flat, at: int, e: Power, g: GameState, out: Outcome) -> None:
+    def _power(self, e: Power, g: GameState, out: Outcome) -> Row:
         cards = e.cards
         if cards is None:
             target = e.target
             assert target is not None
             self.powers.peeked(e, g, out)
-            rows[at] = e.power
-            rows[at + 1] = target[0]
-            rows[at + 2] = target[1]
-            for i in range(at + 3, at + 10):
-                rows[i] = None
-            return
+            return (e.power, target[0], target[1], None, None, None, None, None, None, None)
         given, received = out.moved
         gain: int | None = None
         seat = self._seat(e.player, g)
@@ -434,16 +347,8 @@ class GameRows:
             gain = g.values_of[given] - g.values_of[received]
         self.powers.swapped(e, g, out, gain, seat)
         (sa, spa), (sb, spb) = cards
-        rows[at] = e.power
-        rows[at + 1] = None
-        rows[at + 2] = None
-        rows[at + 3] = sa
-        rows[at + 4] = spa
-        rows[at + 5] = sb
-        rows[at + 6] = spb
-        rows[at + 7] = given
-        rows[at + 8] = received
-        rows[at + 9] = -gain if gain is not None else None
+        return (e.power, None, None, sa, spa, sb, spb, given, received,
+                -gain if gain is not None else None)
 
     def _deal(self, e: Deal, g: GameState) -> None:
         r = g.round
