@@ -18,8 +18,7 @@ chosen by comparing the event's class).
 
 from __future__ import annotations
 
-from itertools import repeat
-from typing import Any, Final
+from typing import Any
 
 import orjson
 
@@ -104,7 +103,6 @@ class RowSink:
         self.kinds: list[Flat] = [[] for _ in LAYOUTS]
         self.powers: Flat = []
         self.committed: list[int] = [0] * (len(LAYOUTS) + 1)   # the kinds', then powers'
-        self.room: list[int] = [0] * (len(LAYOUTS) + 1)   # each list's capacity, reserved
 
     def rollback(self) -> None:
         """Drop what was appended since the last ``commit``."""
@@ -117,22 +115,6 @@ class RowSink:
     def commit(self) -> None:
         """Keep what was appended: the rows of a game that is loaded."""
         self.committed = [len(rows) for rows in (*self.kinds, self.powers)]
-
-    def reserve(self) -> None:
-        """Room ahead in each long list before a game: grown by 3/4 at once (filled, then cut
-        back: CPython keeps the capacity while a list holds at least half of it), where
-        appending grows it by 1/8 at a time and copies it each time (~8 copies of every value
-        instead of ~1.3)."""
-        for i, rows in enumerate([*self.kinds, self.powers]):
-            n = len(rows)
-            if n >= RESERVE_FROM and n + RESERVE_FROM > self.room[i]:
-                target = n + n * 3 // 4
-                rows.extend(repeat(None, target - n))
-                del rows[n:]
-                self.room[i] = target
-
-
-RESERVE_FROM: Final = 8192   # values: shorter lists grow as usual (cheap to copy)
 
 
 class GameRows:
@@ -148,7 +130,6 @@ class GameRows:
             sink = RowSink()
         else:
             sink.rollback()
-            sink.reserve()
         self.sink = sink
         self.own = own
         self.starts: list[int] = list(sink.committed)
