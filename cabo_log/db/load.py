@@ -251,8 +251,8 @@ class _Loader:
         with spool_folder(spool_in) as folder, \
                 Pool(workers, preload=WORKER_PRELOAD) as pool:
             work = (Spooled(folder, n, chunk) for n, chunk in enumerate(every))
-            for outcomes, files in pool.imap(replay_to_spool, self._then_drain(work)):
-                self.handle(outcomes, unspool(files), progress)
+            for outcomes, spooled in pool.imap(replay_to_spool, self._then_drain(work)):
+                self.handle(outcomes, unspool(spooled), progress)
         # the workers are done: the last batch and the checkpoint at close may use every core
         self.con.execute("RESET threads")
 
