@@ -71,6 +71,7 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
     import pyarrow.compute as pc
 
     from cabo_log.db import database
+    from cabo_log.db.event_tables import KINDS
     from cabo_log.db.load import COMMIT_ROWS, FLUSH_ROWS, open_for_load
 
     chunks = chunks_of(spool)
@@ -81,8 +82,8 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
             new = {}
             for table, batches in chunk.items():
                 t = pa.Table.from_batches(batches)
-                if table == "events":
-                    for name in cast["columns"]:
+                if table in KINDS:   # the events tables (event_tables)
+                    for name in (n for n in cast["columns"] if n in t.column_names):
                         i = t.schema.get_field_index(name)
                         col = t.column(i)
                         col = (pc.dictionary_encode(col) if cast["to"] == "dict"

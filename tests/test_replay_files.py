@@ -14,6 +14,7 @@ import pyarrow as pa
 import pytest
 
 from cabo_log.db import replay_files
+from cabo_log.db.event_tables import KINDS
 from cabo_log.db.load import SPOOL_PREFIX, spool_folder
 from cabo_log.db.replay_files import (
     Spooled,
@@ -67,12 +68,13 @@ def test_spooled_rows_are_the_chunk_rows_and_the_files_are_gone(tmp_path: Path) 
     expected = chunk.batches()
     assert [(o.path, o.status, o.game_id, o.events) for o in outcomes] == \
         [(o.path, o.status, o.game_id, o.events) for o in expected_outcomes]
-    assert set(got) == set(expected) and "events" in got
+    assert set(got) == set(expected) and "events_draw" in got
     for table, batches in expected.items():
         assert pa.Table.from_batches(got[table]).equals(pa.Table.from_batches(batches))
     loaded = [o for o in outcomes if o.status == "loaded"]
     assert pa.Table.from_batches(got["games"]).num_rows == len(loaded)
-    assert pa.Table.from_batches(got["events"]).num_rows == sum(o.events for o in loaded)
+    assert sum(pa.Table.from_batches(got[t]).num_rows for t in KINDS if t in got) == \
+        sum(o.events for o in loaded)
 
 
 def test_a_chunk_without_valid_logs_writes_nothing(tmp_path: Path) -> None:
