@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 from cabo_log.db.event_tables import KINDS, STORED_WIRE
 from cabo_log.db.game_rows import game_rows
 from cabo_log.db.open_rows import POWER_CODED, POWER_LAYOUT
-from cabo_log.db.rows import CODED, LAYOUTS, RowCollector
+from cabo_log.db.rows import CODED, LAYOUTS, RowCollector, RowSink
 from cabo_log.db.schema import BOOL, I16, I32, I64, SCHEMAS, STR, WIRE
 from engine import GameState
 
@@ -42,8 +42,11 @@ class Chunk:
         self.rulesets: list[str] = []
         self.times: list[dict[int, Any]] = []    # of each game: line -> raw ``t``
         self.tables: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TUPLES}
-        self.events: dict[str, list[Any]] = {kind: [] for kind in LAYOUTS}   # flat rows
-        self.powers: list[Any] = []   # flat rows, ``POWER_LAYOUT``
+        # the games' ``GameRows`` append their rows to these lists in place (``collect(data,
+        # source, chunk.sink)``): each kind's flat rows, and the powers' (``POWER_LAYOUT``)
+        self.sink = RowSink()
+        self.events: dict[str, list[Any]] = dict(zip(LAYOUTS, self.sink.kinds, strict=True))
+        self.powers: list[Any] = self.sink.powers
         self.owner: dict[str, list[int]] = {name: [] for name in (*TABLES, *LAYOUTS)}
         # the ``CODED`` columns' values: each game's ``GameRows.names`` one after the other,
         # and where each game's begin (a row's code + its game's base = its index here)
@@ -65,16 +68,22 @@ class Chunk:
             if items:
                 self.tables[name].extend(items)
                 owner[name].extend(repeat(index, len(items)))
-        powers = rows.rows.powers.rows
-        if powers:
-            self.powers.extend(powers)
-            owner["powers"].extend(repeat(index, len(powers) // len(POWER_LAYOUT)))
+        game = rows.rows
         self.bases.append(len(self.names))
-        self.names.extend(rows.rows.names.values)
-        for kind, flat in rows.rows.events.items():
-            if flat:
+        self.names.extend(game.names.values)
+        if game.sink is not self.sink:   # rows of a game collected on its own: copied
+            self.sink.rollback()
+            self.powers.extend(game.powers.rows)
+            for kind, flat in game.events.items():
                 self.events[kind].extend(flat)
-                owner[kind].extend(repeat(index, len(flat) // len(LAYOUTS[kind])))
+            counts = [len(flat) for flat in (*game.events.values(), game.powers.rows)]
+        else:   # appended in place
+            counts = game.counts()
+        self.sink.commit()
+        for kind, count in zip((*LAYOUTS, "powers"), counts, strict=True):
+            if count:
+                width = len(LAYOUTS[kind]) if kind != "powers" else len(POWER_LAYOUT)
+                owner[kind].extend(repeat(index, count // width))
 
     def __len__(self) -> int:
         return len(self.game_ids)
@@ -84,6 +93,7 @@ class Chunk:
         collector is paused meanwhile, as during the replay: the columns are large new
         containers of the rows' many small tuples, and scanning them over and over would cost
         more than building them."""
+        self.sink.rollback()   # the rows of a game collected last but not added
         collecting = gc.isenabled()
         gc.disable()
         try:

@@ -17,6 +17,7 @@ from cabo_log.db.schema import COLUMNS
 from engine import GameState, Outcome
 from engine.events import Power
 from engine.knowledge import known_total
+from engine.vocabulary import SWAP
 
 Row = dict[str, Any]
 
@@ -75,8 +76,9 @@ class PowerRows:
     The string columns (``POWER_CODED``) hold numbers into the game's names (``Names``): a
     power row has up to ten of them, and ``chunk`` turns numbers into Arrow in C."""
 
-    def __init__(self, names: Names) -> None:
-        self.rows: list[Any] = []
+    def __init__(self, names: Names, rows: list[Any] | None = None) -> None:
+        # the flat rows (a chunk's shared list, ``rows.RowSink``, or the game's own)
+        self.rows: list[Any] = [] if rows is None else rows
         self.names = names
         self.open: tuple[Any, ...] | None = None   # the ``POWER_START`` values
         self.known: list[int] | None = None   # what was known when the power was earned
@@ -91,8 +93,9 @@ class PowerRows:
         self.open = (r.round_no, r.turn, g.events - 1, code(g.players[r.current]),
                      code(r.codes[top]), r.values[top], code(power))
         # what is known now is what the user knows when using the power (a swap on a final
-        # turn ends the round, which reveals every hand before the visitor sees it)
-        self.known = r.known[:]
+        # turn ends the round, which reveals every hand before the visitor sees it); only a
+        # swap reads it (``knew_given``, ``knew_received``)
+        self.known = r.known[:] if power == SWAP else None
 
     def close(self, outcome: str, use_seq: int | None) -> None:
         """``skipped``, ``passed`` (the next turn began) or ``lapsed`` (log ended): unused."""
@@ -127,8 +130,10 @@ class PowerRows:
                     (code(target[0]), target[1], seen_code, seen_value, 0, None, 0, None,
                      None, 0, None, 0, None, None, None, None))
 
-    def swapped(self, e: Power, g: GameState, out: Outcome, gain: int | None) -> None:
-        """A swap used the open power; ``out.places`` has the user's own place first."""
+    def swapped(self, e: Power, g: GameState, out: Outcome, gain: int | None, seat: int
+                ) -> None:
+        """A swap used the open power (by the player at ``seat``); ``out.places`` has the
+        user's own place first."""
         if self.open is None:
             return
         cards = e.cards
@@ -137,7 +142,6 @@ class PowerRows:
         given, received = out.moved
         knew_given: bool | None = None
         knew_received: bool | None = None
-        seat = g.seat[e.player]
         known = self.known
         if known is not None:
             bit = 1 << seat

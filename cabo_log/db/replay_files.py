@@ -155,7 +155,7 @@ def _replay_one(task: Task, chunk: Chunk, first_path: dict[str, str]) -> Outcome
         out.status = "unchanged"
         return out
     try:
-        result, rows = collect(data, path)
+        result, rows = collect(data, path, chunk.sink)   # appended to the chunk's lists
     except Exception as exc:  # a bug of ours must not load half a game, nor stop the load
         out.error = {"file": path, "line": None, "code": "internal_error", "kind": "internal",
                      "message": f"cabo-log failed on this log ({type(exc).__name__}: {exc})"}

@@ -18,7 +18,8 @@ chosen by comparing the event's class).
 
 from __future__ import annotations
 
-from typing import Any
+from itertools import repeat
+from typing import Any, Final
 
 import orjson
 
@@ -92,47 +93,102 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
     GameStart.TYPE: COMMON, **{cls.TYPE: COMMON + columns for cls, columns in OWN.items()}}
 
 
+class RowSink:
+    """The flat lists the rows of many games are appended to, one game at a time: each event
+    kind's (``kinds``, in ``LAYOUTS`` order) and the ``powers`` rows. A ``chunk.Chunk`` hands
+    its sink to each game's ``GameRows``, which appends in place: no per-game lists to grow
+    and then copy into the chunk's, and free. A game's rows are kept by ``commit``; the next
+    game (or ``rollback``) drops the rows of a game that was not committed (a rejected log)."""
+
+    def __init__(self) -> None:
+        self.kinds: list[Flat] = [[] for _ in LAYOUTS]
+        self.powers: Flat = []
+        self.committed: list[int] = [0] * (len(LAYOUTS) + 1)   # the kinds', then powers'
+        self.room: list[int] = [0] * (len(LAYOUTS) + 1)   # each list's capacity, reserved
+
+    def rollback(self) -> None:
+        """Drop what was appended since the last ``commit``."""
+        lists = [*self.kinds, self.powers]
+        for i, n in enumerate(self.committed):
+            rows = lists[i]
+            if len(rows) > n:
+                del rows[n:]
+
+    def commit(self) -> None:
+        """Keep what was appended: the rows of a game that is loaded."""
+        self.committed = [len(rows) for rows in (*self.kinds, self.powers)]
+
+    def reserve(self) -> None:
+        """Room ahead in each long list before a game: grown by 3/4 at once (filled, then cut
+        back: CPython keeps the capacity while a list holds at least half of it), where
+        appending grows it by 1/8 at a time and copies it each time (~8 copies of every value
+        instead of ~1.3)."""
+        for i, rows in enumerate([*self.kinds, self.powers]):
+            n = len(rows)
+            if n >= RESERVE_FROM and n + RESERVE_FROM > self.room[i]:
+                target = n + n * 3 // 4
+                rows.extend(repeat(None, target - n))
+                del rows[n:]
+                self.room[i] = target
+
+
+RESERVE_FROM: Final = 8192   # values: shorter lists grow as usual (cheap to copy)
+
+
 class GameRows:
     """The rows of one game while it replays. ``events`` maps an event type to its rows, one
     flat list each (the values of its first row in the order of ``LAYOUTS[type]``, then the
     next row's...); each type's list is also held by its own attribute, which the handler
-    appends to."""
+    appends to. With a ``sink`` (a chunk's), the rows are appended to its lists, after the
+    rows of the games before (``starts``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, sink: RowSink | None = None) -> None:
+        own = sink is None
+        if sink is None:
+            sink = RowSink()
+        else:
+            sink.rollback()
+            sink.reserve()
+        self.sink = sink
+        self.own = own
+        self.starts: list[int] = list(sink.committed)
         # the ``CODED`` columns (and the powers' coded ones) hold numbers into these names
         self.names = Names()
-        self.powers = PowerRows(self.names)
+        self.powers = PowerRows(self.names, sink.powers)
         self.calls = CallRows()
         self.dealt: dict[int, dict[str, tuple[list[str], int]]] = {}
-        self.before_replace: list[int] | None = None    # the drawer's row: known bits
+        # the drawer's row at the draw: bit i set if they knew the card at position i (-1:
+        # no draw seen yet)
+        self.before_replace = -1
         self.turns_of: list[int] = []
-        self.games: Flat = []
-        self.draws: Flat = []
-        self.discards: Flat = []
-        self.replaces: Flat = []
-        self.power_uses: Flat = []
-        self.skips: Flat = []
-        self.cabos: Flat = []
-        self.snaps: Flat = []
-        self.deals: Flat = []
-        self.peeks: Flat = []
-        self.reshuffles: Flat = []
-        self.forfeits: Flat = []
-        self.round_ends: Flat = []
-        self.game_ends: Flat = []
+        self.players: list[str] = []
+        self.seat_codes: list[int] = []   # each seat's player's code in ``names``
+        self.drawer = -1   # the seat of the turn's player (set by its draw)
+        # a card's code in ``names`` and its value, found once per game
+        self.cards: dict[str, tuple[int, int]] = {}
+        (self.games, self.draws, self.discards, self.replaces, self.power_uses, self.skips,
+         self.cabos, self.snaps, self.deals, self.peeks, self.reshuffles, self.forfeits,
+         self.round_ends, self.game_ends) = sink.kinds
 
     @property
     def events(self) -> dict[str, Flat]:
-        """event type -> its rows (flat), in ``LAYOUTS`` order."""
-        return dict(zip(LAYOUTS, (
-            self.games, self.draws, self.discards, self.replaces, self.power_uses, self.skips,
-            self.cabos, self.snaps, self.deals, self.peeks, self.reshuffles, self.forfeits,
-            self.round_ends, self.game_ends), strict=True))
+        """event type -> its rows (flat), in ``LAYOUTS`` order (with a shared sink: this
+        game's, copied)."""
+        if self.own:
+            return dict(zip(LAYOUTS, self.sink.kinds, strict=True))
+        return {kind: rows[start:] for kind, rows, start in zip(
+            LAYOUTS, self.sink.kinds, self.starts, strict=True)}
+
+    def counts(self) -> list[int]:
+        """How many values this game appended to each kind's list, then to the powers'."""
+        return [len(rows) - start for rows, start in zip(
+            [*self.sink.kinds, self.sink.powers], self.starts, strict=True)]
 
     def begin(self, state: GameState, header: GameStart, line: int) -> None:
         self.turns_of = [0] * len(state.players)
-        for name in state.players:   # the players' codes are their seats + 1
-            self.names.code(name)
+        self.players = list(state.players)
+        # the players' codes are their seats + 1 (unless a name is repeated)
+        self.seat_codes = [self.names.code(name) for name in state.players]
         self.games.extend((0, line, 0, 0, 0, header.auto, 0, None, None, None, None))
 
     def event(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
@@ -142,23 +198,26 @@ class GameRows:
         if powers.open is not None and out.lapsed is not None:
             powers.close("passed", g.events - 1)
         if isinstance(e, Draw):   # by frequency; compiled, each test is a type comparison
-            self._common(self.draws, line, e.player, e, g, out)
-            self.draws.append(self._draw(e, g))
+            seat = g.round.current
+            self.drawer = seat
+            self._common(self.draws, line, self._player(e.player, seat), e, g, out)
+            self.draws.append(self._draw(e, g, seat))
         elif isinstance(e, Discard):
             rows = self.discards
-            self._common(rows, line, e.player, e, g, out)
+            self._common(rows, line, self._player(e.player, self.drawer), e, g, out)
             rows.append(out.discarded)
             rows.append(out.earned)
         elif isinstance(e, Replace):
-            self._common(self.replaces, line, e.player, e, g, out)
+            self._common(self.replaces, line, self._player(e.player, self.drawer), e, g, out)
             self.replaces.extend(self._replace(e, g, out))
         elif isinstance(e, Power):
-            self._common(self.power_uses, line, e.player, e, g, out)
+            self._common(self.power_uses, line, self._player(e.player, self.drawer), e, g,
+                         out)
             self.power_uses.extend(self._power(e, g, out))
         elif isinstance(e, Skip):
             if powers.open is not None:
                 powers.close("skipped", g.events - 1)
-            self._common(self.skips, line, e.player, e, g, out)
+            self._common(self.skips, line, self._player(e.player, self.drawer), e, g, out)
         else:
             self._rare(line, e, g, out)
         if powers.open is None and g.phase is POWER:
@@ -168,32 +227,33 @@ class GameRows:
 
     def _rare(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
         """The rows of the kinds that come once a turn at most."""
+        code = self.names.code
         if isinstance(e, Snap):
-            self._common(self.snaps, line, e.player, e, g, out)
+            self._common(self.snaps, line, code(e.player), e, g, out)
             self.snaps.extend(_snap(e, g, out))
         elif isinstance(e, Cabo):
             seat = g.round.caller
             self.turns_of[seat] += 1
             self.calls.start(g, out, self.turns_of[seat])
-            self._common(self.cabos, line, e.player, e, g, out)
+            self._common(self.cabos, line, self._player(e.player, seat), e, g, out)
         elif isinstance(e, Deal):
             self._deal(e, g)
-            self._common(self.deals, line, None, e, g, out)
+            self._common(self.deals, line, 0, e, g, out)
             self.deals.append(e.first)
         elif isinstance(e, Peek):
-            self._common(self.peeks, line, e.player, e, g, out)
+            self._common(self.peeks, line, code(e.player), e, g, out)
             self.peeks.append(e.positions)
         elif isinstance(e, Reshuffle):
-            self._common(self.reshuffles, line, None, e, g, out)
+            self._common(self.reshuffles, line, 0, e, g, out)
         elif isinstance(e, Forfeit):
-            self._common(self.forfeits, line, e.player, e, g, out)
+            self._common(self.forfeits, line, code(e.player), e, g, out)
             self.forfeits.extend((e.reason, out.discarded or None))
         elif isinstance(e, RoundEnd):
-            self._common(self.round_ends, line, None, e, g, out)
+            self._common(self.round_ends, line, 0, e, g, out)
             self.round_ends.append(
                 orjson.dumps({"round": e.round, "points": e.points}).decode())
         elif isinstance(e, GameEnd):
-            self._common(self.game_ends, line, None, e, g, out)
+            self._common(self.game_ends, line, 0, e, g, out)
             self.game_ends.append(
                 orjson.dumps({"winners": e.winners, "scores": e.scores}).decode())
         else:   # pragma: no cover - every event kind is handled above
@@ -204,32 +264,53 @@ class GameRows:
             self.powers.close("lapsed", None)
         self.calls.end()   # a call in the round the log stops in: no outcome
 
-    def _common(self, rows: Flat, line: int, player: str | None, e: Event, g: GameState,
+    def _player(self, player: str, seat: int) -> int:
+        """The code of ``player``, expected at ``seat``: compared by value there (no hash of a
+        name the decoder has just made), looked up only when it is not."""
+        if 0 <= seat < len(self.players) and self.players[seat] == player:
+            return self.seat_codes[seat]
+        return self.names.code(player)
+
+    def _seat(self, player: str, g: GameState) -> int:
+        """The seat of the turn's ``player`` (the drawer's, compared by value first)."""
+        seat = self.drawer
+        if 0 <= seat < len(self.players) and self.players[seat] == player:
+            return seat
+        return g.seat[player]
+
+    def _common(self, rows: Flat, line: int, player: int, e: Event, g: GameState,
                 out: Outcome) -> None:
         """Append the ``COMMON`` columns of an event's row to its kind's ``rows`` (``player``:
-        None for the kinds without). ``player`` and ``card`` are ``CODED``."""
-        names = self.names
+        the player's code, 0 for the kinds without). ``player`` and ``card`` are ``CODED``."""
         card = out.card
         value: int | None = None
         card_code = 0
         if card is not None:
-            value = g.values_of[card]
-            card_code = names.code(card)
+            known = self.cards.get(card)
+            if known is None:   # the card's code and value, once per game
+                known = self.cards[card] = (self.names.code(card), g.values_of[card])
+            card_code, value = known
         r = g.round
-        rows.extend((g.events - 1, line, r.round_no, r.turn,
-                     names.code(player) if player is not None else 0, e.auto, card_code, value,
+        rows.extend((g.events - 1, line, r.round_no, r.turn, player, e.auto, card_code, value,
                      len(r.deck), True if out.lapsed is not None else None,
                      True if out.round_ended is not None else None))
 
     # --- the handlers of the frequent kinds: their own columns ----------------------------
-    def _draw(self, e: Draw, g: GameState) -> int:
+    def _draw(self, e: Draw, g: GameState, seat: int) -> int:
         r = g.round
-        seat = r.current
         self.turns_of[seat] += 1
         # what the drawer knows of their row now is what they know when they place the card
         # (a face-up card is always known to everybody, so ``known`` says it all)
+        # (one bit a position of the row, no list per draw)
         known = r.known
-        self.before_replace = [known[c] for c in r.rows[seat]]
+        bit = 1 << seat
+        mask = 0
+        position = 1
+        for c in r.rows[seat]:
+            if known[c] & bit:
+                mask |= position
+            position <<= 1
+        self.before_replace = mask
         return self.names.code(e.source)
 
     def _replace(self, e: Replace, g: GameState, out: Outcome) -> Row:
@@ -245,12 +326,10 @@ class GameRows:
             delta = values_of[card] + penalty
         chosen: int | None = None
         known = self.before_replace
-        if known is not None:
-            bit = 1 << g.seat[e.player]
+        if known >= 0:   # the turn's draw was seen (the drawer is the replacing player)
             chosen = 0
             for p in e.positions:
-                if known[p] & bit:
-                    chosen += 1
+                chosen += (known >> p) & 1
         return (e.positions, e.into, e.end, out.success, out.penalty, out.discarded or None,
                 out.earned, delta, chosen)
 
@@ -263,9 +342,10 @@ class GameRows:
             return (e.power, target[0], target[1], None, None, None, None, None, None, None)
         given, received = out.moved
         gain: int | None = None
-        if out.places[0][0] == g.seat[e.player]:   # the user's own place comes first
+        seat = self._seat(e.player, g)
+        if out.places[0][0] == seat:   # the user's own place comes first
             gain = g.values_of[given] - g.values_of[received]
-        self.powers.swapped(e, g, out, gain)
+        self.powers.swapped(e, g, out, gain, seat)
         (sa, spa), (sb, spb) = cards
         return (e.power, None, None, sa, spa, sb, spb, given, received,
                 -gain if gain is not None else None)
@@ -295,8 +375,8 @@ class RowCollector(ReplayVisitor["RowCollector"]):
     """The visitor a load replays each log with: its rows are in ``rows`` (``GameRows``), the
     header and the raw ``t`` of each line that has one here."""
 
-    def __init__(self, data: bytes | None = None) -> None:
-        self.rows = GameRows()
+    def __init__(self, data: bytes | None = None, sink: RowSink | None = None) -> None:
+        self.rows = GameRows(sink)
         self.header: GameStart | None = None
         self.header_line = 1
         self.times: dict[int, int | float | str] = {}   # line -> its raw ``t`` (``stamp``)
@@ -332,7 +412,9 @@ def _first_line(data: bytes) -> int:
         number += 1
 
 
-def collect(data: bytes, source: str) -> tuple[ReplayResult, RowCollector]:
-    """Replay one log with a ``RowCollector`` riding along."""
-    rows = RowCollector(data)
+def collect(data: bytes, source: str, sink: RowSink | None = None
+            ) -> tuple[ReplayResult, RowCollector]:
+    """Replay one log with a ``RowCollector`` riding along (appending to ``sink``'s lists when
+    one is given: a chunk's, ``chunk.Chunk.sink``)."""
+    rows = RowCollector(data, sink)
     return replay_bytes(data, source, visitor=rows), rows
