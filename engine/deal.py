@@ -53,7 +53,7 @@ def _deck_values(g: GameState, codes: list[str]) -> list[int]:
         kind = index.get(code, -1)
         if kind < 0:
             _deck_error(g, codes)
-        counts[kind] += 1
+        counts[kind] = counts[kind] + 1   # not ``+=``: compiled, a generic number call
         values.append(by_kind[kind])
     if counts != g.deck_counts:
         _deck_error(g, codes)
