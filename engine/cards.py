@@ -8,6 +8,7 @@ values in lists indexed by that number.
 from __future__ import annotations
 
 from collections import Counter
+from sys import intern
 
 CABO_DECK = "cabo"
 STANDARD_DECK = "standard"
@@ -21,17 +22,22 @@ _RANK_VALUES = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2
 
 
 def cabo_deck() -> list[str]:
-    """The branded deck: two 0s, four of each 1..12, two 13s (52 cards)."""
+    """The branded deck: two 0s, four of each 1..12, two 13s (52 cards).
+
+    Every code of every deck is an interned string: the decoder's codes (``every_code``, the
+    values msgspec hands out) are then the very objects that key a game's tables
+    (``deck_index``, ``values_of``), so a lookup by code finds its key by identity instead of
+    comparing the bytes."""
     codes = ["0", "0"]
     for value in range(1, 13):
-        codes.extend([str(value)] * 4)
+        codes.extend([intern(str(value))] * 4)
     codes.extend(["13", "13"])
     return codes
 
 
 def standard_deck(jokers: int = 0) -> list[str]:
     """52 rank+suit codes such as ``"10H"``, plus ``jokers`` times ``"JK"``."""
-    return [rank + suit for suit in SUITS for rank in RANKS] + [JOKER] * jokers
+    return [intern(rank + suit) for suit in SUITS for rank in RANKS] + [JOKER] * jokers
 
 
 def deck_codes(kind: str, jokers: int, decks: int) -> list[str]:

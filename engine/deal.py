@@ -53,7 +53,7 @@ def _deck_values(g: GameState, codes: list[str]) -> list[int]:
         kind = index.get(code, -1)
         if kind < 0:
             _deck_error(g, codes)
-        counts[kind] += 1
+        counts[kind] = counts[kind] + 1   # not ``+=``: compiled, a generic number call
         values.append(by_kind[kind])
     if counts != g.deck_counts:
         _deck_error(g, codes)
@@ -146,7 +146,7 @@ def peek(g: GameState, e: Peek) -> Outcome:
                                 f"{e.player} has already looked at their cards this round")
     rules = g.rules
     positions = e.positions
-    if len(positions) != rules.peek_count or len(set(positions)) != len(positions):
+    if len(positions) != rules.peek_count or not _distinct(positions):
         raise IllegalEventError("bad_peek",
                                 f"the initial peek is {rules.peek_count} different positions, "
                                 f"not {list(positions)}")
@@ -155,10 +155,11 @@ def peek(g: GameState, e: Peek) -> Outcome:
     for pos in positions:
         if not 0 <= pos < size:
             check_position(g, seat, pos)
-    if rules.peek_positions is not None and set(positions) != set(rules.peek_positions):
+    fixed = rules.peek_positions
+    if fixed is not None and not _same_set(positions, fixed):
         raise IllegalEventError("bad_peek",
                                 f"in {rules.name} the initial peek is positions "
-                                f"{list(rules.peek_positions)}, not {list(positions)}")
+                                f"{list(fixed)}, not {list(positions)}")
     r.peeked[seat] = True
     bit = 1 << seat
     known = r.known
@@ -170,3 +171,26 @@ def peek(g: GameState, e: Peek) -> Outcome:
         places.append((seat, pos))
         learned.append((seat, card))
     return Peeked(tuple(places), tuple(learned))
+
+
+def _distinct(positions: tuple[int, ...]) -> bool:
+    """No position twice: ``len(set(positions)) == len(positions)`` without building a set
+    (compiled, a set of two or four ints costs more than comparing them pairwise)."""
+    count = len(positions)
+    for i in range(count):
+        for j in range(i + 1, count):
+            if positions[i] == positions[j]:
+                return False
+    return True
+
+
+def _same_set(positions: tuple[int, ...], fixed: tuple[int, ...]) -> bool:
+    """``set(positions) == set(fixed)``, without the two sets: each holds every item of the
+    other."""
+    for pos in positions:
+        if pos not in fixed:
+            return False
+    for pos in fixed:
+        if pos not in positions:
+            return False
+    return True

@@ -10,7 +10,7 @@ from .cards import describe_difference
 from .dispatch import handles
 from .errors import IllegalEventError, InconsistentLogError
 from .events import Forfeit, Reshuffle, Snap
-from .outcome import EVERYBODY, NOTHING, Left, Outcome, Reshuffled, Snapped
+from .outcome import EVERYBODY, NOTHING, Left, Outcome, Reshuffled, Snapped, one
 from .state import DRAWN, END_FORFEIT, MATCH_OVER, POWER, TURN_START, GameState
 from .table import (
     check_position,
@@ -45,10 +45,10 @@ def snap(g: GameState, e: Snap) -> Outcome:
         row.pop(e.position)
         r.pile.append(card)
         make_public(g, card)
-        return Snapped(code, (seat, e.position), (code,), ((EVERYBODY, card),), True, None)
+        return Snapped(code, (seat, e.position), (code,), one(EVERYBODY, card), True, None)
     penalty_possible(g)
     r.known[card] = g.everybody
-    return Snapped(code, (seat, e.position), (), ((EVERYBODY, card),), False,
+    return Snapped(code, (seat, e.position), (), one(EVERYBODY, card), False,
                    take_penalty(g, seat))
 
 

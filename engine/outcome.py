@@ -81,6 +81,22 @@ FIELDS: tuple[str, ...] = (
 """Every field an outcome answers, in the order of the documentation."""
 
 
+_SEATS: Final = 8       # seats -1 (EVERYBODY) to 6 ...
+_WIDTH: Final = 128     # ... and card ids or positions 0-127 have their tuple made once
+_ONE: Final[list[tuple[tuple[int, int], ...]]] = [
+    ((seat, number),) for seat in range(-1, _SEATS - 1) for number in range(_WIDTH)]
+
+
+def one(seat: int, number: int) -> tuple[tuple[int, int], ...]:
+    """``((seat, number),)``: the one place or the one card learned that most events report,
+    made once at import for every seat and card id (or position) a game has, so an event
+    shares it instead of building two tuples and freeing them again. Tuples are immutable:
+    nobody can tell a shared one from a new one but by ``is``."""
+    if -1 <= seat < _SEATS - 1 and 0 <= number < _WIDTH:
+        return _ONE[(seat + 1) * _WIDTH + number]
+    return ((seat, number),)
+
+
 # --- one record per kind of event: each sets only what that kind can say ----------------------
 
 
@@ -137,7 +153,7 @@ class Discarded(Outcome):
                  round_ended: RoundResult | None, match_ended: bool) -> None:
         self.card = code
         self.discarded = (code,)
-        self.learned = ((EVERYBODY, card),)
+        self.learned = one(EVERYBODY, card)
         self.earned = earned
         self.turn_ended = earned is None
         self.round_ended = round_ended

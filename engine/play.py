@@ -18,6 +18,7 @@ from .outcome import (
     Outcome,
     Replaced,
     ReplaceFailed,
+    one,
 )
 from .state import DRAWN, POWER, TURN_START, GameState
 from .table import (
@@ -57,7 +58,7 @@ def draw(g: GameState, e: Draw) -> Outcome:
         deck.pop()
         known = r.known   # not ``|=`` on the item: compiled, that is a generic number call
         known[card] = known[card] | 1 << seat
-        return Drew(code, ((seat, card),))
+        return Drew(code, one(seat, card))
     r.pile.pop()
     r.known[card] = g.everybody
     return Drew(code, ())
@@ -159,10 +160,10 @@ def replace(g: GameState, e: Replace) -> Outcome:
     codes = r.codes
     power = earn_power(g, old) if rules.power_from_replaced else None
     if power is not None:
-        return Replaced(codes[drawn], ((seat, pos),), (codes[old],), ((EVERYBODY, old),),
+        return Replaced(codes[drawn], one(seat, pos), (codes[old],), one(EVERYBODY, old),
                         power, None, False)
     result = end_turn(g)
-    return Replaced(codes[drawn], ((seat, pos),), (codes[old],), ((EVERYBODY, old),), None,
+    return Replaced(codes[drawn], one(seat, pos), (codes[old],), one(EVERYBODY, old), None,
                     result, result is not None and g.complete)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .dispatch import handles
 from .errors import IllegalEventError
 from .events import Power
-from .outcome import Looked, Outcome, Swapped
+from .outcome import Looked, Outcome, Swapped, one
 from .state import POWER, GameState
 from .table import check_position, end_turn, in_round, need_round, seat_named
 from .vocabulary import PEEK, SPY, SWAP
@@ -42,7 +42,7 @@ def power(g: GameState, e: Power) -> Outcome:
     known = r.known   # not ``|=`` on the item: compiled, that is a generic number call
     known[card] = known[card] | 1 << seat
     result = end_turn(g)
-    return Looked(r.codes[card], (target, pos), ((seat, card),), result,
+    return Looked(r.codes[card], (target, pos), one(seat, card), result,
                   result is not None and g.complete)
 
 

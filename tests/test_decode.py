@@ -119,6 +119,11 @@ TRICKY = [
     b'{"type":"power","player":"ana","power":"swap","cards":[["ana",0],["bruno",1]]}',
     b'{"type":"power","player":"ana","power":"swap","cards":[["ana",0]]}',
     b'{"type":"power","player":"ana","power":"spy","target":null}',
+    b'{"type":"power","player":"ana","power":"swap","target":["ana",0],'
+    b'"cards":[["ana",0],["bruno",1]]}',
+    b'{"type":"power","player":"ana","power":"peek","target":["ana",0],'
+    b'"cards":[["ana",0],["bruno",1]]}',
+    b'{"type":"power","player":"ana","power":"spy"}',
     b'{"type":"draw","player":"a:b","source":"deck"}',
     b'{"type":"draw","player":"ana","source":"deck","seq":-1}',
     b'{"type":"draw","player":"ana","source":"deck","seq":1.0}',
@@ -237,6 +242,12 @@ BODIES = [
     b'{"type":"round_end","round":1,"points":{"ana":1,"ana":2}}\n',  # a key twice, nested
     b'{"type":"cabo","player":"ana","x":{"k":1,"k":2}}\n',  # nested in an unknown key
     b'{"type":"cabo","player":":ana"}\n',  # a string that starts with a colon (not sure)
+    b'{"type":"power","player":"ana","power":"swap","target":["ana",0],'
+    b'"cards":[["ana",0],["bo",1]]}\n',   # a swap with a target too (fastlines.power_fits)
+    b'{"type":"power","player":"ana","power":"peek","target":["ana",0],'
+    b'"cards":[["ana",0],["bo",1]]}\n',   # a peek with cards too
+    b'{"type":"power","player":"ana","power":"spy"}\n',  # a spy with no target
+    b'{"type":"power","player":"ana","power":"swap","target":["ana",0]}\n',  # a swap, no cards
 ]
 
 
@@ -297,3 +308,16 @@ def _edit(rows: list[bytes], kind: str, i: int, other: int) -> list[bytes]:
     }[kind]
     end = i + 2 if kind == "join" else i + 1
     return rows[:i] + changed + rows[end:]
+
+
+def test_fast_body_lists_the_t_of_every_line_only_when_a_line_has_one() -> None:
+    """``t`` is rare: without one the stamps are an empty list (nothing built per line); with
+    one, every line has its place, the lines without a ``t`` holding None."""
+    skip = b'{"type":"skip","player":"ana"}\n'
+    assert fast_body(skip * 3) == ([parse_line(skip)] * 3, [])
+    stamped = b'{"type":"skip","player":"ana","t":"12:00"}\n'
+    decoded = fast_body(skip + stamped + skip + skip)
+    assert decoded is not None
+    assert decoded[1] == [None, "12:00", None, None]
+    decoded = fast_body(skip + skip + stamped.replace(b'"12:00"', b"7"))
+    assert decoded is not None and decoded[1] == [None, None, 7]

@@ -12,7 +12,7 @@ import pytest
 
 from engine import EndReason, GameState, RoundResult, RoundState, events, new_game
 from engine.events import Deal, Draw, Event, GameStart, field_names, to_dict, with_fields
-from engine.outcome import DEFAULTS, FIELDS, Outcome, Replaced
+from engine.outcome import DEFAULTS, FIELDS, Outcome, Replaced, one
 
 
 def _event_classes() -> list[type[Event]]:
@@ -94,3 +94,25 @@ def test_round_results_compare_show_copy_and_pickle_like_their_dataclass() -> No
     assert not hasattr(result, "__dict__")
     with pytest.raises(TypeError):
         hash(result)
+
+
+@pytest.mark.parametrize("seat", [-1, 0, 3, 6, 7, -2])
+@pytest.mark.parametrize("number", [0, 53, 127, 128, -1])
+def test_the_one_place_tuples_are_the_tuples_they_stand_for(seat: int, number: int) -> None:
+    """``outcome.one`` shares a tuple made at import where it can (seats -1..6, numbers
+    0..127) and builds one elsewhere: the same value either way."""
+    made = one(seat, number)
+    assert made == ((seat, number),) and type(made) is tuple and type(made[0]) is tuple
+    assert (made is one(seat, number)) == (-1 <= seat <= 6 and 0 <= number <= 127)
+
+
+def test_the_decoders_card_codes_are_the_objects_that_key_a_games_tables() -> None:
+    """The codes of every deck are interned (``engine.cards``): the strings a decoder hands
+    out (``every_code``) are the very keys of a game's ``deck_index`` and ``values_of``, so
+    a lookup by code is an identity hit."""
+    from engine.cards import every_code
+    codes = {code: code for code in every_code()}
+    for ruleset in ("edition1", "golf", "online"):
+        g = new_game(GameStart(None, False, "g", ruleset, {}, ("a", "b"), None, None))
+        assert all(codes[key] is key for key in g.deck_index)
+        assert all(codes[key] is key for key in g.values_of)

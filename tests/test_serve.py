@@ -177,6 +177,9 @@ def test_sql_console(client: TestClient, tmp_path: Path) -> None:
     assert page.status_code == 200
     assert re.findall(r"<td>(\w+)</td><td class=\"n\">(\d+)</td>", page.text) == [
         ("edition1", "2"), ("edition2", "3"), ("golf", "2"), ("online", "1")]
+    listed = re.search(r"Tables: ([\w, ]+)<", page.text)
+    assert listed is not None and "events" in listed.group(1).split(", ")
+    assert "events_draw" not in listed.group(1)     # the view, not the tables that store it
     many = client.get("/sql", params={"q": "SELECT range FROM range(5000)"})
     assert "Only the first 1,000 rows are shown." in many.text
     assert many.text.count("<tr>") == 1001       # the head and 1,000 rows

@@ -71,9 +71,11 @@ on."""
 
 def events_of(lines: list[Any], structs: tuple[type, ...],
               ) -> tuple[list[Event], list[Stamp], int] | None:
-    """The engine's event and the ``t`` of every decoded line, and the keys they hold;
+    """The engine's event and the ``t`` of every decoded line (no list at all, ``[]``, when
+    no line has one), and the keys they hold;
     ``structs`` are the struct classes in ``KIND`` order. None when a line carries a hash
-    ``h``: a chained log is read line by line, where each line's link is checked first."""
+    ``h`` (a chained log is read line by line, where each line's link is checked first) or
+    is a power whose ``target`` and ``cards`` do not fit it (``power_fits``)."""
     events: list[Event] = []
     stamps: list[Stamp] = []
     keys = 0
@@ -97,6 +99,8 @@ def events_of(lines: list[Any], structs: tuple[type, ...],
             events.append(Discard(seq, auto, v[0]))
             keys += 1
         elif cls is power:
+            if not power_fits(v[1], v[2], v[3]):
+                return None
             events.append(Power(seq, auto, v[0], v[1], v[2], v[3]))
             keys += 2 + (v[2] is not None) + (v[3] is not None)
         elif cls is peek:
@@ -104,8 +108,22 @@ def events_of(lines: list[Any], structs: tuple[type, ...],
             keys += 2
         else:
             keys += _rare(cls, structs, v, seq, auto, events)
-        stamps.append(t)
+        if t is not None:   # most logs have no ``t``: then no list of Nones is built at all
+            while len(stamps) < len(events) - 1:
+                stamps.append(None)
+            stamps.append(t)
+    if stamps:
+        while len(stamps) < len(events):
+            stamps.append(None)
     return events, stamps, keys
+
+
+def power_fits(power: str, target: object, cards: object) -> bool:
+    """Whether a decoded power line holds what its power takes: a swap its two ``cards`` and
+    no ``target``, a peek or spy a ``target`` and no ``cards``. Any other mix is the exact
+    reader's to word or to read (the fast path would build another event from it)."""
+    swap = power == "swap"
+    return (cards is not None) == swap and (target is None) == swap
 
 
 def _rare(cls: type, structs: tuple[type, ...], v: tuple[Any, ...], seq: int | None,
@@ -139,7 +157,8 @@ def _rare(cls: type, structs: tuple[type, ...], v: tuple[Any, ...], seq: int | N
 
 def apply_events(state: GameState, events: list[Event], stamps: list[Stamp], visitor: Any,
                  until: int | None) -> tuple[int, bool, CaboLogError | None]:
-    """Apply the events of lines 2, 3, ... in order: (the number of the last line reached,
+    """Apply the events of lines 2, 3, ... in order (``stamps`` their ``t``, or empty when none
+    has one): (the number of the last line reached,
     whether ``until`` stopped the replay there, the error that rejected that line or None).
     ``visitor`` is the replay's ``ReplayVisitor`` or None."""
     number = 1
@@ -148,9 +167,10 @@ def apply_events(state: GameState, events: list[Event], stamps: list[Stamp], vis
             number += 1
             done = apply(state, event)
             if visitor is not None:
-                t = stamps[number - 2]
-                if t is not None:
-                    visitor.stamp(number, t)
+                if stamps:
+                    t = stamps[number - 2]
+                    if t is not None:
+                        visitor.stamp(number, t)
                 visitor.event(number, event, state, done)
             if until is not None:
                 seq = event.seq

@@ -140,8 +140,9 @@ def _replay_decoded(head: bytes, events: list[Event], stamps: list[Stamp], lines
                     file: str | None, until: int | None, visitor: ReplayVisitor[Any] | None,
                     finish_log: bool) -> ReplayResult:
     """The replay of a header line and the events of the lines after it (line 2 on, no blank
-    lines; ``stamps`` their ``t``), applied by ``fastlines.apply_events``; ``lines`` is what
-    the line-by-line reading counts (a trailing newline starts one more, empty, line)."""
+    lines; ``stamps`` their ``t``, or empty when none has one), applied by
+    ``fastlines.apply_events``; ``lines`` is what the line-by-line reading counts (a trailing
+    newline starts one more, empty, line)."""
     state: GameState | None = None
     number = 1
     try:
