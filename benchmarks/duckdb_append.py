@@ -28,32 +28,41 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def make_spool(corpus: Path, spool: Path) -> None:
-    """The workers' Arrow files of the whole corpus, in the load's chunks (kept)."""
+    """The workers' Arrow files of the whole corpus, in the load's chunks (kept, with
+    ``index.json``: where each chunk's tables lie in its file)."""
+    import json
+    import shutil
+
     from cabo_log.db.load import _chunks
     from cabo_log.db.replay_files import Spooled, Task, replay_to_spool
     from cabo_log.workers import Pool
 
-    if spool.exists() and any(spool.iterdir()):
+    if (spool / "index.json").exists():
         return
+    shutil.rmtree(spool, ignore_errors=True)   # none, or a spool of an older format
     spool.mkdir(parents=True, exist_ok=True)
     tasks = [Task(str(p), p.stat().st_size, None) for p in sorted(corpus.rglob("*.jsonl"))]
+    index = []
     with Pool(2, preload=["cabo_log.db.replay_files"]) as pool:
         jobs = (Spooled(str(spool), n, c) for n, c in enumerate(_chunks(tasks)))
-        for _ in pool.imap(replay_to_spool, jobs):
-            pass
+        for _, spooled in pool.imap(replay_to_spool, jobs):
+            if spooled is not None:
+                index.append([spooled.path, spooled.parts])
+    (spool / "index.json").write_text(json.dumps(index))
 
 
 def chunks_of(spool: Path) -> list[dict[str, list[Any]]]:
     """The spooled batches, chunk by chunk in the load's order, memory-mapped."""
+    import json
+
     import pyarrow as pa
 
-    by_number: dict[int, dict[str, list[Any]]] = {}
-    for path in spool.glob("*.arrow"):
-        number, table, _ = path.name.split(".")
-        reader = pa.ipc.open_file(pa.memory_map(str(path)))
-        by_number.setdefault(int(number), {})[table] = [
-            reader.get_batch(i) for i in range(reader.num_record_batches)]
-    return [by_number[n] for n in sorted(by_number)]
+    chunks = []
+    for path, parts in json.loads((spool / "index.json").read_text()):
+        mapped = pa.memory_map(path).read_buffer()
+        chunks.append({table: list(pa.ipc.open_stream(mapped.slice(offset, size)))
+                       for table, offset, size in parts})
+    return chunks
 
 
 def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
@@ -62,6 +71,7 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
     import pyarrow.compute as pc
 
     from cabo_log.db import database
+    from cabo_log.db.event_tables import KINDS
     from cabo_log.db.load import COMMIT_ROWS, FLUSH_ROWS, open_for_load
 
     chunks = chunks_of(spool)
@@ -72,8 +82,8 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
             new = {}
             for table, batches in chunk.items():
                 t = pa.Table.from_batches(batches)
-                if table == "events":
-                    for name in cast["columns"]:
+                if table in KINDS:   # the events tables (event_tables)
+                    for name in (n for n in cast["columns"] if n in t.column_names):
                         i = t.schema.get_field_index(name)
                         col = t.column(i)
                         col = (pc.dictionary_encode(col) if cast["to"] == "dict"

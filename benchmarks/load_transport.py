@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from cabo_log.db.event_tables import KINDS
 from cabo_log.db.load import Task, _chunks
 from cabo_log.db.replay_files import replay_tasks, serialise, spool, unspool
 
@@ -92,7 +93,7 @@ def main() -> None:
     args = parser.parse_args()
     tasks = [Task(str(p), p.stat().st_size, None) for p in sorted(args.corpus.rglob("*.jsonl"))]
     chunks = [replay_tasks(c)[1].batches() for c in list(_chunks(tasks))[:args.chunks]]
-    events = sum(b.num_rows for c in chunks for b in c["events"])
+    events = sum(b.num_rows for c in chunks for t in KINDS for b in c.get(t, []))
     ipc = sum(len(serialise(c)) for c in chunks)
     best = {"pipe": float("inf"), "spool": float("inf")}
     with tempfile.TemporaryDirectory(dir=args.corpus.parent) as folder:

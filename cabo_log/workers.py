@@ -57,8 +57,8 @@ from cabo_log.stop import (
     stop_signals,
 )
 
-__all__ = ["Interrupted", "Pool", "WorkerDied", "cores", "deaf", "interruption", "received",
-           "stop_signals", "worker_count"]
+__all__ = ["Interrupted", "Pool", "WorkerDied", "cores", "deaf", "interruption", "prestart",
+           "received", "stop_signals", "worker_count"]
 
 POLL_SECONDS = 0.1      # the longest the parent waits without looking at its signals
 REAP_SECONDS = 2.0      # how long a killed worker may take to be gone
@@ -152,6 +152,14 @@ def _start_forkserver(preload: Sequence[str]) -> Any:
     with blocked(STOP_SIGNALS), _parent_path():
         forkserver.ensure_running()
     return context
+
+
+def prestart(preload: Sequence[str]) -> None:
+    """Start the forkserver now, without waiting for it: it imports ``preload`` (what the
+    workers need) while this process goes on with its own start-up, and the ``Pool``
+    started later forks its workers from it at once. Harmless if no pool follows: the
+    forkserver, idle, leaves when this process ends (as it does after any pool)."""
+    _start_forkserver(preload)
 
 
 @contextmanager

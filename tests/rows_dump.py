@@ -21,6 +21,7 @@ import orjson
 import cabo_log.db.chunk
 import cabo_log.db.open_rows
 import cabo_log.db.rows
+from cabo_log.db.event_tables import widen
 from cabo_log.db.replay_files import Task, replay_tasks
 
 MODULES = (cabo_log.db.rows, cabo_log.db.open_rows, cabo_log.db.chunk)
@@ -31,7 +32,7 @@ def describe(paths: list[str]) -> dict[str, Any]:
     tasks = [Task(os.path.abspath(p), os.path.getsize(p), None) for p in paths]
     outcomes, chunk = replay_tasks(tasks)
     tables: dict[str, Any] = {"outcomes": [[o.status, o.error] for o in outcomes]}
-    for name, batches in sorted(chunk.batches().items()):
+    for name, batches in sorted(widen(chunk.batches()).items()):   # events: as one table
         columns: dict[str, str] = {}
         for index, field in enumerate(batches[0].schema):
             values = [v for b in batches for v in b.column(index).to_pylist()]

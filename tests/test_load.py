@@ -320,11 +320,13 @@ def test_an_error_in_the_writer_leaves_the_database_as_before_the_batch(
     real_write = writermod.Writer._write
 
     def write_batch(self: writermod.Writer, batch: writermod.Batch) -> None:
+        nonlocal calls, fail_at
         real_write(self, batch)
         after_batch.append(_tables(self.con))
+        calls, fail_at = 0, 3     # in the middle of the second batch
 
     monkeypatch.setattr(writermod.Writer, "_write", write_batch)
-    calls, fail_at = 0, 12     # in the middle of the second batch (9 tables a batch)
+    calls, fail_at = 0, -1
     with pytest.raises(RuntimeError, match="disk on fire"):
         load_paths([tmp_path / "a", tmp_path / "b"], db, jobs=1)
     assert len(after_batch) == 1

@@ -5,6 +5,7 @@ maps and removes (``unspool``); the garbage collector stays paused through the A
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 import tempfile
 from pathlib import Path
@@ -13,8 +14,16 @@ import pyarrow as pa
 import pytest
 
 from cabo_log.db import replay_files
+from cabo_log.db.event_tables import KINDS
 from cabo_log.db.load import SPOOL_PREFIX, spool_folder
-from cabo_log.db.replay_files import Spooled, Task, replay_tasks, replay_to_spool, unspool
+from cabo_log.db.replay_files import (
+    Spooled,
+    SpoolFile,
+    Task,
+    replay_tasks,
+    replay_to_spool,
+    unspool,
+)
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 SAMPLE = SAMPLES / "edition1-match.jsonl"
@@ -26,15 +35,15 @@ def test_the_collector_is_paused_through_the_spool_and_restored(
     spool = replay_files.spool
 
     def watched(batches: dict[str, list[pa.RecordBatch]], folder: str,
-                number: int) -> list[str]:
+                number: int) -> SpoolFile:
         seen.append(gc.isenabled())
         return spool(batches, folder, number)
 
     monkeypatch.setattr(replay_files, "spool", watched)
     task = Task(str(SAMPLE), SAMPLE.stat().st_size, None)
     assert gc.isenabled()
-    outcomes, paths = replay_to_spool(Spooled(str(tmp_path), 0, [task]))
-    assert [o.status for o in outcomes] == ["loaded"] and paths
+    outcomes, spooled = replay_to_spool(Spooled(str(tmp_path), 0, [task]))
+    assert [o.status for o in outcomes] == ["loaded"] and spooled is not None
     assert seen == [False] and gc.isenabled()
     gc.disable()
     try:
@@ -47,21 +56,25 @@ def test_the_collector_is_paused_through_the_spool_and_restored(
 def test_spooled_rows_are_the_chunk_rows_and_the_files_are_gone(tmp_path: Path) -> None:
     logs = sorted(SAMPLES.glob("*.jsonl"))
     tasks = [Task(str(p), p.stat().st_size, None) for p in logs]
-    outcomes, paths = replay_to_spool(Spooled(str(tmp_path), 7, tasks))
-    assert sorted(os.listdir(tmp_path)) == sorted(os.path.basename(p) for p in paths)
-    assert all(os.path.basename(p).startswith("7.") for p in paths)
-    got = unspool(paths)
+    outcomes, spooled = replay_to_spool(Spooled(str(tmp_path), 7, tasks))
+    assert spooled is not None
+    assert os.listdir(tmp_path) == ["7.arrow"] == [os.path.basename(spooled.path)]
+    spans = [(start, start + size) for _, start, size in spooled.parts]
+    assert spans[0][0] == 0 and spans[-1][1] == os.path.getsize(spooled.path)
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(spans))   # one after the other
+    got = unspool(spooled)
     assert os.listdir(tmp_path) == []       # removed at once; the mapped data lives on
     expected_outcomes, chunk = replay_tasks(tasks)
     expected = chunk.batches()
     assert [(o.path, o.status, o.game_id, o.events) for o in outcomes] == \
         [(o.path, o.status, o.game_id, o.events) for o in expected_outcomes]
-    assert set(got) == set(expected) and "events" in got
+    assert set(got) == set(expected) and "events_draw" in got
     for table, batches in expected.items():
         assert pa.Table.from_batches(got[table]).equals(pa.Table.from_batches(batches))
     loaded = [o for o in outcomes if o.status == "loaded"]
     assert pa.Table.from_batches(got["games"]).num_rows == len(loaded)
-    assert pa.Table.from_batches(got["events"]).num_rows == sum(o.events for o in loaded)
+    assert sum(pa.Table.from_batches(got[t]).num_rows for t in KINDS if t in got) == \
+        sum(o.events for o in loaded)
 
 
 def test_a_chunk_without_valid_logs_writes_nothing(tmp_path: Path) -> None:
@@ -70,8 +83,9 @@ def test_a_chunk_without_valid_logs_writes_nothing(tmp_path: Path) -> None:
     bad.write_text('{"not": "a header"}\n')
     spool = tmp_path / "spool"
     spool.mkdir()
-    outcomes, paths = replay_to_spool(Spooled(str(spool), 0, [Task(str(bad), 20, None)]))
-    assert [o.status for o in outcomes] == ["rejected"] and paths == []
+    outcomes, spooled = replay_to_spool(Spooled(str(spool), 0, [Task(str(bad), 20, None)]))
+    assert [o.status for o in outcomes] == ["rejected"] and spooled is None
+    assert unspool(None) == {}
     assert os.listdir(spool) == []
 
 

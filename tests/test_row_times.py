@@ -10,10 +10,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 
 import cabo_log.log.replay as replay_module
 from cabo_log.db.chunk import Chunk
+from cabo_log.db.event_tables import widen
 from cabo_log.db.replay_files import Task, replay_tasks
 from cabo_log.db.rows import RowCollector, collect
 from cabo_log.log.logfile import dumps_event
@@ -55,7 +57,7 @@ def event_times(data: bytes) -> dict[int, tuple[float | None, str | None]]:
     assert result.error is None and result.state is not None
     chunk = Chunk()
     chunk.add(result.state, rows, "timed.jsonl", "hash")
-    table = chunk.batches()["events"][0].to_pydict()
+    table = pa.Table.from_batches(widen(chunk.batches())["events"]).to_pydict()
     return {line: (ms, iso) for line, ms, iso in zip(
         table["line"], table["t_ms"], table["t_iso"], strict=True)}
 

@@ -143,23 +143,34 @@ def _analyse(database: Path, rollouts: int | None, jobs: int | None, show: bool)
 def _load(args: _LoadArgs, bar: Progress) -> Any:
     """``load_paths`` (or ``load_cluster`` with ``--cluster``), its failures as one line each
     (and the exit status they call for)."""
-    from cabo_log.db.cluster import ClusterError, load_cluster
     from cabo_log.db.database import DatabaseError
     from cabo_log.db.load import LoadError, LoadInterrupted, NoLogsFound, load_paths
 
     try:
         if args.cluster is not None:
-            return load_cluster(args.paths, args.database, args.cluster,
-                                parquet_out=args.parquet_out, force=args.force,
-                                progress=bar.advance, on_total=bar.start)
+            return _load_on_cluster(args, bar)
         return load_paths(args.paths, args.database, jobs=args.jobs, force=args.force,
                           progress=bar.advance, on_total=bar.start)
-    except (DatabaseError, NoLogsFound, ClusterError) as exc:
+    except (DatabaseError, NoLogsFound) as exc:
         raise failed(str(exc), 1) from None
     except LoadError as exc:
         raise failed(f"{exc}; {_kept(exc.committed)}", 1) from None
     except LoadInterrupted as exc:
         raise failed(f"{_stopped(exc.signum)}; {_kept(exc.committed)}", 128 + exc.signum) from None
+
+
+def _load_on_cluster(args: _LoadArgs, bar: Progress) -> Any:
+    """``load --cluster``: imported only then (Dask's side and Parquet are of no use to a
+    local load, which starts its workers sooner without them)."""
+    from cabo_log.db.cluster import ClusterError, load_cluster
+
+    assert args.cluster is not None
+    try:
+        return load_cluster(args.paths, args.database, args.cluster,
+                            parquet_out=args.parquet_out, force=args.force,
+                            progress=bar.advance, on_total=bar.start)
+    except ClusterError as exc:
+        raise failed(str(exc), 1) from None
 
 
 def _stopped(signum: int) -> str:

@@ -1,13 +1,14 @@
 """The rows of many games -> one Arrow record batch per table, column by column, by name.
 
-Each table's batch is built from its schema (``schema.WIRE``): for every column, the values are
-read by the column's name from the rows (tuples for most tables; for ``events``, the flat list
-of each event type, whose layout ``rows.LAYOUTS`` names, and for ``powers`` one flat list laid
-out as ``open_rows.POWER_LAYOUT``: a column is a slice of it) and converted to Arrow in one
-call; the coded string columns (``rows.CODED``, ``open_rows.POWER_CODED``) in one ``take`` from
-the games' names. A column that no row fills costs nothing (an all-null array). ``game_id``
-and ``ruleset`` are dictionary-encoded: one value per game, referenced by a parallel column of
-game numbers.
+Each table's batch is built from its schema (``schema.WIRE``; ``events`` is stored as the
+tables of ``event_tables``, each a batch of its own): for every column, the values are read by
+the column's name from the rows (tuples for most tables; for ``events``, the flat list of each
+event type, whose layout ``rows.LAYOUTS`` names, and for ``powers`` one flat list laid out as
+``open_rows.POWER_LAYOUT``: a column is a slice of it) and converted to Arrow in one call; the
+coded string columns (``rows.CODED``, ``open_rows.POWER_CODED``) in one ``take`` from the
+games' names. A column that no row fills costs nothing (an all-null array). ``game_id`` and
+``ruleset`` are dictionary-encoded: one value per game, referenced by a parallel column of game
+numbers.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from cabo_log.db.event_tables import KINDS, STORED_WIRE
 from cabo_log.db.game_rows import game_rows
 from cabo_log.db.open_rows import POWER_CODED, POWER_LAYOUT
 from cabo_log.db.rows import CODED, LAYOUTS, RowCollector
@@ -106,11 +108,12 @@ class Chunk:
                 columns = [_array(values, f.type) for values, f in zip(
                     zip(*rows, strict=True), fields, strict=True)]
                 out[name] = [_batch(name, columns, self.owner[name], keys)]
-        kinds = [kind for kind, rows in self.events.items() if rows]
-        if kinds:
-            owner = [i for k in kinds for i in self.owner[k]]
-            out["events"] = [_batch("events", self._event_columns(kinds, owner, names), owner,
-                                    keys)]
+        for table, stored in KINDS.items():   # ``events``: the table of each kind
+            kinds = [kind for kind in stored if self.events[kind]]
+            if kinds:
+                owner = [i for k in kinds for i in self.owner[k]]
+                out[table] = [_batch(table, self._event_columns(table, kinds, owner, names),
+                                     owner, keys)]
         return out
 
     def _power_columns(self, names: pa.Array) -> list[pa.Array]:
@@ -122,13 +125,14 @@ class Chunk:
         return [_decode([given[f.name]], [size], base, names) if f.name in POWER_CODED
                 else _array(given[f.name], f.type) for f in list(WIRE["powers"])[2:]]
 
-    def _event_columns(self, kinds: list[str], owner: list[int], names: pa.Array
+    def _event_columns(self, table: str, kinds: list[str], owner: list[int], names: pa.Array
                        ) -> list[pa.Array]:
-        """The ``events`` columns after the key: each type's values by name, one after the
-        other. Every pyarrow call costs microseconds, as much as converting ~100 values, and a
-        chunk has ~10,000 events of 14 kinds and 45 columns: so the NULL rows of a column are
-        made in as few calls as its kinds allow (``_merged``), and the ``CODED`` and ``type``
-        columns in C, each in one ``take`` over all kinds."""
+        """The columns after the key of an ``events`` table (``event_tables``): each of its
+        kinds' values by name, one kind after the other. A table holds only the columns its
+        kinds fill, so most are one conversion of one kind's values; in ``events_other`` the
+        NULL rows of a column are made in as few calls as its kinds allow (``_merged``: every
+        pyarrow call costs microseconds, as much as converting ~100 values), and the ``CODED``
+        and ``type`` columns in C, each in one ``take`` over all kinds."""
         given = {kind: _columns(self.events[kind], LAYOUTS[kind]) for kind in kinds}
         sizes = [len(self.events[kind]) // len(LAYOUTS[kind]) for kind in kinds]
         times: dict[str, list[Any]] = {}
@@ -138,7 +142,7 @@ class Chunk:
             times["t_ms"], times["t_iso"] = _split_times(raw)
         base = pc.take(_array(self.bases, I32), _array(owner, I32))   # each row's game's names
         arrays = []
-        for field in list(WIRE["events"])[2:]:
+        for field in list(STORED_WIRE[table])[2:]:
             name, kind_type = field.name, field.type
             segments = [given[k].get(name) for k in kinds]
             if name in CODED:
@@ -213,7 +217,8 @@ def _batch(table: str, columns: list[pa.Array], owner: list[int],
     index = _array(owner, I32)
     return pa.RecordBatch.from_arrays(
         [pa.DictionaryArray.from_arrays(index, keys[0]),
-         pa.DictionaryArray.from_arrays(index, keys[1]), *columns], schema=WIRE[table])
+         pa.DictionaryArray.from_arrays(index, keys[1]), *columns],
+        schema=STORED_WIRE[table] if table in STORED_WIRE else WIRE[table])
 
 
 _MACHINE_INTS = {I16: "h", I32: "i", I64: "q"}

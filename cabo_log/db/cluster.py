@@ -36,6 +36,8 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from cabo_log.db import event_tables
+from cabo_log.db.event_tables import widen
 from cabo_log.db.load import (
     COMMIT_ROWS,
     FLUSH_ROWS,
@@ -73,7 +75,7 @@ def replay_partition(part: str, tasks: list[Task], out_dir: str) -> list[Outcome
     """One Dask task: replay a partition of files, write its tables then its manifest."""
     outcomes, chunk = replay_tasks(tasks)
     root = Path(out_dir)
-    for table, batches in (chunk.batches() if len(chunk) else {}).items():
+    for table, batches in (widen(chunk.batches()) if len(chunk) else {}).items():
         _write(root / table / f"part-{part}.parquet", pa.Table.from_batches(batches))
     _write(root / MANIFEST / f"part-{part}.parquet", _manifest_table(outcomes, part))
     return outcomes
@@ -221,11 +223,15 @@ def _load_database(client: Any, files: list[str], database: str | os.PathLike[st
 
 
 def read_partition(root: Path, part: str) -> dict[str, list[pa.RecordBatch]]:
-    """The tables a partition wrote (absent tables: no rows)."""
+    """The tables a partition wrote (absent tables: no rows), as a local load's workers give
+    them (``events`` as the tables that store it)."""
     out: dict[str, list[pa.RecordBatch]] = {}
     for folder in sorted(root.iterdir()):
         path = folder / f"part-{part}.parquet"
-        if folder.name != MANIFEST and path.exists():
+        if folder.name == event_tables.VIEW and path.exists():   # wide: split into its tables
+            for table, data in event_tables.split(pq.read_table(path)).items():
+                out[table] = data.to_batches()
+        elif folder.name != MANIFEST and path.exists():
             out[folder.name] = pq.read_table(path).to_batches()
     return out
 

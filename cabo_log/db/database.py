@@ -23,7 +23,9 @@ import pyarrow as pa
 
 from cabo_log.db.schema import SCHEMAS
 
-SCHEMA_VERSION = "2"   # 2: counts of rounds and turns INTEGER, scores BIGINT
+# 2: counts of rounds and turns INTEGER, scores BIGINT; 3: ``events`` a view over a table per
+# frequent event kind (``event_tables``)
+SCHEMA_VERSION = "3"
 DEFAULT_DB = "cabo.duckdb"
 ENV_DB = "CABO_LOG_DB"
 
@@ -78,11 +80,17 @@ def duck_type(kind: pa.DataType) -> str:
 
 
 def ddl() -> list[str]:
-    """CREATE TABLE statements for every table (idempotent)."""
+    """CREATE statements for every table (idempotent): ``events`` is a view over the tables
+    that store it (``event_tables``)."""
+    from cabo_log.db import event_tables
+
     out = ["CREATE TABLE IF NOT EXISTS meta (key VARCHAR, value VARCHAR)"]
-    for name, schema in ALL_SCHEMAS.items():
+    stored = {**{k: v for k, v in ALL_SCHEMAS.items() if k != event_tables.VIEW},
+              **event_tables.STORED}
+    for name, schema in stored.items():
         cols = ", ".join(f'"{f.name}" {duck_type(f.type)}' for f in schema)
         out.append(f"CREATE TABLE IF NOT EXISTS {name} ({cols})")
+    out.append(f"CREATE VIEW IF NOT EXISTS {event_tables.VIEW} AS {event_tables.view_sql()}")
     return out
 
 

@@ -46,6 +46,21 @@ def count_logs(paths: Sequence[str | os.PathLike[str]]) -> int:
     return sum(1 for _ in iter_logs(paths))
 
 
+def survey_logs(paths: Sequence[str | os.PathLike[str]], enough: int) -> tuple[int, bool]:
+    """How many paths ``iter_logs`` gives, and whether their files hold at least ``enough``
+    bytes (only the first files are stat'ed, until they do: a load decides from it, before
+    it opens the database, whether to start its worker processes at once)."""
+    count = size = 0
+    for path in iter_logs(paths):
+        count += 1
+        if size < enough:
+            try:
+                size += os.stat(path).st_size
+            except OSError:
+                pass
+    return count, size >= enough
+
+
 def listed_in(paths: Sequence[str | os.PathLike[str]]) -> Callable[[str], bool]:
     """A test: would ``iter_logs(paths)`` give this absolute path? (Without walking.)"""
     roots = [os.path.abspath(p) for p in paths]

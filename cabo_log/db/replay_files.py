@@ -64,44 +64,56 @@ class Spooled:
     tasks: list[Task]
 
 
-def replay_to_spool(job: Spooled) -> tuple[list[Outcome], list[str]]:
-    """The work of one worker task: the outcome of each file, and the rows of the valid ones
-    written as Arrow IPC files (one per table) into the load's spool folder; their paths.
+@dataclass(slots=True)
+class SpoolFile:
+    """A chunk's rows in the load's spool: one Arrow file holding each table's IPC stream, one
+    after the other; ``parts`` says where: (table, offset, size)."""
 
-    Files, not bytes through the pipe: a chunk's rows (~175 bytes per event) would otherwise
+    path: str
+    parts: list[tuple[str, int, int]]
+
+
+def replay_to_spool(job: Spooled) -> tuple[list[Outcome], SpoolFile | None]:
+    """The work of one worker task: the outcome of each file, and the rows of the valid ones
+    written as one Arrow file into the load's spool folder (None: no valid log).
+
+    A file, not bytes through the pipe: a chunk's rows (~175 bytes per event) would otherwise
     be copied about six times on their way (IPC to bytes, join, pickle, pipe, unpickle); here
     they are written once to the page cache and the parent maps them (``unspool``), so that
     DuckDB reads the worker's Arrow buffers where they lie."""
     with paused_collector():  # through the Arrow writing too (~10 % of a chunk's time)
         outcomes, chunk = replay_tasks(job.tasks)
-        paths = spool(chunk.batches(), job.folder, job.number) if len(chunk) else []
+        spooled = spool(chunk.batches(), job.folder, job.number) if len(chunk) else None
         del chunk   # freed while the collector is off: back on, it would first scan it all
-    return outcomes, paths
+    return outcomes, spooled
 
 
-def spool(batches: dict[str, list[pa.RecordBatch]], folder: str, number: int) -> list[str]:
-    """Write each table's batches as an Arrow IPC file ``NUMBER.TABLE.arrow`` in ``folder``."""
-    paths = []
-    for table, items in batches.items():
-        path = os.path.join(folder, f"{number}.{table}{SPOOL_SUFFIX}")
-        with pa.OSFile(path, "wb") as sink, pa.ipc.new_file(sink, items[0].schema) as writer:
-            for batch in items:
-                writer.write_batch(batch)
-        paths.append(path)
-    return paths
+def spool(batches: dict[str, list[pa.RecordBatch]], folder: str, number: int) -> SpoolFile:
+    """Write the tables' batches into ``NUMBER.arrow`` in ``folder``: each table an Arrow IPC
+    stream, one after the other (one file per chunk, not one per table: the parent maps,
+    opens and removes a seventh as many files)."""
+    path = os.path.join(folder, f"{number}{SPOOL_SUFFIX}")
+    parts = []
+    with pa.OSFile(path, "wb") as sink:
+        for table, items in batches.items():
+            start = sink.tell()
+            with pa.ipc.new_stream(sink, items[0].schema) as writer:
+                for batch in items:
+                    writer.write_batch(batch)
+            parts.append((table, start, sink.tell() - start))
+    return SpoolFile(path, parts)
 
 
-def unspool(paths: Sequence[str]) -> dict[str, list[pa.RecordBatch]]:
-    """The batches of the files ``spool`` wrote, memory-mapped (no copy: the pages stay in
-    the page cache until the batches are dropped). Each file is removed at once: its data
+def unspool(spooled: SpoolFile | None) -> dict[str, list[pa.RecordBatch]]:
+    """The batches of the file ``spool`` wrote, memory-mapped (no copy: the pages stay in
+    the page cache until the batches are dropped). The file is removed at once: its data
     lives on while mapped, and nothing is left behind whatever happens next."""
-    out: dict[str, list[pa.RecordBatch]] = {}
-    for path in paths:
-        table = os.path.basename(path).split(".")[1]
-        reader = pa.ipc.open_file(pa.memory_map(path))
-        out[table] = [reader.get_batch(i) for i in range(reader.num_record_batches)]
-        os.unlink(path)
-    return out
+    if spooled is None:
+        return {}
+    mapped = pa.memory_map(spooled.path).read_buffer()
+    os.unlink(spooled.path)
+    return {table: list(pa.ipc.open_stream(mapped.slice(offset, size)))
+            for table, offset, size in spooled.parts}
 
 
 def replay_tasks(tasks: Sequence[Task]) -> tuple[list[Outcome], Chunk]:

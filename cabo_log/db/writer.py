@@ -13,7 +13,7 @@ import duckdb
 import pyarrow as pa
 
 from cabo_log.db.database import ANALYSIS_SCHEMAS
-from cabo_log.db.schema import GAME_TABLES
+from cabo_log.db.event_tables import GAME_STORED
 
 
 @dataclass
@@ -192,7 +192,7 @@ class Writer:
         try:
             if batch.delete_games:
                 ids = sorted(set(batch.delete_games))
-                for table in (*GAME_TABLES, *ANALYSIS_SCHEMAS):
+                for table in (*GAME_STORED, *ANALYSIS_SCHEMAS):
                     con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest($ids))",
                                 {"ids": ids})
             if batch.delete_files:

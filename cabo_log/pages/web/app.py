@@ -33,6 +33,7 @@ from starlette.routing import Route
 
 from cabo_log.db import reports
 from cabo_log.db.database import check_version
+from cabo_log.db.event_tables import STORED
 from cabo_log.db.readonly import QueryTimeout, open_readonly, run_limited
 from cabo_log.pages.assets import plotly_js, static
 from cabo_log.pages.plot import white_template
@@ -189,8 +190,9 @@ class Explorer:
 
     def sql(self, request: Request) -> Response:
         query = request.query_params.get("q", "").strip()
-        tables = self.scalar_list("SELECT table_name FROM information_schema.tables "
-                                  "ORDER BY 1")
+        tables = [name for name in self.scalar_list(
+            "SELECT table_name FROM information_schema.tables ORDER BY 1")
+            if name not in STORED]   # ``events``' own tables: query the view ``events``
         context: dict[str, Any] = {"query": query, "tables": tables, "error": None,
                                    "table": None, "truncated": False,
                                    "max_rows": self.settings.sql_rows,

@@ -1,0 +1,150 @@
+"""The start of ``cabo-log load``: a command imports only its own module, and the workers'
+forkserver starts before the database is opened (its imports overlap the parent's start-up),
+and goes away with the load however it ends.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+import typer
+
+from cabo_log import cli
+from cabo_log.db import load as loadmod
+from cabo_log.db.listing import count_logs, survey_logs
+from cabo_log.db.load import load_paths
+from cabo_log.log.logfile import dumps_event
+from cabo_log.play.simulate import simulate_game
+
+# a load whose workers start (no load is too small for them) from the command line
+LOAD = ("import sys; from cabo_log.db import load; load.INLINE_BYTES = 0; "
+        "from cabo_log.cli import main; sys.argv[0] = 'cabo-log'; main()")
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("start") / "logs"
+    out.mkdir()
+    events = simulate_game("golf", players=2, seed=5, game_id="x")
+    for i in range(4):
+        events[0] = {**events[0], "game_id": f"g{i}"}
+        (out / f"g{i}.jsonl").write_bytes(b"".join(dumps_event(e) for e in events))
+    return out
+
+
+# --- the command line imports only what the command needs --------------------------------------
+
+def test_each_command_is_registered_by_the_module_the_map_names() -> None:
+    """``COMMAND_MODULES`` is exactly what each module registers, so that ``cabo-log NAME``
+    registering only NAME's module finds NAME (and ``--help`` still lists every command)."""
+    from importlib import import_module
+
+    for module in set(cli.COMMAND_MODULES.values()):
+        app = typer.Typer()
+        import_module(f"cabo_log.cli.{module}").register(app)
+        names = {c.name for c in app.registered_commands}
+        assert names == {n for n, m in cli.COMMAND_MODULES.items() if m == module}, module
+
+
+def test_a_command_imports_no_other_commands_library() -> None:
+    """``cabo-log load`` does not import the analysis, the bots or the pages (nor Dask's side
+    of the load); ``--help`` still lists every command."""
+    code = ("import sys; from cabo_log import cli; cli._register_for(['load']); "
+            "print(sorted(c.name for c in cli.app.registered_commands)); "
+            "print(sorted(m for m in sys.modules if m.startswith(('cabo_log.analysis', "
+            "'cabo_log.pages', 'cabo_log.play', 'cabo_log.db.cluster'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["['export', 'load', 'report', 'sql']", "[]"]
+    helped = subprocess.run([sys.executable, "-c", "from cabo_log.cli import main; main()",
+                             "--help"], capture_output=True, text=True, check=True,
+                            env={**os.environ, "COLUMNS": "200"}).stdout
+    for name in cli.COMMAND_MODULES:
+        assert f" {name} " in helped, name
+
+
+# --- the forkserver starts first ------------------------------------------------------------------
+
+def test_the_survey_counts_every_log_and_stats_only_until_enough(folder: Path,
+                                                                  tmp_path: Path) -> None:
+    sizes = sorted(p.stat().st_size for p in folder.glob("*.jsonl"))
+    assert survey_logs([folder], 1) == (4, True)
+    assert survey_logs([folder], sum(sizes)) == (4, True)
+    assert survey_logs([folder], sum(sizes) + 1) == (4, False)
+    assert survey_logs([folder, folder / "missing.jsonl"], 1)[0] == count_logs([folder]) + 1
+    assert survey_logs([tmp_path], 1) == (0, False)
+
+
+def test_the_forkserver_starts_before_the_database_is_opened(
+        tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A load big enough for workers starts their forkserver first; a small one, or one with
+    ``--jobs 1``, starts none. The rows are those of a load in one process."""
+    calls: list[str] = []
+    monkeypatch.setattr(loadmod, "prestart", lambda preload: calls.append("prestart"))
+    opened = loadmod.open_for_load
+
+    def open_for_load(database: Path) -> Any:
+        calls.append("open")
+        return opened(database)
+
+    monkeypatch.setattr(loadmod, "open_for_load", open_for_load)
+    load_paths([folder], tmp_path / "small.duckdb", jobs=2)
+    assert calls == ["open"]
+    calls.clear()
+    monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)
+    load_paths([folder], tmp_path / "one.duckdb", jobs=1)
+    assert calls == ["open"]
+    calls.clear()
+    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
+    summary = load_paths([folder], tmp_path / "two.duckdb", jobs=2)
+    assert summary.loaded == 4
+    assert calls[:2] == ["prestart", "open"]
+
+    def rows(db: Path) -> list[tuple[Any, ...]]:
+        con = duckdb.connect(str(db), read_only=True)
+        try:
+            return con.execute("SELECT * FROM events ORDER BY ALL").fetchall()
+        finally:
+            con.close()
+
+    assert rows(tmp_path / "two.duckdb") == rows(tmp_path / "one.duckdb")
+
+
+def _group(pgid: int) -> list[str]:
+    """The live processes of a process group."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        state, _ppid, group = stat[stat.rindex(")") + 2:].split()[:3]
+        if int(group) == pgid and state != "Z":
+            found.append(pid)
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
+def test_a_bad_database_leaves_no_process_behind(tmp_path: Path, folder: Path) -> None:
+    """The forkserver started before the database could not be opened goes with the command:
+    one line, exit 1, and the command's process group empty soon after."""
+    not_duck = tmp_path / "notes.duckdb"
+    not_duck.write_bytes(b"these are my notes, not a database\n" * 20)
+    proc = subprocess.Popen([sys.executable, "-c", LOAD, "load", str(folder), "--db",
+                             str(not_duck)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err
+    assert err.startswith("cabo-log: ") and len(err.splitlines()) == 1, err
+    deadline = time.monotonic() + 5
+    while _group(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _group(proc.pid) == []
+    assert not_duck.read_bytes() == b"these are my notes, not a database\n" * 20
