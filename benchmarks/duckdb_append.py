@@ -72,7 +72,8 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
 
     from cabo_log.db import database
     from cabo_log.db.event_tables import KINDS
-    from cabo_log.db.load import COMMIT_ROWS, FLUSH_ROWS, open_for_load
+    from cabo_log.db.load import COMMIT_ROWS, FLUSH_ROWS
+    from cabo_log.db.load_connection import open_for_load
 
     chunks = chunks_of(spool)
     cast = variant.get("cast")       # column -> "dict" | "view": the events' text columns

@@ -16,7 +16,7 @@ from typing import Any
 from compiled_build import run_dump
 from test_compiled import SAMPLES, simulated
 
-from cabo_log.db.rows import LAYOUTS
+from cabo_log.db.row_layout import LAYOUTS
 
 
 def rows_dump(logs: list[Path], pythonpath: Path | None) -> dict[str, Any]:

@@ -4,7 +4,7 @@ types and order of docs/schema.md, and the rows the workers built for the one wi
 
 The expected rows are the workers' own batches put together as the wide table in Arrow
 (``widen``), never read back from the database; the NULL columns of each kind are checked
-against the rows' layouts (``rows.LAYOUTS``)."""
+against the rows' layouts (``row_layout.LAYOUTS``)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from cabo_log.db.database import DatabaseError, duck_type
 from cabo_log.db.event_tables import KINDS, STORED, VIEW, widen
 from cabo_log.db.load import load_paths
 from cabo_log.db.replay_files import Task, replay_tasks
-from cabo_log.db.rows import LAYOUTS
+from cabo_log.db.row_layout import LAYOUTS
 from cabo_log.db.schema import SCHEMAS
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.simulate import simulate_game

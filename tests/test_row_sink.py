@@ -1,4 +1,4 @@
-"""The rows a load worker writes in place into its chunk's lists (``rows.RowSink``): each
+"""The rows a load worker writes in place into its chunk's lists (``row_layout.RowSink``): each
 event's row holds what its log line says, a rejected log leaves nothing behind, and the chunk
 gives the same record batches as one filled with games collected on their own."""
 
@@ -10,7 +10,8 @@ from typing import Any
 import orjson
 
 from cabo_log.db.chunk import Chunk
-from cabo_log.db.rows import LAYOUTS, collect
+from cabo_log.db.row_layout import LAYOUTS
+from cabo_log.db.rows import collect
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
 VALID = sorted(SAMPLES.glob("*.jsonl"))

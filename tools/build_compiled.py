@@ -42,6 +42,7 @@ KEEP_PYTHON: dict[str, str] = {
 APP_MODULES: dict[str, str] = {
     # the load's row stage (issue 12: the load no slower than DuckDB's read_json)
     "cabo_log/db/rows.py": "the loader's visitor: an events row per event, from the outcome",
+    "cabo_log/db/row_layout.py": "the flat lists the visitor appends to (RowSink, native)",
     "cabo_log/db/open_rows.py": "the powers and cabo_calls rows, opened and closed per event",
     # the replay (issue 12: parse + validate + apply >= 500k events/s)
     "cabo_log/log/fastlines.py": "replay: every decoded line becomes an event and every event "

@@ -3,9 +3,9 @@
 Each table's batch is built from its schema (``schema.WIRE``; ``events`` is stored as the
 tables of ``event_tables``, each a batch of its own): for every column, the values are read by
 the column's name from the rows (tuples for most tables; for ``events``, the flat list of each
-event type, whose layout ``rows.LAYOUTS`` names, and for ``powers`` one flat list laid out as
+event type, whose layout ``row_layout.LAYOUTS`` names, and for ``powers`` one flat list laid out as
 ``open_rows.POWER_LAYOUT``: a column is a slice of it) and converted to Arrow in one call; the
-coded string columns (``rows.CODED``, ``open_rows.POWER_CODED``) in one ``take`` from the
+coded string columns (``row_layout.CODED``, ``open_rows.POWER_CODED``) in one ``take`` from the
 games' names. A column that no row fills costs nothing (an all-null array). ``game_id`` and
 ``ruleset`` are dictionary-encoded: one value per game, referenced by a parallel column of game
 numbers.
@@ -25,7 +25,8 @@ import pyarrow.compute as pc
 from cabo_log.db.event_tables import KINDS, STORED_WIRE
 from cabo_log.db.game_rows import game_rows
 from cabo_log.db.open_rows import POWER_CODED, POWER_LAYOUT
-from cabo_log.db.rows import CODED, LAYOUTS, RowCollector, RowSink
+from cabo_log.db.row_layout import CODED, LAYOUTS, RowSink
+from cabo_log.db.rows import RowCollector
 from cabo_log.db.schema import BOOL, I16, I32, I64, SCHEMAS, STR, WIRE
 from engine import GameState
 

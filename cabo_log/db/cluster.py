@@ -47,9 +47,9 @@ from cabo_log.db.load import (
     Task,
     _Loader,
     duplicate,
-    open_for_load,
     replay_tasks,
 )
+from cabo_log.db.load_connection import open_for_load
 from cabo_log.log.logfile import find_logs
 
 PARTITION_BYTES = 16 << 20     # about this much log text per task

@@ -10,7 +10,8 @@ NULL, 2.1-2.4 s for the 40 columns. The four frequent kinds (``draw``, ``discard
 lacks as typed NULLs, so every query sees the one ``events`` table of docs/schema.md.
 
 Nothing here lists columns: a table's columns are those of ``schema.SCHEMAS["events"]`` that
-its kinds' rows fill (``rows.LAYOUTS``), plus the key and the timestamps, in the schema's order.
+its kinds' rows fill (``row_layout.LAYOUTS``), plus the key and the timestamps, in the
+schema's order.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from cabo_log.db.rows import LAYOUTS
+from cabo_log.db.row_layout import LAYOUTS
 from cabo_log.db.schema import GAME_KEY, GAME_TABLES, SCHEMAS, STR, WIRE
 
 VIEW = "events"

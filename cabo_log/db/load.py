@@ -36,6 +36,7 @@ import pyarrow as pa
 from cabo_log.db import replay_files
 from cabo_log.db.known import Known, errors_batch, files_batch, unchanged_on_disk, without_games
 from cabo_log.db.listing import iter_logs, listed_in, survey_logs
+from cabo_log.db.load_connection import close_after_load, open_for_load
 from cabo_log.db.load_result import LoadError, LoadInterrupted, LoadSummary, NoLogsFound
 from cabo_log.db.replay_files import (
     Outcome,
@@ -70,13 +71,7 @@ COMMIT_ROWS = 2_000_000     # and commits once a transaction holds this many: en
                             # again by the checkpoint (400,000: +0.9 s of 5 s for 2,000 games)
 CHECKPOINT_ROWS = 2_000_000  # and folds the committed rows into the file every this many
 PLAN_BLOCK = 1024           # files stat'ed and looked up in the database at a time
-DUCKDB_MEMORY = "128MB"     # DuckDB's cache of the tables it wrote: of no use to a load, whose
-                            # batches are appended and never read back (what does not fit
-                            # waits in a temporary file until its commit); at 64MB its buffer
-                            # pool gave pages back and faulted them in again all the time
-                            # (17,000 madvise calls, ~12 % more CPU for the append)
 SPOOL_PREFIX = ".cabo-log-load-"   # the workers' Arrow files wait in such a folder
-WAL_BYTES = "4GB"           # DuckDB's write-ahead log may grow this big before a checkpoint
 WORKER_PRELOAD = [replay_files.__name__]   # what the workers' forkserver imports once
 
 
@@ -139,7 +134,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     finally:
         try:
             writer.close()
-            _close(con, stopping=writer.stopping)
+            close_after_load(con, stopping=writer.stopping)
         except KeyboardInterrupt as exc:   # the stop came while closing: all was committed
             stop = interruption(exc)
             if stop is None:   # pragma: no cover - interruption always names a signal
@@ -148,29 +143,6 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     summary = loader.summary
     summary.seconds = time.perf_counter() - started
     return summary
-
-
-def open_for_load(database: str | os.PathLike[str]) -> Any:
-    """The load's connection: a bounded memory (or it grows with the database), and no
-    checkpoint inside a COMMIT (seconds a stop would have to wait for): the write-ahead log is
-    folded into the database file once, when the load closes it."""
-    from cabo_log.db import database as db
-
-    con = db.connect(database, read_only=False)
-    con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")
-    con.execute(f"SET checkpoint_threshold = '{WAL_BYTES}'")
-    return con
-
-
-def _close(con: Any, *, stopping: bool) -> None:
-    """Close the database (folding the write-ahead log in may take a moment). After a stop,
-    DuckDB may still call the connection busy with the statement the stop cut short: the
-    batches committed are safe in the log, and the next open folds them in."""
-    try:
-        con.close()
-    except duckdb.Error:
-        if not stopping:
-            raise
 
 
 class _Loader:

@@ -51,7 +51,7 @@ _UNUSED = tuple(0 if name in POWER_CODED else None for name in POWER_USE)
 
 
 class Names:
-    """The values of one game's coded string columns (``rows.CODED`` of ``events``,
+    """The values of one game's coded string columns (``row_layout.CODED`` of ``events``,
     ``POWER_CODED`` of ``powers``): ``values[code]`` is the value of a row's ``code``, code 0
     is NULL. A number is as cheap to append as a str, and ``chunk`` turns a column of small
     numbers into Arrow in C, where ``pa.array`` of str objects costs ~250 instructions a
@@ -77,7 +77,7 @@ class PowerRows:
     power row has up to ten of them, and ``chunk`` turns numbers into Arrow in C."""
 
     def __init__(self, names: Names, rows: list[Any] | None = None) -> None:
-        # the flat rows (a chunk's shared list, ``rows.RowSink``, or the game's own)
+        # the flat rows (a chunk's shared list, ``row_layout.RowSink``, or the game's own)
         self.rows: list[Any] = [] if rows is None else rows
         self.names = names
         self.open: tuple[Any, ...] | None = None   # the ``POWER_START`` values

@@ -3,9 +3,9 @@
 ``cabo_calls`` rows (``open_rows``) and what the game-level rows need (``game_rows``);
 ``chunk`` turns the rows of many games into Arrow record batches.
 
-The columns come from one place each. Every event has the ``COMMON`` columns; an event kind's
-own columns are declared beside the handler that computes them (``OWN``), checked against the
-``events`` schema when this module loads. An ``events`` row is built as one tuple (``COMMON``
+The columns come from one place each (``row_layout``): every event has the ``COMMON`` columns,
+and each event kind its own (``OWN``), which the handlers here append in that order. An
+``events`` row is built as one tuple (``COMMON``
 values, then the handler's) appended to its kind's one flat list: no tuple per event to build
 and free, and ``chunk`` takes each column out of the list by a slice (``flat[j::width]``, in C)
 instead of transposing tuples value by value.
@@ -18,12 +18,10 @@ chosen by comparing the event's class).
 
 from __future__ import annotations
 
-from typing import Any
-
 import orjson
 
 from cabo_log.db.open_rows import CallRows, Names, PowerRows
-from cabo_log.db.schema import SCHEMAS
+from cabo_log.db.row_layout import LAYOUTS, Flat, Row, RowSink
 from cabo_log.log.replay import ReplayResult, ReplayVisitor, replay_bytes
 from engine import Event, GameStart, GameState, Outcome
 from engine.events import (
@@ -42,79 +40,6 @@ from engine.events import (
     Snap,
 )
 from engine.state import POWER
-
-# the columns every event has, in the order ``GameRows._common`` appends them
-# (``t_ms``/``t_iso`` are filled by ``chunk`` from ``times``: few logs carry timestamps)
-COMMON = ("seq", "line", "round", "turn", "player", "auto", "card", "value", "deck_left",
-          "implicit_skip", "round_ended")
-Row = tuple[Any, ...]
-# the string columns whose values the rows hold as numbers into the game's ``GameRows.names``
-# (``open_rows.Names``; 0: NULL): ``chunk`` turns them into Arrow in C (bytes, then a ``take``
-# from the names)
-CODED: frozenset[str] = frozenset({"player", "card", "source"})
-Flat = list[Any]   # the rows of one event kind, value after value (``LAYOUTS`` gives the width)
-
-# each event kind's own columns: what its handler (``GameRows._draw`` ...) appends, the
-# event's own fields flattened, and what the replay derived of it; in this order the kinds'
-# rows come out (``GameRows.events``)
-OWN: dict[type[Event], tuple[str, ...]] = {
-    Draw: ("source",),
-    Discard: ("discarded", "earned"),
-    Replace: ("positions", "into", "end_side", "success", "penalty", "discarded", "earned",
-              "row_delta", "known_chosen"),
-    Power: ("power", "target_player", "target_position", "swap_player_a", "swap_position_a",
-            "swap_player_b", "swap_position_b", "given", "received", "row_delta"),
-    Skip: (),
-    Cabo: (),
-    Snap: ("position", "success", "penalty", "discarded", "row_delta"),
-    Deal: ("first_player",),
-    Peek: ("positions",),
-    Reshuffle: (),
-    Forfeit: ("reason", "discarded"),
-    RoundEnd: ("claim",),
-    GameEnd: ("claim",),
-}
-
-
-def _check_own() -> None:
-    """Every declared column is an ``events`` column (a typo fails at import)."""
-    names = set(SCHEMAS["events"].names)
-    for kind, columns in OWN.items():
-        unknown = set(columns) - names
-        if unknown:
-            raise AssertionError(f"{kind.TYPE}: no such events columns {sorted(unknown)}")
-
-
-_check_own()
-
-# event type -> the columns of its rows (the header is a ``game`` event with none of its own)
-LAYOUTS: dict[str, tuple[str, ...]] = {
-    GameStart.TYPE: COMMON, **{cls.TYPE: COMMON + columns for cls, columns in OWN.items()}}
-
-
-class RowSink:
-    """The flat lists the rows of many games are appended to, one game at a time: each event
-    kind's (``kinds``, in ``LAYOUTS`` order) and the ``powers`` rows. A ``chunk.Chunk`` hands
-    its sink to each game's ``GameRows``, which appends in place: no per-game lists to grow
-    and then copy into the chunk's, and free. A game's rows are kept by ``commit``; the next
-    game (or ``rollback``) drops the rows of a game that was not committed (a rejected log)."""
-
-    def __init__(self) -> None:
-        self.kinds: list[Flat] = [[] for _ in LAYOUTS]
-        self.powers: Flat = []
-        self.committed: list[int] = [0] * (len(LAYOUTS) + 1)   # the kinds', then powers'
-
-    def rollback(self) -> None:
-        """Drop what was appended since the last ``commit``."""
-        lists = [*self.kinds, self.powers]
-        for i, n in enumerate(self.committed):
-            rows = lists[i]
-            if len(rows) > n:
-                del rows[n:]
-
-    def commit(self) -> None:
-        """Keep what was appended: the rows of a game that is loaded."""
-        self.committed = [len(rows) for rows in (*self.kinds, self.powers)]
 
 
 class GameRows:
