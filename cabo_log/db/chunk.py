@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 
 from cabo_log.db.event_tables import KINDS, STORED_WIRE
 from cabo_log.db.game_rows import game_rows
-from cabo_log.db.open_rows import POWER_CODED, POWER_LAYOUT
+from cabo_log.db.open_rows import POWER_TYPES
 from cabo_log.db.row_layout import CODED, COMMON, FLAT, LAYOUTS, Common, RowSink
 from cabo_log.db.rows import RowCollector
 from cabo_log.db.schema import BOOL, I16, I32, I64, SCHEMAS, STR, WIRE
@@ -48,7 +48,6 @@ class Chunk:
         self.sink = RowSink()
         self.events: dict[str, list[Any]] = dict(zip(LAYOUTS, self.sink.kinds, strict=True))
         self.common: dict[str, Common] = dict(zip(LAYOUTS, self.sink.common, strict=True))
-        self.powers: list[Any] = self.sink.powers
         self.owner: dict[str, list[int]] = {name: [] for name in (*TABLES, *LAYOUTS)}
         # the ``CODED`` columns' values: each game's ``GameRows.names`` one after the other,
         # and where each game's begin (a row's code + its game's base = its index here)
@@ -75,17 +74,16 @@ class Chunk:
         self.names.extend(game.names.values)
         if game.sink is not self.sink:   # rows of a game collected on its own: copied
             self.sink.rollback()
-            self.powers.extend(game.powers.rows)
+            self.sink.powers.extend(game.sink.powers)
             for kind, flat, common in zip(LAYOUTS, game.sink.kinds, game.sink.common,
                                           strict=True):
                 self.events[kind].extend(flat)
                 self.common[kind].extend(common)
-        counts = game.counts()   # each kind's rows, then the powers' values
+        counts = game.counts()   # each kind's rows, then the powers'
         self.sink.commit()
         for kind, count in zip((*LAYOUTS, "powers"), counts, strict=True):
             if count:
-                owner[kind].extend(repeat(index, count if kind != "powers"
-                                          else count // len(POWER_LAYOUT)))
+                owner[kind].extend(repeat(index, count))
 
     def __len__(self) -> int:
         return len(self.game_ids)
@@ -110,7 +108,7 @@ class Chunk:
         out: dict[str, list[pa.RecordBatch]] = {}
         for name in TABLES:
             if name == "powers":
-                if self.powers:
+                if self.sink.powers.rows():
                     out[name] = [_batch(name, self._power_columns(names), self.owner[name],
                                         keys)]
                 continue
@@ -129,13 +127,18 @@ class Chunk:
         return out
 
     def _power_columns(self, names: pa.Array) -> list[pa.Array]:
-        """The ``powers`` columns after the key: each a slice of the flat rows, the
-        ``POWER_CODED`` ones decoded in one ``take`` each (as ``events``' ``CODED``)."""
-        given = _columns(self.powers, POWER_LAYOUT)
-        size = len(self.powers) // len(POWER_LAYOUT)
+        """The ``powers`` columns after the key: each its buffer (``open_rows.PowerColumns``)
+        as it is, the coded ones decoded in one ``take`` each (as ``events``' ``CODED``)."""
+        o = self.sink.powers
+        rows = o.rows()
         base = pc.take(_array(self.bases, I32), _array(self.owner["powers"], I32))
-        return [_decode([given[f.name]], [size], base, names) if f.name in POWER_CODED
-                else _array(given[f.name], f.type) for f in list(WIRE["powers"])[2:]]
+        arrays = []
+        for f in list(WIRE["powers"])[2:]:
+            kind = POWER_TYPES[f.name]
+            has = o.buffer(f"has_{f.name}").getvalue() if kind in ("i16?", "i32?") else None
+            arrays.append(_buffered(o.buffer(f.name).getvalue(), kind, f.type, rows, has, base,
+                                    names))
+        return arrays
 
     def _event_columns(self, table: str, kinds: list[str], owner: list[int], names: pa.Array
                        ) -> list[pa.Array]:
@@ -173,36 +176,47 @@ class Chunk:
         return arrays
 
 
-# the ``COMMON`` columns that may be NULL: the buffer that says which rows have a value
+# how a ``COMMON`` column is held (as ``open_rows.POWER_TYPES``; "true?": 1 True, 0 NULL) and
+# the buffer of the nullable ones that says which rows have a value
+_COMMON_TYPES = {"seq": "i32", "line": "i64", "round": "i32", "turn": "i32", "player": "code",
+                 "auto": "bool", "card": "code", "value": "i16?", "deck_left": "i16?",
+                 "implicit_skip": "true?", "round_ended": "true?"}
 _HAS = {"value": "has_value", "deck_left": "has_deck"}
-# the ``COMMON`` columns that are True or NULL (their one byte a row says which)
-_FLAGS = frozenset({"implicit_skip", "round_ended"})
+# a nullable bool's byte ("bool?": 0, 1, 2 for NULL) -> 1 where it has a value
+_VALID = bytes(1 if b < 2 else 0 for b in range(256))
 
 
 def _common_column(name: str, kind: pa.DataType, commons: list[Common], rows: int,
                    base: pa.Array, names: pa.Array) -> pa.Array:
     """A ``COMMON`` column of an ``events`` table: its kinds' buffers (``row_layout.Common``)
-    joined and handed to Arrow as they are; the coded ones decoded by one ``take``."""
-    data = _joined(commons, name)
-    if name in CODED:
+    joined and handed to Arrow as they are."""
+    has = _joined(commons, _HAS[name]) if name in _HAS else None
+    return _buffered(_joined(commons, name), _COMMON_TYPES[name], kind, rows, has, base, names)
+
+
+def _buffered(data: bytes, held: str, kind: pa.DataType, rows: int, has: bytes | None,
+              base: pa.Array, names: pa.Array) -> pa.Array:
+    """A column of machine values (``held`` as ``open_rows.POWER_TYPES`` says; ``has``: a
+    byte a row, 0 where NULL) as Arrow: the buffer as it is, the coded ones decoded in one
+    ``take`` from the names (each row's ``base`` added to its code)."""
+    if held == "code":
         codes = pa.Array.from_buffers(I32, rows, [None, pa.py_buffer(data)])
         return pc.take(names, pc.add(codes, base))
-    if name in _FLAGS:
-        nulls = data.count(0)
-        if nulls == rows:
-            return pa.nulls(rows, kind)
-        bits = _bitmap(data)
-        return pa.Array.from_buffers(kind, rows, [bits if nulls else None, bits])
-    if kind == BOOL:
+    if held == "bool":
         return _bytes_array(data).cast(kind)
+    if held == "true?":
+        has = data
+    elif held == "bool?":
+        has = data.translate(_VALID)
     validity = None
-    if name in _HAS:
-        has = _joined(commons, _HAS[name])
+    if has is not None:
         nulls = has.count(0)
         if nulls == rows:
             return pa.nulls(rows, kind)
         if nulls:
             validity = _bitmap(has)
+    if held in ("true?", "bool?"):
+        return pa.Array.from_buffers(kind, rows, [validity, _bitmap(data)])
     return pa.Array.from_buffers(kind, rows, [validity, pa.py_buffer(data)])
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from librt.strings import BytesWriter, write_i16_le, write_i32_le
+
 from cabo_log.db.schema import COLUMNS
 from engine import GameState, Outcome
 from engine.events import Power
@@ -46,8 +48,26 @@ POWER_CODED: frozenset[str] = frozenset({
     "swap_player_b", "given", "received"})
 if POWER_LAYOUT != COLUMNS["powers"]:   # pragma: no cover - a schema change fails at import
     raise AssertionError(f"powers: the rows' layout {POWER_LAYOUT} is not the schema's")
-# the ``POWER_USE`` values of a power not used: NULL everywhere (code 0 in the coded columns)
-_UNUSED = tuple(0 if name in POWER_CODED else None for name in POWER_USE)
+# how ``PowerColumns`` holds each column: "i16"/"i32" a little-endian int (nullable with
+# "?": a byte a row in ``has_NAME`` says whether it has one), "code" an int32 code into the
+# game's names (0: NULL), "bool" one byte 0/1, "bool?" one byte 0/1, 2 for NULL
+POWER_TYPES: dict[str, str] = {
+    "round": "i32", "turn": "i32", "seq": "i32", "player": "code", "card": "code",
+    "card_value": "i16", "power": "code", "outcome": "code", "used": "bool",
+    "use_seq": "i32?", "target_player": "code", "target_position": "i16?", "seen": "code",
+    "seen_value": "i16?", "swap_player_a": "code", "swap_position_a": "i16?",
+    "swap_player_b": "code", "swap_position_b": "i16?", "user_involved": "bool?",
+    "given": "code", "given_value": "i16?", "received": "code", "received_value": "i16?",
+    "knew_given": "bool?", "knew_received": "bool?", "gain": "i16?"}
+if tuple(POWER_TYPES) != POWER_LAYOUT or {
+        n for n, t in POWER_TYPES.items() if t == "code"} != POWER_CODED:   # pragma: no cover
+    raise AssertionError("powers: POWER_TYPES does not match POWER_LAYOUT and POWER_CODED")
+# each buffer of ``PowerColumns`` and its bytes a row
+POWER_BUFFERS: dict[str, int] = {
+    **{name: {"i16": 2, "i32": 4, "code": 4}.get(kind.rstrip("?"), 1)
+       for name, kind in POWER_TYPES.items()},
+    **{f"has_{name}": 1 for name, kind in POWER_TYPES.items() if kind.startswith("i")
+       and kind.endswith("?")}}
 
 
 class Names:
@@ -70,17 +90,81 @@ class Names:
         return code
 
 
-class PowerRows:
-    """The ``powers`` rows of one game, one flat list (``rows``: the values of the first row in
-    the order of ``POWER_LAYOUT``, then the next row's...), as ``GameRows`` keeps its events.
-    The string columns (``POWER_CODED``) hold numbers into the game's names (``Names``): a
-    power row has up to ten of them, and ``chunk`` turns numbers into Arrow in C."""
+class PowerColumns:
+    """The ``powers`` rows of many games, column by column (``POWER_TYPES``, ``POWER_BUFFERS``),
+    as machine values in byte buffers: what ``row_layout.Common`` is to the ``events`` rows.
+    No Python object per value, and ``chunk`` hands the buffers to Arrow as they are."""
 
-    def __init__(self, names: Names, rows: list[Any] | None = None) -> None:
-        # the flat rows (a chunk's shared list, ``row_layout.RowSink``, or the game's own)
-        self.rows: list[Any] = [] if rows is None else rows
+    def __init__(self) -> None:
+        self.round, self.turn, self.seq = BytesWriter(), BytesWriter(), BytesWriter()
+        self.player, self.card, self.card_value = BytesWriter(), BytesWriter(), BytesWriter()
+        self.power, self.outcome, self.used = BytesWriter(), BytesWriter(), BytesWriter()
+        self.use_seq, self.has_use_seq = BytesWriter(), BytesWriter()
+        self.target_player = BytesWriter()
+        self.target_position, self.has_target_position = BytesWriter(), BytesWriter()
+        self.seen = BytesWriter()
+        self.seen_value, self.has_seen_value = BytesWriter(), BytesWriter()
+        self.swap_player_a = BytesWriter()
+        self.swap_position_a, self.has_swap_position_a = BytesWriter(), BytesWriter()
+        self.swap_player_b = BytesWriter()
+        self.swap_position_b, self.has_swap_position_b = BytesWriter(), BytesWriter()
+        self.user_involved = BytesWriter()
+        self.given = BytesWriter()
+        self.given_value, self.has_given_value = BytesWriter(), BytesWriter()
+        self.received = BytesWriter()
+        self.received_value, self.has_received_value = BytesWriter(), BytesWriter()
+        self.knew_given, self.knew_received = BytesWriter(), BytesWriter()
+        self.gain, self.has_gain = BytesWriter(), BytesWriter()
+
+    def rows(self) -> int:
+        """How many rows are closed (``used`` is written when a row closes)."""
+        return len(self.used)
+
+    def started(self) -> int:
+        """How many rows are started (``round`` is written when a power is earned)."""
+        return len(self.round) // 4
+
+    def buffer(self, name: str) -> BytesWriter:
+        """The buffer ``name`` (``POWER_BUFFERS``)."""
+        found: BytesWriter = getattr(self, name)
+        return found
+
+    def truncate(self, rows: int) -> None:
+        """Keep the first ``rows`` rows (and no part of the next)."""
+        for name, width in POWER_BUFFERS.items():
+            self.buffer(name).truncate(rows * width)
+
+    def extend(self, other: PowerColumns) -> None:
+        """Append the rows of ``other`` (a game's rows collected on their own)."""
+        for name in POWER_BUFFERS:
+            self.buffer(name).write(other.buffer(name).getvalue())
+
+
+def _i16(values: BytesWriter, has: BytesWriter, value: int | None) -> None:
+    """A nullable int16 (``POWER_TYPES`` "i16?")."""
+    if value is None:
+        write_i16_le(values, 0)
+        has.append(0)
+    else:
+        write_i16_le(values, value)
+        has.append(1)
+
+
+def _flag(out: BytesWriter, value: bool | None) -> None:
+    """A nullable bool (``POWER_TYPES`` "bool?"): 0, 1, or 2 for NULL."""
+    out.append(2 if value is None else 1 if value else 0)
+
+
+class PowerRows:
+    """The ``powers`` rows of one game, written to ``out`` (a chunk's ``PowerColumns``,
+    ``row_layout.RowSink.powers``, or the game's own): a row's ``POWER_START`` columns when the
+    power is earned (``start``), the rest when it closes (``close``, ``peeked``, ``swapped``).
+    The string columns (``POWER_CODED``) are numbers into the game's names (``Names``)."""
+
+    def __init__(self, names: Names, out: PowerColumns | None = None) -> None:
+        self.out = PowerColumns() if out is None else out
         self.names = names
-        self.open: tuple[Any, ...] | None = None   # the ``POWER_START`` values
+        self.open = False   # a row is started and not closed
         self.known: list[int] | None = None   # what was known when the power was earned
 
     def start(self, g: GameState) -> None:
@@ -89,9 +173,15 @@ class PowerRows:
         top = r.pile[-1]
         power = r.pending_power
         assert power is not None
-        names = self.names   # (a call through ``names``, not a bound method: native)
-        self.open = (r.round_no, r.turn, g.events - 1, names.code(g.players[r.current]),
-                     names.code(r.codes[top]), r.values[top], names.code(power))
+        names, o = self.names, self.out   # (``names.code``, not a bound method: native)
+        write_i32_le(o.round, r.round_no)
+        write_i32_le(o.turn, r.turn)
+        write_i32_le(o.seq, g.events - 1)
+        write_i32_le(o.player, names.code(g.players[r.current]))
+        write_i32_le(o.card, names.code(r.codes[top]))
+        write_i16_le(o.card_value, r.values[top])
+        write_i32_le(o.power, names.code(power))
+        self.open = True
         # what is known now is what the user knows when using the power (a swap on a final
         # turn ends the round, which reveals every hand before the visitor sees it); only a
         # swap reads it (``knew_given``, ``knew_received``)
@@ -99,42 +189,68 @@ class PowerRows:
 
     def close(self, outcome: str, use_seq: int | None) -> None:
         """``skipped``, ``passed`` (the next turn began) or ``lapsed`` (log ended): unused."""
-        self._close((self.names.code(outcome), False, use_seq), _UNUSED)
+        o = self.out
+        self._end(outcome, False, use_seq)
+        write_i32_le(o.target_player, 0)
+        _i16(o.target_position, o.has_target_position, None)
+        write_i32_le(o.seen, 0)
+        _i16(o.seen_value, o.has_seen_value, None)
+        self._no_swap()
 
-    def _close(self, end: tuple[Any, ...], use: tuple[Any, ...]) -> None:
-        """Append the open row: its start, its ``POWER_END`` and ``POWER_USE`` values."""
-        start = self.open
-        assert start is not None
-        rows = self.rows
-        rows.extend(start)
-        rows.extend(end)
-        rows.extend(use)
-        self.open = None
+    def _end(self, outcome: str, used: bool, use_seq: int | None) -> None:
+        """The ``POWER_END`` columns of the open row (``used`` counts the rows)."""
+        o = self.out
+        write_i32_le(o.outcome, self.names.code(outcome))
+        if use_seq is None:
+            write_i32_le(o.use_seq, 0)
+            o.has_use_seq.append(0)
+        else:
+            write_i32_le(o.use_seq, use_seq)
+            o.has_use_seq.append(1)
+        o.used.append(1 if used else 0)
+        self.open = False
         self.known = None
+
+    def _no_swap(self) -> None:
+        """The swap columns of a row without a swap: NULL."""
+        o = self.out
+        write_i32_le(o.swap_player_a, 0)
+        _i16(o.swap_position_a, o.has_swap_position_a, None)
+        write_i32_le(o.swap_player_b, 0)
+        _i16(o.swap_position_b, o.has_swap_position_b, None)
+        _flag(o.user_involved, None)
+        write_i32_le(o.given, 0)
+        _i16(o.given_value, o.has_given_value, None)
+        write_i32_le(o.received, 0)
+        _i16(o.received_value, o.has_received_value, None)
+        _flag(o.knew_given, None)
+        _flag(o.knew_received, None)
+        _i16(o.gain, o.has_gain, None)
 
     def peeked(self, e: Power, g: GameState, out: Outcome) -> None:
         """A peek or spy used the open power (if the replay saw it earned)."""
-        if self.open is None:
+        if not self.open:
             return
         target = e.target
         assert target is not None
-        names = self.names
+        names, o = self.names, self.out
+        self._end("used", True, g.events - 1)
+        write_i32_le(o.target_player, names.code(target[0]))
+        _i16(o.target_position, o.has_target_position, target[1])
         seen = out.card
-        seen_code = 0
-        seen_value: int | None = None
-        if seen is not None:
-            seen_code = names.code(seen)
-            seen_value = g.values_of[seen]
-        seq = g.events - 1
-        self._close((names.code("used"), True, seq),
-                    (names.code(target[0]), target[1], seen_code, seen_value, 0, None, 0, None,
-                     None, 0, None, 0, None, None, None, None))
+        if seen is None:
+            write_i32_le(o.seen, 0)
+            _i16(o.seen_value, o.has_seen_value, None)
+        else:
+            write_i32_le(o.seen, names.code(seen))
+            _i16(o.seen_value, o.has_seen_value, g.values_of[seen])
+        self._no_swap()
 
     def swapped(self, e: Power, g: GameState, out: Outcome, gain: int | None, seat: int
                 ) -> None:
         """A swap used the open power (by the player at ``seat``); ``out.places`` has the
         user's own place first."""
-        if self.open is None:
+        if not self.open:
             return
         cards = e.cards
         assert cards is not None
@@ -150,13 +266,24 @@ class PowerRows:
             knew_received = bool(known[rows[a][pos_a]] & bit)
         (player_a, position_a), (player_b, position_b) = cards
         values_of = g.values_of
-        names = self.names
-        seq = g.events - 1
-        self._close((names.code("used"), True, seq),
-                    (0, None, 0, None, names.code(player_a), position_a, names.code(player_b),
-                     position_b, a == seat, names.code(given), values_of[given],
-                     names.code(received), values_of[received], knew_given, knew_received,
-                     gain))
+        names, o = self.names, self.out
+        self._end("used", True, g.events - 1)
+        write_i32_le(o.target_player, 0)
+        _i16(o.target_position, o.has_target_position, None)
+        write_i32_le(o.seen, 0)
+        _i16(o.seen_value, o.has_seen_value, None)
+        write_i32_le(o.swap_player_a, names.code(player_a))
+        _i16(o.swap_position_a, o.has_swap_position_a, position_a)
+        write_i32_le(o.swap_player_b, names.code(player_b))
+        _i16(o.swap_position_b, o.has_swap_position_b, position_b)
+        _flag(o.user_involved, a == seat)
+        write_i32_le(o.given, names.code(given))
+        _i16(o.given_value, o.has_given_value, values_of[given])
+        write_i32_le(o.received, names.code(received))
+        _i16(o.received_value, o.has_received_value, values_of[received])
+        _flag(o.knew_given, knew_given)
+        _flag(o.knew_received, knew_received)
+        _i16(o.gain, o.has_gain, gain)
 
 
 class CallRows:

@@ -13,6 +13,7 @@ from typing import Any
 
 from librt.strings import BytesWriter
 
+from cabo_log.db.open_rows import PowerColumns
 from cabo_log.db.schema import SCHEMAS
 from engine import Event, GameStart
 from engine.events import (
@@ -140,31 +141,35 @@ class Common:
 class RowSink:
     """Where the rows of many games are appended, one game at a time: each event kind's
     ``COMMON`` columns (``common``) and own columns (``kinds``: a flat list each, laid out as
-    ``OWN``), both in ``LAYOUTS`` order, and the ``powers`` rows. A ``chunk.Chunk`` hands its
-    sink to each game's ``GameRows``, which appends in place: no per-game lists to grow and
-    then copy into the chunk's, and free. A game's rows are kept by ``commit``; the next game
-    (or ``rollback``) drops the rows of a game that was not committed (a rejected log)."""
+    ``OWN``), both in ``LAYOUTS`` order, and the ``powers`` rows (``open_rows.PowerColumns``).
+    A ``chunk.Chunk`` hands its sink to each game's ``GameRows``, which appends in place: no
+    per-game lists to grow and then copy into the chunk's, and free. A game's rows are kept by
+    ``commit``; the next game (or ``rollback``) drops the rows of a game that was not
+    committed (a rejected log)."""
 
     def __init__(self) -> None:
         self.common: list[Common] = [Common() for _ in LAYOUTS]
         self.kinds: list[Flat] = [[] for _ in LAYOUTS]
-        self.powers: Flat = []
-        self.committed: list[int] = [0] * (len(LAYOUTS) + 1)   # the kinds', then powers'
-        self.committed_rows: list[int] = [0] * len(LAYOUTS)   # each ``common``'s rows
+        self.powers = PowerColumns()
+        self.committed: list[int] = [0] * len(LAYOUTS)   # each flat list's values
+        self.committed_rows: list[int] = [0] * (len(LAYOUTS) + 1)   # ``common``'s, powers'
+
 
     def rollback(self) -> None:
         """Drop what was appended since the last ``commit``."""
-        lists = [*self.kinds, self.powers]
         for i, n in enumerate(self.committed):
-            rows = lists[i]
+            rows = self.kinds[i]
             if len(rows) > n:
                 del rows[n:]
-        for i, n in enumerate(self.committed_rows):
-            common = self.common[i]
+        for i, common in enumerate(self.common):
+            n = self.committed_rows[i]
             if common.rows() > n:
                 common.truncate(n)
+        n = self.committed_rows[-1]
+        if self.powers.started() > n:
+            self.powers.truncate(n)
 
     def commit(self) -> None:
         """Keep what was appended: the rows of a game that is loaded."""
-        self.committed = [len(rows) for rows in (*self.kinds, self.powers)]
-        self.committed_rows = [common.rows() for common in self.common]
+        self.committed = [len(rows) for rows in self.kinds]
+        self.committed_rows = [*(common.rows() for common in self.common), self.powers.rows()]

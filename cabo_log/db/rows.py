@@ -57,7 +57,7 @@ class GameRows:
             sink.rollback()
         self.sink = sink
         # where this game's rows begin: each kind's rows, then the powers' values
-        self.starts: list[int] = [*sink.committed_rows, sink.committed[-1]]
+        self.starts: list[int] = list(sink.committed_rows)
         # the ``CODED`` columns (and the powers' coded ones) hold numbers into these names
         self.names = Names()
         self.powers = PowerRows(self.names, sink.powers)
@@ -81,10 +81,10 @@ class GameRows:
          self.reshuffles_c, self.forfeits_c, self.round_ends_c, self.game_ends_c) = sink.common
 
     def counts(self) -> list[int]:
-        """How many rows this game wrote of each kind, then how many values to the powers'."""
+        """How many rows this game wrote of each kind, then of ``powers``."""
         sink = self.sink
         return [n - start for n, start in zip(
-            [*(common.rows() for common in sink.common), len(sink.powers)], self.starts,
+            [*(common.rows() for common in sink.common), sink.powers.rows()], self.starts,
             strict=True)]
 
     def begin(self, state: GameState, header: GameStart, line: int) -> None:
@@ -109,7 +109,7 @@ class GameRows:
         """The row of one applied event (``g`` is the state after it), and the open rows it
         opens or closes."""
         powers = self.powers
-        if powers.open is not None and out.lapsed is not None:
+        if powers.open and out.lapsed is not None:
             powers.close("passed", g.events - 1)
         if isinstance(e, Draw):   # by frequency; compiled, each test is a type comparison
             seat = g.round.current
@@ -129,12 +129,12 @@ class GameRows:
                          out)
             self.power_uses.extend(self._power(e, g, out))
         elif isinstance(e, Skip):
-            if powers.open is not None:
+            if powers.open:
                 powers.close("skipped", g.events - 1)
             self._common(self.skips_c, line, self._player(e.player, self.drawer), e, g, out)
         else:
             self._rare(line, e, g, out)
-        if powers.open is None and g.phase is POWER:
+        if not powers.open and g.phase is POWER:
             powers.start(g)
         if self.calls.open is not None and out.round_ended is not None:
             self.calls.close(g)
@@ -173,7 +173,7 @@ class GameRows:
             raise AssertionError(f"no rows for {type(e).__name__}")
 
     def end(self) -> None:
-        if self.powers.open is not None:
+        if self.powers.open:
             self.powers.close("lapsed", None)
         self.calls.end()   # a call in the round the log stops in: no outcome
 
