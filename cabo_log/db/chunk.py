@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import struct
+from array import array
 from collections.abc import Sequence
 from itertools import repeat
 from typing import Any
@@ -48,7 +49,9 @@ class Chunk:
         self.sink = RowSink()
         self.events: dict[str, list[Any]] = dict(zip(LAYOUTS, self.sink.kinds, strict=True))
         self.common: dict[str, Common] = dict(zip(LAYOUTS, self.sink.common, strict=True))
-        self.owner: dict[str, list[int]] = {name: [] for name in (*TABLES, *LAYOUTS)}
+        # each table's (each event kind's) rows: the number of the game each belongs to, as
+        # int32 (an ``array``: handed to Arrow as it is)
+        self.owner: dict[str, array[int]] = {name: array("i") for name in (*TABLES, *LAYOUTS)}
         # the ``CODED`` columns' values: each game's ``GameRows.names`` one after the other,
         # and where each game's begin (a row's code + its game's base = its index here)
         self.names: list[str | None] = []
@@ -65,10 +68,13 @@ class Chunk:
         parts = game_rows(g, rows, header, source, file_hash)
         parts["cabo_calls"] = rows.rows.calls.rows
         owner = self.owner
+        # the game's number, repeated for each of its rows by ``*`` (a copy in C; ``extend``
+        # from an iterator would convert every value)
+        one = array("i", (index,))
         for name, items in parts.items():
             if items:
                 self.tables[name].extend(items)
-                owner[name].extend(repeat(index, len(items)))
+                owner[name].extend(one * len(items))
         game = rows.rows
         self.bases.append(len(self.names))
         self.names.extend(game.names.values)
@@ -83,7 +89,7 @@ class Chunk:
         self.sink.commit()
         for kind, count in zip((*LAYOUTS, "powers"), counts, strict=True):
             if count:
-                owner[kind].extend(repeat(index, count))
+                owner[kind].extend(one * count)
 
     def __len__(self) -> int:
         return len(self.game_ids)
@@ -109,7 +115,7 @@ class Chunk:
         for name in TABLES:
             if name == "powers":
                 if self.sink.powers.rows():
-                    out[name] = [_batch(name, self._power_columns(names), self.owner[name],
+                    out[name] = [_batch(name, self._power_columns(names), _int32(self.owner[name]),
                                         keys)]
                 continue
             rows = self.tables[name]
@@ -117,11 +123,11 @@ class Chunk:
                 fields = list(WIRE[name])[2:]
                 columns = [_array(values, f.type) for values, f in zip(
                     zip(*rows, strict=True), fields, strict=True)]
-                out[name] = [_batch(name, columns, self.owner[name], keys)]
+                out[name] = [_batch(name, columns, _int32(self.owner[name]), keys)]
         for table, stored in KINDS.items():   # ``events``: the table of each kind
             kinds = [kind for kind in stored if self.common[kind].rows()]
             if kinds:
-                owner = [i for k in kinds for i in self.owner[k]]
+                owner = _int32(b"".join([self.owner[k] for k in kinds]))
                 out[table] = [_batch(table, self._event_columns(table, kinds, owner, names),
                                      owner, keys)]
         return out
@@ -131,7 +137,7 @@ class Chunk:
         as it is, the coded ones decoded in one ``take`` each (as ``events``' ``CODED``)."""
         o = self.sink.powers
         rows = o.rows()
-        base = pc.take(_array(self.bases, I32), _array(self.owner["powers"], I32))
+        base = pc.take(_array(self.bases, I32), _int32(self.owner["powers"]))
         arrays = []
         for f in list(WIRE["powers"])[2:]:
             kind = POWER_TYPES[f.name]
@@ -140,7 +146,7 @@ class Chunk:
                                     names))
         return arrays
 
-    def _event_columns(self, table: str, kinds: list[str], owner: list[int], names: pa.Array
+    def _event_columns(self, table: str, kinds: list[str], owner: pa.Array, names: pa.Array
                        ) -> list[pa.Array]:
         """The columns after the key of an ``events`` table (``event_tables``): each of its
         kinds' values by name, one kind after the other. A table holds only the columns its
@@ -154,9 +160,10 @@ class Chunk:
         times: dict[str, list[Any]] = {}
         if any(self.times):   # the raw ``t`` of each event, by its game and line
             lines = memoryview(_joined(commons, "line")).cast("q").tolist()
-            raw = [self.times[game].get(line) for game, line in zip(owner, lines, strict=True)]
+            raw = [self.times[game].get(line) for game, line in zip(
+                owner.to_pylist(), lines, strict=True)]
             times["t_ms"], times["t_iso"] = _split_times(raw)
-        base = pc.take(_array(self.bases, I32), _array(owner, I32))   # each row's game's names
+        base = pc.take(_array(self.bases, I32), owner)   # each row's game's names
         arrays = []
         for field in list(STORED_WIRE[table])[2:]:
             name, kind_type = field.name, field.type
@@ -285,10 +292,15 @@ def _columns(flat: list[Any], names: tuple[str, ...]) -> dict[str, list[Any]]:
     return {name: flat[j::width] for j, name in enumerate(names)}
 
 
-def _batch(table: str, columns: list[pa.Array], owner: list[int],
+def _int32(values: array[int] | bytes) -> pa.Array:
+    """Machine int32s (an ``array("i")`` or its bytes) as an Arrow int32 array (no copy)."""
+    data = bytes(values) if isinstance(values, array) else values
+    return pa.Array.from_buffers(I32, len(data) // 4, [None, pa.py_buffer(data)])
+
+
+def _batch(table: str, columns: list[pa.Array], index: pa.Array,
            keys: tuple[pa.Array, pa.Array]) -> pa.RecordBatch:
     """A table's batch: the dictionary-encoded key, then its other columns in schema order."""
-    index = _array(owner, I32)
     return pa.RecordBatch.from_arrays(
         [pa.DictionaryArray.from_arrays(index, keys[0]),
          pa.DictionaryArray.from_arrays(index, keys[1]), *columns],

@@ -1,11 +1,11 @@
 """Rows that stay open across events: a power from the event that earned it until it is used,
 skipped, passed or lapses; a Cabo call until its round is scored.
 
-A Cabo call's open row is a dict keyed by the column names of its table (``schema.SCHEMAS``),
-filled as the replay goes (None: NULL); when it closes it is kept as a tuple in the schema's
-column order (``as_row``), the form ``chunk`` turns into columns. A power's rows are flat, as
-the ``events`` rows are (``PowerRows``): the ``powers`` table has ten string columns, so its
-rows were a fifth of the row stage's instructions as tuples of dicts' values. Used by
+A Cabo call's row is a tuple in its table's column order, its first part (``CALL_START``)
+made at the call, the rest (``CALL_END``) when its round is scored. A power's rows are machine
+values in byte buffers (``PowerColumns``), as the ``events``' common columns are
+(``row_layout.Common``): the ``powers`` table has 26 columns, ten of them strings, and as
+Python values its rows were the largest table's share of the Arrow conversion. Used by
 ``rows.GameRows``.
 """
 
@@ -21,17 +21,15 @@ from engine.events import Power
 from engine.knowledge import known_total
 from engine.vocabulary import SWAP
 
-Row = dict[str, Any]
-
-
-def as_row(table: str, row: Row) -> tuple[Any, ...]:
-    """A row by column name -> the tuple of ``table``'s columns after the key, in order."""
-    return tuple(map(row.get, COLUMNS[table]))
-
-
-# an open call starts as a copy of its table's empty row (every column, in order, NULL), so it
-# closes as ``tuple(row.values())`` without a lookup per column
-_EMPTY_CALL: Row = dict.fromkeys(COLUMNS["cabo_calls"])
+# a ``cabo_calls`` row in two parts: what is known at the call, and how its round ended
+CALL_START = ("round", "seq", "turn", "caller_turn", "caller", "n_players", "hand_cards",
+              "total_at_call", "known_cards", "known_total", "unknown_cards",
+              "lowest_other_at_call")
+CALL_END = ("total_at_end", "lowest_other_at_end", "success", "points", "special_round",
+            "caller_forfeited")
+if CALL_START + CALL_END != COLUMNS["cabo_calls"]:   # pragma: no cover - fails at import
+    raise AssertionError("cabo_calls: CALL_START + CALL_END is not the schema's layout")
+_NO_END = (None,) * len(CALL_END)   # a call whose round the log does not finish
 
 # a ``powers`` row in three parts: what is known when the power is earned (``start``), how it
 # ended (``close``) and, when it was used, what it did (``peeked``, ``swapped``)
@@ -287,11 +285,14 @@ class PowerRows:
 
 
 class CallRows:
-    """The ``cabo_calls`` rows of one game."""
+    """The ``cabo_calls`` rows of one game, each a tuple in the table's column order: the
+    ``CALL_START`` values when the call is made, the ``CALL_END`` ones when its round is
+    scored (NULL if the log stops first)."""
 
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
-        self.open: Row | None = None
+        self.open: tuple[Any, ...] | None = None   # the open call's ``CALL_START`` values
+        self.caller = ""
 
     def start(self, g: GameState, out: Outcome, caller_turn: int) -> None:
         """A Cabo call (``g`` is the state after it)."""
@@ -304,31 +305,27 @@ class CallRows:
             count, total = known_total(g, seat)
         # else the round ended at once (no final turn was possible) and revealed every hand
         hand = len(r.rows[seat])
-        self.open = row = _EMPTY_CALL.copy()
-        row.update({
-            "round": r.round_no, "seq": g.events - 1, "turn": r.turn,
-            "caller_turn": caller_turn, "caller": g.players[seat],
-            "n_players": len(r.participants), "hand_cards": hand,
-            "total_at_call": g.row_total(seat), "known_cards": count, "known_total": total,
-            "unknown_cards": hand - count if count is not None else None,
-            "lowest_other_at_call": min(others) if others else None})
+        self.caller = g.players[seat]
+        self.open = (r.round_no, g.events - 1, r.turn, caller_turn, self.caller,
+                     len(r.participants), hand, g.row_total(seat), count, total,
+                     hand - count if count is not None else None,
+                     min(others) if others else None)
 
     def close(self, g: GameState) -> None:
         """The round of the open call was scored."""
-        row = self.open
-        assert row is not None
+        start = self.open
+        assert start is not None
         result = g.rounds[-1]
-        caller = row["caller"]
-        others = [v for p, v in result.totals.items() if p != caller]
-        row.update(total_at_end=result.totals.get(caller),
-                   lowest_other_at_end=min(others) if others else None,
-                   success=result.cabo_success, points=result.points.get(caller),
-                   special_round=bool(result.special),
-                   caller_forfeited=caller not in result.totals)
-        self.end()
+        caller = self.caller
+        totals = result.totals
+        others = [v for p, v in totals.items() if p != caller]
+        self.rows.append(start + (totals.get(caller), min(others) if others else None,
+                                  result.cabo_success, result.points.get(caller),
+                                  bool(result.special), caller not in totals))
+        self.open = None
 
     def end(self) -> None:
         """Keep the open call as it is (the log stops in its round: no outcome yet)."""
         if self.open is not None:
-            self.rows.append(tuple(self.open.values()))
+            self.rows.append(self.open + _NO_END)
             self.open = None

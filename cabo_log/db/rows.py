@@ -276,9 +276,13 @@ class GameRows:
         r = g.round
         codes, values = r.codes, r.values
         dealt: dict[str, tuple[list[str], int]] = {}
-        for p in r.participants:
-            row = r.rows[p]
-            dealt[g.players[p]] = ([codes[c] for c in row], sum([values[c] for c in row]))
+        for p in r.participants:   # (one native loop a row: no builtin called by name)
+            cards: list[str] = []
+            total = 0
+            for c in r.rows[p]:
+                cards.append(codes[c])
+                total += values[c]
+            dealt[g.players[p]] = (cards, total)
         self.dealt[e.round] = dealt
         self.turns_of = [0] * len(g.players)
 
