@@ -2,13 +2,14 @@
 
 Each table's batch is built from its schema (``schema.WIRE``; ``events`` is stored as the
 tables of ``event_tables``, each a batch of its own): for every column, the values are read by
-the column's name from the rows (tuples for most tables; for ``events``, the flat list of each
-event type, whose layout ``row_layout.LAYOUTS`` names, and for ``powers`` one flat list laid out as
-``open_rows.POWER_LAYOUT``: a column is a slice of it) and converted to Arrow in one call; the
-coded string columns (``row_layout.CODED``, ``open_rows.POWER_CODED``) in one ``take`` from the
-games' names. A column that no row fills costs nothing (an all-null array). ``game_id`` and
-``ruleset`` are dictionary-encoded: one value per game, referenced by a parallel column of game
-numbers.
+the column's name from the rows. The ``events``' common columns (``row_layout.Common``) and the
+``powers`` columns (``open_rows.PowerColumns``) are machine values in byte buffers, handed to
+Arrow as they are (``_buffered``); the rest are Python values converted in one call per column:
+an event kind's own columns are slices of its flat list (``row_layout.FLAT``), the other
+tables' rows tuples. The coded string columns (``row_layout.CODED``, ``open_rows.POWER_CODED``)
+are decoded by one ``take`` from the games' names. A column that no row fills costs nothing (an
+all-null array). ``game_id`` and ``ruleset`` are dictionary-encoded: one value per game,
+referenced by a parallel column of game numbers (``Chunk.owner``).
 """
 
 from __future__ import annotations
