@@ -32,7 +32,7 @@ from .table import (
     penalty_possible,
     take_penalty,
 )
-from .vocabulary import DECK, DISCARD
+from .vocabulary import DECK, DECK_WORD, DISCARD_WORD
 
 
 def draw(g: GameState, e: Draw) -> Outcome:
@@ -41,7 +41,7 @@ def draw(g: GameState, e: Draw) -> Outcome:
     if g.phase is not TURN_START or e.player != g.players[seat]:
         raise _cannot_draw(g, e.player)
     source = e.source
-    from_deck = source is DECK or source == DECK  # a decoder may give the plain string
+    from_deck = source is DECK or source == DECK_WORD  # a decoder may give the plain string
     deck = r.deck
     card = deck[-1] if from_deck and deck else _top(g, seat, from_deck, e.player)
     code = r.codes[card]
@@ -111,7 +111,7 @@ def discard(g: GameState, e: Discard) -> Outcome:
     r = g.round
     if g.phase is not DRAWN or e.player != g.players[r.current]:
         raise _not_holding(g, e.player, "discard")
-    if r.drawn_source == DISCARD:
+    if r.drawn_source == DISCARD_WORD:
         raise IllegalEventError("must_replace",
                                 "a card taken from the discard pile must replace a card "
                                 "of the row")
@@ -151,7 +151,7 @@ def replace(g: GameState, e: Replace) -> Outcome:
     drawn = r.drawn
     rules = g.rules
     face_up = r.face_up
-    face_up[drawn] = r.drawn_source == DISCARD and rules.taken_discard_face_up
+    face_up[drawn] = r.drawn_source == DISCARD_WORD and rules.taken_discard_face_up
     r.drawn = -1
     row[pos] = drawn
     r.pile.append(old)
@@ -201,7 +201,7 @@ def _replace_several(g: GameState, e: Replace, seat: int) -> Outcome:
 def _place_drawn(g: GameState) -> int:
     r = g.round
     drawn = r.drawn
-    r.face_up[drawn] = r.drawn_source == DISCARD and g.rules.taken_discard_face_up
+    r.face_up[drawn] = r.drawn_source == DISCARD_WORD and g.rules.taken_discard_face_up
     r.drawn = -1
     return drawn
 
