@@ -13,7 +13,7 @@ from .errors import IllegalEventError, InconsistentLogError
 from .events import Deal, Peek
 from .outcome import Dealt, Outcome, Peeked
 from .state import BEFORE_DEAL, MATCH_OVER, ROUND_OVER, TURN_START, GameState, RoundState
-from .table import check_position, in_round, need_round, seat_named, seat_of
+from .table import check_position, distinct, in_round, need_round, seat_named, seat_of
 
 
 @handles(Deal)
@@ -162,7 +162,7 @@ def peek(g: GameState, e: Peek) -> Outcome:
                                 f"{e.player} has already looked at their cards this round")
     rules = g.rules
     positions = e.positions
-    if len(positions) != rules.peek_count or not _distinct(positions):
+    if len(positions) != rules.peek_count or not distinct(positions):
         raise IllegalEventError("bad_peek",
                                 f"the initial peek is {rules.peek_count} different positions, "
                                 f"not {list(positions)}")
@@ -187,17 +187,6 @@ def peek(g: GameState, e: Peek) -> Outcome:
         places.append((seat, pos))
         learned.append((seat, card))
     return Peeked(tuple(places), tuple(learned))
-
-
-def _distinct(positions: tuple[int, ...]) -> bool:
-    """No position twice: ``len(set(positions)) == len(positions)`` without building a set
-    (compiled, a set of two or four ints costs more than comparing them pairwise)."""
-    count = len(positions)
-    for i in range(count):
-        for j in range(i + 1, count):
-            if positions[i] == positions[j]:
-                return False
-    return True
 
 
 def _same_set(positions: tuple[int, ...], fixed: tuple[int, ...]) -> bool:
