@@ -244,3 +244,31 @@ def test_workers_import_what_their_parent_imports_whatever_the_working_folder(
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["first", "first", "first"]
+
+
+SCRIPT_PARENT = """
+import marker       # as the console script imports the command line (typer, click)
+from cabo_log.workers import Pool
+from helper import imported
+if __name__ == "__main__":
+    with Pool(2) as pool:
+        print(*pool.imap(imported, ["marker", "helper"]))
+"""
+
+
+@linux
+def test_workers_do_not_run_the_parents_main_script_when_the_work_lives_elsewhere(
+        tmp_path: Path) -> None:
+    """multiprocessing has each worker import the parent's main script again (for functions
+    defined there); ``cabo-log``'s is the console entry point, so every worker imported the
+    command line before its first task. A pool whose work is defined in a module leaves the
+    main script alone (work defined in ``__main__``: the test above)."""
+    (tmp_path / "marker.py").write_text("")
+    (tmp_path / "helper.py").write_text(
+        "import sys\n\ndef imported(name: str) -> bool:\n    return name in sys.modules\n")
+    (tmp_path / "parent.py").write_text(SCRIPT_PARENT)
+    out = subprocess.run([sys.executable, str(tmp_path / "parent.py")], cwd=tmp_path,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)},
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "True"]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from cabo_log.cli.errors import failed, usage
-from cabo_log.db.reports import Format
+from cabo_log.db.basics import Format
 
 if TYPE_CHECKING:
     from cabo_log.progress import Progress
@@ -26,7 +26,7 @@ DbOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs 
 
 
 def _db(path: Path | None) -> Path:
-    from cabo_log.db.database import default_path
+    from cabo_log.db.basics import default_path
 
     return path if path is not None else default_path()
 
@@ -143,7 +143,7 @@ def _analyse(database: Path, rollouts: int | None, jobs: int | None, show: bool)
 def _load(args: _LoadArgs, bar: Progress) -> Any:
     """``load_paths`` (or ``load_cluster`` with ``--cluster``), its failures as one line each
     (and the exit status they call for)."""
-    from cabo_log.db.database import DatabaseError
+    from cabo_log.db.basics import DatabaseError
     from cabo_log.db.load import LoadError, LoadInterrupted, NoLogsFound, load_paths
 
     try:

@@ -21,13 +21,12 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from cabo_log.db.basics import DatabaseError as DatabaseError  # re-exported
 from cabo_log.db.schema import SCHEMAS
 
 # 2: counts of rounds and turns INTEGER, scores BIGINT; 3: ``events`` a view over a table per
 # frequent event kind (``event_tables``)
 SCHEMA_VERSION = "3"
-DEFAULT_DB = "cabo.duckdb"
-ENV_DB = "CABO_LOG_DB"
 
 LOADER_SCHEMAS: dict[str, pa.Schema] = {
     "files": pa.schema([
@@ -63,14 +62,6 @@ _DUCK_TYPES: dict[pa.DataType, str] = {
     pa.string(): "VARCHAR", pa.bool_(): "BOOLEAN", pa.float64(): "DOUBLE",
     pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
 }
-
-
-class DatabaseError(Exception):
-    """A database that cannot be used: the message is one line for the user."""
-
-
-def default_path() -> Path:
-    return Path(os.environ.get(ENV_DB) or DEFAULT_DB)
 
 
 def duck_type(kind: pa.DataType) -> str:

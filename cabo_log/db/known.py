@@ -14,9 +14,9 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
-
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from cabo_log.db.replay_files import Outcome
 
 FileRow = tuple[int, int, str, str | None, int]    # size, mtime_ns, hash, game_id, events
@@ -129,6 +129,7 @@ def unchanged_on_disk(path: str, size: int | None, mtime_ns: int | None) -> bool
 
 def without_games(batches: dict[str, list[pa.RecordBatch]], game_ids: list[str]
              ) -> dict[str, list[pa.RecordBatch]]:
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     drop = pa.array(game_ids, pa.string())
@@ -138,6 +139,8 @@ def without_games(batches: dict[str, list[pa.RecordBatch]], game_ids: list[str]
 
 
 def files_batch(files: list[Outcome], stamp: int | None = None) -> pa.RecordBatch:
+    import pyarrow as pa
+
     from cabo_log.db.database import LOADER_SCHEMAS
 
     now = pa.scalar(time.time_ns() // 1000 if stamp is None else stamp,
@@ -151,6 +154,8 @@ def files_batch(files: list[Outcome], stamp: int | None = None) -> pa.RecordBatc
 
 
 def errors_batch(errors: list[dict[str, Any]]) -> pa.RecordBatch:
+    import pyarrow as pa
+
     from cabo_log.db.database import LOADER_SCHEMAS
 
     schema = LOADER_SCHEMAS["load_errors"]

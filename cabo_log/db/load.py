@@ -30,13 +30,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import duckdb
-import pyarrow as pa
-
 from cabo_log.db import replay_files
 from cabo_log.db.known import Known, errors_batch, files_batch, unchanged_on_disk, without_games
 from cabo_log.db.listing import iter_logs, listed_in, survey_logs
-from cabo_log.db.load_connection import close_after_load, open_for_load
 from cabo_log.db.load_result import LoadError, LoadInterrupted, LoadSummary, NoLogsFound
 from cabo_log.db.replay_files import (
     Outcome,
@@ -58,6 +54,8 @@ from cabo_log.workers import (
 )
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from cabo_log.db.writer import Writer
 
 CHUNK_BYTES = 1 << 20       # about this much log text per task sent to a worker
@@ -77,7 +75,8 @@ COMMIT_ROWS = 2_000_000     # and commits once a transaction holds this many: en
 CHECKPOINT_ROWS = 2_000_000  # and folds the committed rows into the file every this many
 PLAN_BLOCK = 1024           # files stat'ed and looked up in the database at a time
 SPOOL_PREFIX = ".cabo-log-load-"   # the workers' Arrow files wait in such a folder
-WORKER_PRELOAD = [replay_files.__name__]   # what the workers' forkserver imports once
+WORKER_PRELOAD = [replay_files.__name__, *replay_files.REPLAY_MODULES]   # what the workers'
+                                            # forkserver imports once
 
 
 Progress = Callable[[int], None]   # called with the number of files just handled
@@ -100,17 +99,21 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     ``workers.stop_signals``): the batch in progress is rolled back, the batches written before
     it stay (``committed``), and loading again finishes.
     """
-    from cabo_log.db import database as db
-    from cabo_log.db.writer import Writer
-
     started = time.perf_counter()
     total, big = survey_logs(paths, INLINE_BYTES)
     if not total:
         raise NoLogsFound(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
     if big and worker_count(jobs, 2) > 1:
-        # the workers' forkserver imports the replay (~0.5 s) while this process opens the
-        # database and plans the first chunks, instead of after
+        # the workers' forkserver imports the replay (~0.3 s) while this process imports
+        # DuckDB and Arrow (which is why they are imported only here), opens the database
+        # and plans the first chunks, instead of after
         prestart(WORKER_PRELOAD)
+    import duckdb
+
+    from cabo_log.db import database as db
+    from cabo_log.db.load_connection import close_after_load, open_for_load
+    from cabo_log.db.writer import Writer
+
     con = open_for_load(database)
     writer = Writer(con, flush_rows=FLUSH_ROWS, commit_rows=COMMIT_ROWS,
                     checkpoint_rows=CHECKPOINT_ROWS)

@@ -12,16 +12,15 @@ import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
+if TYPE_CHECKING:
+    import pyarrow as pa
 
-from cabo_log.db.chunk import Chunk
-from cabo_log.db.rows import collect
-from cabo_log.log.replay import error_dict
-from engine import LogSyntaxError
+    from cabo_log.db.chunk import Chunk
 
 SPOOL_SUFFIX = ".arrow"
+REPLAY_MODULES = ["cabo_log.db.chunk", "cabo_log.db.rows", "cabo_log.log.replay"]
 
 
 @dataclass(slots=True)
@@ -92,6 +91,8 @@ def spool(batches: dict[str, list[pa.RecordBatch]], folder: str, number: int) ->
     """Write the tables' batches into ``NUMBER.arrow`` in ``folder``: each table an Arrow IPC
     stream, one after the other (one file per chunk, not one per table: the parent maps,
     opens and removes a seventh as many files)."""
+    import pyarrow as pa
+
     path = os.path.join(folder, f"{number}{SPOOL_SUFFIX}")
     parts = []
     with pa.OSFile(path, "wb") as sink:
@@ -110,6 +111,8 @@ def unspool(spooled: SpoolFile | None) -> dict[str, list[pa.RecordBatch]]:
     lives on while mapped, and nothing is left behind whatever happens next."""
     if spooled is None:
         return {}
+    import pyarrow as pa
+
     mapped = pa.memory_map(spooled.path).read_buffer()
     os.unlink(spooled.path)
     return {table: list(pa.ipc.open_stream(mapped.slice(offset, size)))
@@ -120,6 +123,8 @@ def replay_tasks(tasks: Sequence[Task]) -> tuple[list[Outcome], Chunk]:
     """Replay files into one ``Chunk`` of rows. The cyclic garbage collector is paused
     meanwhile: the rows are hundreds of thousands of small tuples without cycles, and
     scanning them over and over costs a quarter of the time."""
+    from cabo_log.db.chunk import Chunk
+
     chunk = Chunk()
     first_path: dict[str, str] = {}
     with paused_collector():
@@ -141,6 +146,10 @@ def paused_collector() -> Iterator[None]:
 
 
 def _replay_one(task: Task, chunk: Chunk, first_path: dict[str, str]) -> Outcome:
+    from cabo_log.db.rows import collect
+    from cabo_log.log.replay import error_dict
+    from engine import LogSyntaxError
+
     path = task.path
     try:
         with open(path, "rb") as f:
@@ -186,6 +195,8 @@ def duplicate(path: str, game_id: str, other: str) -> dict[str, Any]:
 def serialise(batches: dict[str, list[pa.RecordBatch]]) -> bytes:
     """The batches as Arrow IPC streams in one byte string (each preceded by the table name
     and length): what a chunk's rows cost to put on the wire (``benchmarks/replay.py``)."""
+    import pyarrow as pa
+
     parts = []
     for table, items in batches.items():
         sink = pa.BufferOutputStream()

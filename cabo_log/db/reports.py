@@ -17,12 +17,12 @@ import io
 import json
 import math
 from dataclasses import dataclass, field
-from enum import StrEnum
 from importlib import resources
 from typing import Any
 
 import duckdb
 
+from cabo_log.db.basics import FORMATS, Format
 from cabo_log.db.database import fetch
 from cabo_log.db.report_header import (
     ChartSpec,
@@ -36,18 +36,6 @@ from cabo_log.db.report_header import (
 
 __all__ = ["FORMATS", "ChartSpec", "Format", "Param", "ParamType", "Report", "ReportError",
            "available", "bind", "check_values", "fetch", "get", "parse", "render", "run"]
-
-FORMATS = ("table", "csv", "json", "html")
-
-
-class Format(StrEnum):
-    """``FORMATS`` as a type, so ``--format`` lists them and completes them."""
-
-    TABLE = "table"
-    CSV = "csv"
-    JSON = "json"
-    HTML = "html"
-
 
 @dataclass(frozen=True)
 class Report:
