@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -71,7 +72,7 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
     import pyarrow.compute as pc
 
     from cabo_log.db import database
-    from cabo_log.db.event_tables import KINDS
+    from cabo_log.db.event_tables import KINDS, stored
     from cabo_log.db.load import COMMIT_ROWS, FLUSH_ROWS
     from cabo_log.db.load_connection import open_for_load
 
@@ -95,8 +96,17 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
         chunks = out
     for suffix in ("", ".wal"):
         Path(str(db) + suffix).unlink(missing_ok=True)
-    con = open_for_load(db)
+    if "row_group_size" in variant:   # the file attached with its own row group size
+        import duckdb
+        con = duckdb.connect(":memory:")
+        con.execute(f"ATTACH '{db}' AS cabo (ROW_GROUP_SIZE {variant['row_group_size']})")
+        con.execute("USE cabo")
+        con.execute("SET memory_limit = '128MB'")
+        con.execute("SET checkpoint_threshold = '4GB'")
+    else:
+        con = open_for_load(db)
     database.ensure_schema(con, db)
+    chunks = reshape(con, chunks, variant)
     con.execute("SET threads = 1")   # as the load sets it while its workers replay
     for sql in variant.get("settings", []):
         con.execute(sql)
@@ -104,6 +114,8 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
     commit = int(variant.get("commit", COMMIT_ROWS))
     mode = variant.get("mode", "register")
     cur = con.cursor()
+    if "row_group_size" in variant:
+        cur.execute("USE cabo")
     started, cpu = time.perf_counter(), time.process_time()
     pending: dict[str, list[Any]] = {}
     rows = opened = 0
@@ -114,16 +126,16 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
         t0 = time.process_time()
         if not opened:
             cur.execute("BEGIN TRANSACTION")
-        for table, batches in pending.items():
-            data = pa.Table.from_batches(batches)
-            if mode == "register":
-                cur.register("_incoming", data)
-                cur.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
-                cur.unregister("_incoming")
-            elif mode == "from_arrow":
-                cur.from_arrow(data).insert_into(table)
-            elif mode == "append":
-                cur.append(table, data, by_name=True)
+        for name, batches in pending.items():
+            for table, data in stored(name, pa.Table.from_batches(batches)):
+                if mode == "register":   # as ``writer.Writer.insert``
+                    cur.register("_incoming", data)
+                    cur.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
+                    cur.unregister("_incoming")
+                elif mode == "from_arrow":
+                    cur.from_arrow(data).insert_into(table)
+                elif mode == "append":
+                    cur.append(table, data, by_name=True)
         opened += rows
         pending, rows = {}, 0
         t1 = time.process_time()
@@ -162,6 +174,41 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
             "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, **stage}
 
 
+def reshape(con: Any, chunks: list[dict[str, list[Any]]], variant: dict[str, Any]
+            ) -> list[dict[str, list[Any]]]:
+    """A variant's stored layout: columns dropped (``drop``: table prefix -> columns) or
+    retyped (``retype``: table prefix -> {column: SQL type}) in the empty tables, and the
+    batches without the dropped columns."""
+    drop: dict[str, list[str]] = variant.get("drop", {})
+    retype: dict[str, dict[str, str]] = variant.get("retype", {})
+    if not (drop or retype):
+        return chunks
+    con.execute("DROP VIEW IF EXISTS events")
+    tables = [r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables").fetchall()]
+    gone: dict[str, set[str]] = {}
+    for table in tables:
+        cols = {r[0] for r in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+            [table]).fetchall()}
+        for prefix, names in drop.items():
+            if table.startswith(prefix):
+                for name in set(names) & cols:
+                    con.execute(f'ALTER TABLE {table} DROP COLUMN "{name}"')
+                    gone.setdefault(table, set()).add(name)
+        for prefix, types in retype.items():
+            if table.startswith(prefix):
+                for name, sql in types.items():
+                    if name in cols:
+                        con.execute(f'ALTER TABLE {table} ALTER "{name}" TYPE {sql}')
+    if not gone:
+        return chunks
+    return [{table: [b.drop_columns([n for n in gone.get(table, ()) if n in b.schema.names])
+                     for b in batches] for table, batches in chunk.items()}
+            for chunk in chunks]
+
+
+GAME_TABLES = ("events_", "powers", "rounds", "round_scores", "game_players", "cabo_calls")
 LOW = ["type", "player", "first_player", "source", "end_side", "power", "reason", "claim",
        "penalty", "target_player", "swap_player_a", "swap_player_b", "earned", "given",
        "received", "card"]
@@ -186,6 +233,21 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "allocator_flush_threshold 1GB": {"settings": ["SET allocator_flush_threshold = '1GB'"]},
     "write_buffer_row_group_count 1": {"settings": ["SET write_buffer_row_group_count = 1"]},
     "no optimistic write": {"settings": ["SET enable_optimistic_write = false"]},
+    "row groups of 32768": {"row_group_size": 32768},
+    "row groups of 61440": {"row_group_size": 61440},
+    "events without ruleset": {"drop": {"events_": ["ruleset"]}},
+    "no ruleset but in games": {"drop": {t: ["ruleset"] for t in GAME_TABLES}},
+    "events without t_ms, t_iso": {"drop": {"events_": ["t_ms", "t_iso"]}},
+    "events without line": {"drop": {"events_": ["line"]}},
+    "events ints smaller": {"retype": {"events_": {
+        "seq": "USMALLINT", "round": "UTINYINT", "turn": "USMALLINT", "value": "TINYINT",
+        "deck_left": "TINYINT", "row_delta": "TINYINT", "known_chosen": "UTINYINT",
+        "line": "INTEGER"}}},
+    "events closed words ENUM": {"retype": {"events_": {
+        "source": "ENUM('deck', 'discard')", "end_side": "ENUM('left', 'right')",
+        "power": "ENUM('peek', 'spy', 'swap')", "earned": "ENUM('peek', 'spy', 'swap')",
+        "type": "ENUM('game', 'draw', 'discard', 'replace', 'power', 'skip', 'cabo', "
+                "'snap', 'deal', 'peek', 'reshuffle', 'forfeit', 'round_end', 'game_end')"}}},
     "flush 400k rows": {"flush": 400_000},
     "flush 50k rows": {"flush": 50_000},
     "one commit": {"commit": 10**9},
@@ -202,6 +264,8 @@ def main() -> None:
     parser.add_argument("--spool", type=Path, default=Path("build/bench-load/spool"))
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--only", nargs="*", help="variants whose name contains any of these")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions (valgrind's callgrind) instead of CPU time")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -214,12 +278,16 @@ def main() -> None:
     best: dict[str, dict[str, float]] = {}
     for _ in range(args.repeat):     # rounds: every variant once per round, interleaved
         for name in names:
-            out = subprocess.run([sys.executable, __file__, "--spool", str(args.spool),
+            grind = (["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+                     if args.instructions else [])
+            out = subprocess.run([*grind, sys.executable, __file__, "--spool", str(args.spool),
                                   "--child", name], capture_output=True, text=True)
             if out.returncode:
                 print(f"{name:45s} failed: {out.stderr.strip().splitlines()[-1]}")
                 continue
             got = json.loads(out.stdout)
+            if args.instructions:   # "==PID== Collected : N"
+                got["cpu"] = int(re.findall(r"Collected : (\d+)", out.stderr)[-1]) / 1e9
             if name not in best or got["cpu"] < best[name]["cpu"]:
                 best[name] = got
     for name, b in best.items():
@@ -228,6 +296,8 @@ def main() -> None:
               f"checkpoint {b['checkpoint']:.2f}; after the last chunk {b['tail']:.2f} CPU, "
               f"{b['tail_wall']:.2f} wall)  "
               f"{b['size']:.0f} MB, peak RSS {b['rss']:.0f} MB", flush=True)
+        if args.instructions:
+            print(f"{'':45s} {b['cpu']:.2f} G instructions")
     print(f"best of {args.repeat} interleaved rounds; load average {os.getloadavg()[0]:.1f}")
 
 if __name__ == "__main__":

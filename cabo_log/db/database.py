@@ -24,8 +24,8 @@ import pyarrow as pa
 from cabo_log.db.schema import SCHEMAS
 
 # 2: counts of rounds and turns INTEGER, scores BIGINT; 3: ``events`` a view over a table per
-# frequent event kind (``event_tables``)
-SCHEMA_VERSION = "3"
+# frequent event kind (``event_tables``); 4: the times of an event only in ``events_timed``
+SCHEMA_VERSION = "4"
 DEFAULT_DB = "cabo.duckdb"
 ENV_DB = "CABO_LOG_DB"
 

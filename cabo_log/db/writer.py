@@ -13,7 +13,7 @@ import duckdb
 import pyarrow as pa
 
 from cabo_log.db.database import ANALYSIS_SCHEMAS
-from cabo_log.db.event_tables import GAME_STORED
+from cabo_log.db.event_tables import GAME_STORED, stored
 
 
 @dataclass
@@ -248,9 +248,11 @@ class Writer:
             pass
 
     def insert(self, table: str, data: pa.Table) -> None:
-        """One bulk append from Arrow (never row by row)."""
-        self.con.register("_incoming", data)
-        try:
-            self.con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
-        finally:
-            self.con.unregister("_incoming")
+        """One bulk append from Arrow (never row by row) per table the rows are stored in
+        (``event_tables.stored``: an ``events`` table's rows without the times, or with)."""
+        for name, rows in stored(table, data):
+            self.con.register("_incoming", rows)
+            try:
+                self.con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _incoming")
+            finally:
+                self.con.unregister("_incoming")
