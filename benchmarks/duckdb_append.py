@@ -74,7 +74,7 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
     from cabo_log.db import database
     from cabo_log.db.event_tables import KINDS, stored
     from cabo_log.db.load import COMMIT_ROWS, FLUSH_ROWS
-    from cabo_log.db.load_connection import open_for_load
+    from cabo_log.db.load_connection import DUCKDB_MEMORY, WAL_BYTES, open_for_load
 
     chunks = chunks_of(spool)
     cast = variant.get("cast")       # column -> "dict" | "view": the events' text columns
@@ -96,13 +96,10 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
         chunks = out
     for suffix in ("", ".wal"):
         Path(str(db) + suffix).unlink(missing_ok=True)
-    if "row_group_size" in variant:   # the file attached with its own row group size
-        import duckdb
-        con = duckdb.connect(":memory:")
-        con.execute(f"ATTACH '{db}' AS cabo (ROW_GROUP_SIZE {variant['row_group_size']})")
-        con.execute("USE cabo")
-        con.execute("SET memory_limit = '128MB'")
-        con.execute("SET checkpoint_threshold = '4GB'")
+    if "row_group_size" in variant:   # as ``open_for_load``, another row group size
+        con = database.connect(db, read_only=False, row_group_size=variant["row_group_size"])
+        con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")
+        con.execute(f"SET checkpoint_threshold = '{WAL_BYTES}'")
     else:
         con = open_for_load(db)
     database.ensure_schema(con, db)
@@ -113,9 +110,7 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
     flush = int(variant.get("flush", FLUSH_ROWS))
     commit = int(variant.get("commit", COMMIT_ROWS))
     mode = variant.get("mode", "register")
-    cur = con.cursor()
-    if "row_group_size" in variant:
-        cur.execute("USE cabo")
+    cur = database.use_same(con)
     started, cpu = time.perf_counter(), time.process_time()
     pending: dict[str, list[Any]] = {}
     rows = opened = 0
@@ -214,7 +209,7 @@ LOW = ["type", "player", "first_player", "source", "end_side", "power", "reason"
        "received", "card"]
 
 VARIANTS: dict[str, dict[str, Any]] = {
-    "as the writer (register + INSERT BY NAME)": {},
+    "as the writer (register + INSERT BY NAME)": {},   # row groups of ROW_GROUP_SIZE
     "from_arrow().insert_into": {"mode": "from_arrow"},
     "con.append(by_name)": {"mode": "append"},
     "preserve_insertion_order = false": {"settings": ["SET preserve_insertion_order = false"]},
@@ -233,8 +228,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "allocator_flush_threshold 1GB": {"settings": ["SET allocator_flush_threshold = '1GB'"]},
     "write_buffer_row_group_count 1": {"settings": ["SET write_buffer_row_group_count = 1"]},
     "no optimistic write": {"settings": ["SET enable_optimistic_write = false"]},
-    "row groups of 32768": {"row_group_size": 32768},
+    "row groups of 122880 (DuckDB's default)": {"row_group_size": 122880},
     "row groups of 61440": {"row_group_size": 61440},
+    "row groups of 16384": {"row_group_size": 16384},
     "events without ruleset": {"drop": {"events_": ["ruleset"]}},
     "no ruleset but in games": {"drop": {t: ["ruleset"] for t in GAME_TABLES}},
     "events without t_ms, t_iso": {"drop": {"events_": ["t_ms", "t_iso"]}},

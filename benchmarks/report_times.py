@@ -13,6 +13,7 @@ import argparse
 import hashlib
 import time
 from pathlib import Path
+from typing import Any
 
 from cabo_log.db import reports
 from cabo_log.db.readonly import open_readonly
@@ -34,7 +35,8 @@ def timed(db: Path, repeat: int) -> dict[str, tuple[float, str]]:
     """Each report's and query's best time and the digest of its rows."""
     con = open_readonly(db, threads=1)
     out: dict[str, tuple[float, str]] = {}
-    jobs = {name: (report.sql, reports.bind(report, {}))
+    jobs: dict[str, tuple[str, dict[str, Any] | None]] = {
+        name: (report.sql, reports.bind(report, {}))
             for name, report in reports.available().items()}
     jobs.update({name: (sql, None) for name, sql in QUERIES.items()})
     for name, (sql, params) in jobs.items():
@@ -43,7 +45,8 @@ def timed(db: Path, repeat: int) -> dict[str, tuple[float, str]]:
             started = time.perf_counter()
             result = con.execute(sql, params) if params else con.execute(sql)
             if name in ARROW:   # too many rows for Python tuples: their number
-                digest = str(result.to_arrow_table().num_rows)
+                table: Any = result.to_arrow_table()
+                digest = str(table.num_rows)
             else:
                 rows = result.fetchall()
                 digest = hashlib.sha1(repr(sorted(map(repr, rows))).encode()).hexdigest()[:10]

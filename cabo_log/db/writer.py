@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import duckdb
 import pyarrow as pa
 
-from cabo_log.db.database import ANALYSIS_SCHEMAS
+from cabo_log.db.database import ANALYSIS_SCHEMAS, use_same
 from cabo_log.db.event_tables import GAME_STORED, stored
 
 
@@ -56,7 +56,7 @@ class Writer:
 
     def __init__(self, con: duckdb.DuckDBPyConnection, *, flush_rows: int = 200_000,
                  commit_rows: int = 0, checkpoint_rows: int = 0) -> None:
-        self.con = con.cursor()     # the writing thread's own connection to the database
+        self.con = use_same(con)    # the writing thread's own connection to the database
         self.flush_rows = flush_rows
         self.commit_rows = commit_rows   # 0: every submitted batch is committed at once
         self.checkpoint_rows = checkpoint_rows   # 0: DuckDB decides when to checkpoint
