@@ -24,14 +24,26 @@ ROW_GROUP_SIZE = 32_768     # rows of a row group (DuckDB's default 122,880): a 
 
 
 def open_for_load(database: str | os.PathLike[str]) -> Any:
-    """The load's connection: a bounded memory (or it grows with the database), and no
-    checkpoint inside a COMMIT (seconds a stop would have to wait for): the write-ahead log is
-    folded into the database file once, when the load closes it."""
+    """The load's connection: a bounded memory (or it grows with the database), small row
+    groups, and no checkpoint inside a COMMIT (seconds a stop would have to wait for): the
+    write-ahead log is folded into the database file once, when the load closes it.
+    A stop signal that comes meanwhile is raised as such (``stop.Interrupted``): DuckDB
+    reports the statement it cut short (the ``ATTACH``) as an error of its own."""
     from cabo_log.db import database as db
+    from cabo_log.stop import interruption
 
-    con = db.connect(database, read_only=False, row_group_size=ROW_GROUP_SIZE)
-    con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")
-    con.execute(f"SET checkpoint_threshold = '{WAL_BYTES}'")
+    con = None
+    try:
+        con = db.connect(database, read_only=False, row_group_size=ROW_GROUP_SIZE)
+        con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")
+        con.execute(f"SET checkpoint_threshold = '{WAL_BYTES}'")
+    except BaseException as exc:
+        if con is not None:
+            con.close()
+        stop = interruption(exc)
+        if stop is not None and stop is not exc:
+            raise stop from None
+        raise
     return con
 
 
