@@ -152,11 +152,13 @@ def test_small_batches_and_checkpoints_load_the_same_rows(
 
 def test_the_last_results_are_written_while_the_workers_finish(
         tmp_path: Path, game: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Once every chunk is handed out, each result goes to the writer as it comes (not all at
-    the end, after the workers): the same rows as a load in one process."""
+    """The batches handed to the writer shrink towards the end (each at least half of what is
+    still to come, ``load.DRAIN_SHARE``), down to one result each once every chunk is handed
+    out: the last rows are not written in one big batch after the workers. The same rows as
+    a load in one process."""
     folder = tmp_path / "logs"
     folder.mkdir()
-    for i in range(6):
+    for i in range(8):
         (folder / f"{i}.jsonl").write_bytes(lines([{**game[0], "game_id": f"g{i}"}, *game[1:]]))
     tables = ("games", "events", "rounds", "round_scores", "game_players", "files")
 
@@ -166,20 +168,25 @@ def test_the_last_results_are_written_while_the_workers_finish(
                 for t in tables}
 
     load_paths([folder], tmp_path / "one.duckdb", jobs=1)
-    submitted: list[bool] = []
+    submitted: list[int] = []   # rows (without the loader's own) of each batch handed over
     submit = loadmod._Loader.submit
 
     def spy(self: Any) -> None:
-        submitted.append(self.draining)
+        pending = self.writer.pending.tables
+        submitted.append(sum(b.num_rows for t, items in pending.items()
+                             if t not in ("files", "load_errors") for b in items))
         submit(self)
 
     monkeypatch.setattr(loadmod._Loader, "submit", spy)
     monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
     monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)
-    monkeypatch.setattr(loadmod, "FLUSH_ROWS", 10**9)   # never full: only draining submits
+    monkeypatch.setattr(loadmod, "FLUSH_ROWS", 10**9)   # never full: only the end decides
     summary = load_paths([folder], tmp_path / "two.duckdb", jobs=2)
-    assert summary.loaded == 6
-    assert submitted and all(submitted)
+    assert summary.loaded == 8
+    per_game = sum(submitted) // 8    # the files are one game under eight ids
+    assert per_game and sum(submitted) == 8 * per_game
+    assert submitted == sorted(submitted, reverse=True), submitted
+    assert submitted[0] <= 4 * per_game and submitted[-1] == per_game, submitted
     assert rows(tmp_path / "two.duckdb") == rows(tmp_path / "one.duckdb")
 
 

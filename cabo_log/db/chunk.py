@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 from cabo_log.db.event_tables import KINDS, STORED_WIRE
 from cabo_log.db.game_rows import game_rows
 from cabo_log.db.open_rows import POWER_CODED, POWER_LAYOUT
-from cabo_log.db.row_layout import CODED, LAYOUTS, RowSink
+from cabo_log.db.row_layout import CODED, COMMON, FLAT, LAYOUTS, Common, RowSink
 from cabo_log.db.rows import RowCollector
 from cabo_log.db.schema import BOOL, I16, I32, I64, SCHEMAS, STR, WIRE
 from engine import GameState
@@ -47,6 +47,7 @@ class Chunk:
         # source, chunk.sink)``): each kind's flat rows, and the powers' (``POWER_LAYOUT``)
         self.sink = RowSink()
         self.events: dict[str, list[Any]] = dict(zip(LAYOUTS, self.sink.kinds, strict=True))
+        self.common: dict[str, Common] = dict(zip(LAYOUTS, self.sink.common, strict=True))
         self.powers: list[Any] = self.sink.powers
         self.owner: dict[str, list[int]] = {name: [] for name in (*TABLES, *LAYOUTS)}
         # the ``CODED`` columns' values: each game's ``GameRows.names`` one after the other,
@@ -75,16 +76,16 @@ class Chunk:
         if game.sink is not self.sink:   # rows of a game collected on its own: copied
             self.sink.rollback()
             self.powers.extend(game.powers.rows)
-            for kind, flat in game.events.items():
+            for kind, flat, common in zip(LAYOUTS, game.sink.kinds, game.sink.common,
+                                          strict=True):
                 self.events[kind].extend(flat)
-            counts = [len(flat) for flat in (*game.events.values(), game.powers.rows)]
-        else:   # appended in place
-            counts = game.counts()
+                self.common[kind].extend(common)
+        counts = game.counts()   # each kind's rows, then the powers' values
         self.sink.commit()
         for kind, count in zip((*LAYOUTS, "powers"), counts, strict=True):
             if count:
-                width = len(LAYOUTS[kind]) if kind != "powers" else len(POWER_LAYOUT)
-                owner[kind].extend(repeat(index, count // width))
+                owner[kind].extend(repeat(index, count if kind != "powers"
+                                          else count // len(POWER_LAYOUT)))
 
     def __len__(self) -> int:
         return len(self.game_ids)
@@ -120,7 +121,7 @@ class Chunk:
                     zip(*rows, strict=True), fields, strict=True)]
                 out[name] = [_batch(name, columns, self.owner[name], keys)]
         for table, stored in KINDS.items():   # ``events``: the table of each kind
-            kinds = [kind for kind in stored if self.events[kind]]
+            kinds = [kind for kind in stored if self.common[kind].rows()]
             if kinds:
                 owner = [i for k in kinds for i in self.owner[k]]
                 out[table] = [_batch(table, self._event_columns(table, kinds, owner, names),
@@ -144,19 +145,23 @@ class Chunk:
         NULL rows of a column are made in as few calls as its kinds allow (``_merged``: every
         pyarrow call costs microseconds, as much as converting ~100 values), and the ``CODED``
         and ``type`` columns in C, each in one ``take`` over all kinds."""
-        given = {kind: _columns(self.events[kind], LAYOUTS[kind]) for kind in kinds}
-        sizes = [len(self.events[kind]) // len(LAYOUTS[kind]) for kind in kinds]
+        given = {kind: _columns(self.events[kind], FLAT[kind]) for kind in kinds}
+        commons = [self.common[kind] for kind in kinds]
+        sizes = [common.rows() for common in commons]
         times: dict[str, list[Any]] = {}
         if any(self.times):   # the raw ``t`` of each event, by its game and line
-            raw = [self.times[game].get(line) for game, line in zip(
-                owner, (n for k in kinds for n in given[k]["line"]), strict=True)]
+            lines = memoryview(_joined(commons, "line")).cast("q").tolist()
+            raw = [self.times[game].get(line) for game, line in zip(owner, lines, strict=True)]
             times["t_ms"], times["t_iso"] = _split_times(raw)
         base = pc.take(_array(self.bases, I32), _array(owner, I32))   # each row's game's names
         arrays = []
         for field in list(STORED_WIRE[table])[2:]:
             name, kind_type = field.name, field.type
             segments = [given[k].get(name) for k in kinds]
-            if name in CODED:
+            if name in COMMON:
+                arrays.append(_common_column(name, kind_type, commons, len(owner), base,
+                                             names))
+            elif name in CODED:
                 arrays.append(_decode(segments, sizes, base, names))
             elif name == "type":
                 index = b"".join(bytes((i,)) * n for i, n in enumerate(sizes))
@@ -166,6 +171,50 @@ class Chunk:
             else:
                 arrays.append(_merged(segments, sizes, kind_type))
         return arrays
+
+
+# the ``COMMON`` columns that may be NULL: the buffer that says which rows have a value
+_HAS = {"value": "has_value", "deck_left": "has_deck"}
+# the ``COMMON`` columns that are True or NULL (their one byte a row says which)
+_FLAGS = frozenset({"implicit_skip", "round_ended"})
+
+
+def _common_column(name: str, kind: pa.DataType, commons: list[Common], rows: int,
+                   base: pa.Array, names: pa.Array) -> pa.Array:
+    """A ``COMMON`` column of an ``events`` table: its kinds' buffers (``row_layout.Common``)
+    joined and handed to Arrow as they are; the coded ones decoded by one ``take``."""
+    data = _joined(commons, name)
+    if name in CODED:
+        codes = pa.Array.from_buffers(I32, rows, [None, pa.py_buffer(data)])
+        return pc.take(names, pc.add(codes, base))
+    if name in _FLAGS:
+        nulls = data.count(0)
+        if nulls == rows:
+            return pa.nulls(rows, kind)
+        bits = _bitmap(data)
+        return pa.Array.from_buffers(kind, rows, [bits if nulls else None, bits])
+    if kind == BOOL:
+        return _bytes_array(data).cast(kind)
+    validity = None
+    if name in _HAS:
+        has = _joined(commons, _HAS[name])
+        nulls = has.count(0)
+        if nulls == rows:
+            return pa.nulls(rows, kind)
+        if nulls:
+            validity = _bitmap(has)
+    return pa.Array.from_buffers(kind, rows, [validity, pa.py_buffer(data)])
+
+
+def _joined(commons: list[Common], name: str) -> bytes:
+    """The buffer ``name`` of each kind, one after the other."""
+    return b"".join([getattr(common, name).getvalue() for common in commons])
+
+
+def _bitmap(flags: bytes) -> pa.Buffer:
+    """One byte a row (0 or not) -> Arrow's bitmap of them."""
+    buffer: pa.Buffer = _bytes_array(flags).cast(BOOL).buffers()[1]
+    return buffer
 
 
 def _merged(segments: list[list[Any] | None], sizes: list[int], kind: pa.DataType

@@ -89,9 +89,9 @@ class PowerRows:
         top = r.pile[-1]
         power = r.pending_power
         assert power is not None
-        code = self.names.code
-        self.open = (r.round_no, r.turn, g.events - 1, code(g.players[r.current]),
-                     code(r.codes[top]), r.values[top], code(power))
+        names = self.names   # (a call through ``names``, not a bound method: native)
+        self.open = (r.round_no, r.turn, g.events - 1, names.code(g.players[r.current]),
+                     names.code(r.codes[top]), r.values[top], names.code(power))
         # what is known now is what the user knows when using the power (a swap on a final
         # turn ends the round, which reveals every hand before the visitor sees it); only a
         # swap reads it (``knew_given``, ``knew_received``)
@@ -118,16 +118,16 @@ class PowerRows:
             return
         target = e.target
         assert target is not None
-        code = self.names.code
+        names = self.names
         seen = out.card
         seen_code = 0
         seen_value: int | None = None
         if seen is not None:
-            seen_code = code(seen)
+            seen_code = names.code(seen)
             seen_value = g.values_of[seen]
         seq = g.events - 1
-        self._close((code("used"), True, seq),
-                    (code(target[0]), target[1], seen_code, seen_value, 0, None, 0, None,
+        self._close((names.code("used"), True, seq),
+                    (names.code(target[0]), target[1], seen_code, seen_value, 0, None, 0, None,
                      None, 0, None, 0, None, None, None, None))
 
     def swapped(self, e: Power, g: GameState, out: Outcome, gain: int | None, seat: int
@@ -150,12 +150,13 @@ class PowerRows:
             knew_received = bool(known[rows[a][pos_a]] & bit)
         (player_a, position_a), (player_b, position_b) = cards
         values_of = g.values_of
-        code = self.names.code
+        names = self.names
         seq = g.events - 1
-        self._close((code("used"), True, seq),
-                    (0, None, 0, None, code(player_a), position_a, code(player_b),
-                     position_b, a == seat, code(given), values_of[given], code(received),
-                     values_of[received], knew_given, knew_received, gain))
+        self._close((names.code("used"), True, seq),
+                    (0, None, 0, None, names.code(player_a), position_a, names.code(player_b),
+                     position_b, a == seat, names.code(given), values_of[given],
+                     names.code(received), values_of[received], knew_given, knew_received,
+                     gain))
 
 
 class CallRows:

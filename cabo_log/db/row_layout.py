@@ -1,14 +1,17 @@
 """The layout of the ``events`` rows a load builds: the columns every event has (``COMMON``),
 each event kind's own (``OWN``, checked against the ``events`` schema when this module loads),
-the width and order of each kind's flat rows (``LAYOUTS``), and the flat lists many games' rows
-are written into (``RowSink``). ``rows.GameRows`` appends in this layout; ``chunk`` and
-``event_tables`` read it. It is compiled with ``rows`` by the optional mypyc build (``RowSink``
-a native class that the compiled visitor appends to directly).
+each kind's columns (``LAYOUTS``), and where many games' rows are written (``RowSink``): the
+``COMMON`` columns of each kind as machine values in byte buffers (``Common``), its own columns
+as one flat list (``FLAT``: ``OWN`` in order). ``rows.GameRows`` writes them; ``chunk`` and
+``event_tables`` read them. It is compiled with ``rows`` by the optional mypyc build
+(``Common`` and ``RowSink`` native classes that the compiled visitor writes to directly).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from librt.strings import BytesWriter
 
 from cabo_log.db.schema import SCHEMAS
 from engine import Event, GameStart
@@ -37,7 +40,7 @@ Row = tuple[Any, ...]
 # (``open_rows.Names``; 0: NULL): ``chunk`` turns them into Arrow in C (bytes, then a ``take``
 # from the names)
 CODED: frozenset[str] = frozenset({"player", "card", "source"})
-Flat = list[Any]   # the rows of one event kind, value after value (``LAYOUTS`` gives the width)
+Flat = list[Any]   # the own values of one event kind's rows, one after the other (``OWN``)
 
 # each event kind's own columns: what its handler (``GameRows._draw`` ...) appends, the
 # event's own fields flattened, and what the replay derived of it; in this order the kinds'
@@ -75,19 +78,79 @@ _check_own()
 # event type -> the columns of its rows (the header is a ``game`` event with none of its own)
 LAYOUTS: dict[str, tuple[str, ...]] = {
     GameStart.TYPE: COMMON, **{cls.TYPE: COMMON + columns for cls, columns in OWN.items()}}
+# event type -> the columns of its flat list (``RowSink.kinds``): its own, after ``COMMON``
+FLAT: dict[str, tuple[str, ...]] = {kind: columns[len(COMMON):]
+                                    for kind, columns in LAYOUTS.items()}
+
+
+# how each ``Common`` buffer holds a row: its bytes (``chunk`` reads them as Arrow buffers)
+BUFFERS: dict[str, int] = {
+    "seq": 4, "line": 8, "round": 4, "turn": 4, "player": 4, "auto": 1, "card": 4, "value": 2,
+    "has_value": 1, "deck_left": 2, "has_deck": 1, "implicit_skip": 1, "round_ended": 1}
+
+
+class Common:
+    """The ``COMMON`` columns of one event kind's rows, each a buffer of little-endian machine
+    values in the type of the ``events`` schema (``BUFFERS``): ``seq``, ``round``, ``turn``
+    int32, ``line`` int64, ``value`` and ``deck_left`` int16 (0 where NULL: ``has_value``,
+    ``has_deck`` say which rows have one), ``player`` and ``card`` int32 codes into the game's
+    names (``CODED``), one byte a row for ``auto`` and for ``implicit_skip`` and
+    ``round_ended`` (1: True, 0: NULL). ``rows.GameRows._common`` writes them, compiled, with
+    no Python object per value; ``chunk`` hands them to Arrow as they are (no conversion)."""
+
+    def __init__(self) -> None:
+        self.seq = BytesWriter()
+        self.line = BytesWriter()
+        self.round = BytesWriter()
+        self.turn = BytesWriter()
+        self.player = BytesWriter()
+        self.auto = BytesWriter()
+        self.card = BytesWriter()
+        self.value = BytesWriter()
+        self.has_value = BytesWriter()
+        self.deck_left = BytesWriter()
+        self.has_deck = BytesWriter()
+        self.implicit_skip = BytesWriter()
+        self.round_ended = BytesWriter()
+
+    def rows(self) -> int:
+        """How many rows are written."""
+        return len(self.auto)
+
+    def buffers(self) -> dict[str, BytesWriter]:
+        """Buffer name (``BUFFERS``) -> its buffer."""
+        return {"seq": self.seq, "line": self.line, "round": self.round, "turn": self.turn,
+                "player": self.player, "auto": self.auto, "card": self.card,
+                "value": self.value, "has_value": self.has_value,
+                "deck_left": self.deck_left, "has_deck": self.has_deck,
+                "implicit_skip": self.implicit_skip, "round_ended": self.round_ended}
+
+    def truncate(self, rows: int) -> None:
+        """Keep the first ``rows`` rows."""
+        for name, buffer in self.buffers().items():
+            buffer.truncate(rows * BUFFERS[name])
+
+    def extend(self, other: Common) -> None:
+        """Append the rows of ``other`` (a game's rows collected on their own)."""
+        mine = self.buffers()
+        for name, buffer in other.buffers().items():
+            mine[name].write(buffer.getvalue())
 
 
 class RowSink:
-    """The flat lists the rows of many games are appended to, one game at a time: each event
-    kind's (``kinds``, in ``LAYOUTS`` order) and the ``powers`` rows. A ``chunk.Chunk`` hands
-    its sink to each game's ``GameRows``, which appends in place: no per-game lists to grow
-    and then copy into the chunk's, and free. A game's rows are kept by ``commit``; the next
-    game (or ``rollback``) drops the rows of a game that was not committed (a rejected log)."""
+    """Where the rows of many games are appended, one game at a time: each event kind's
+    ``COMMON`` columns (``common``) and own columns (``kinds``: a flat list each, laid out as
+    ``OWN``), both in ``LAYOUTS`` order, and the ``powers`` rows. A ``chunk.Chunk`` hands its
+    sink to each game's ``GameRows``, which appends in place: no per-game lists to grow and
+    then copy into the chunk's, and free. A game's rows are kept by ``commit``; the next game
+    (or ``rollback``) drops the rows of a game that was not committed (a rejected log)."""
 
     def __init__(self) -> None:
+        self.common: list[Common] = [Common() for _ in LAYOUTS]
         self.kinds: list[Flat] = [[] for _ in LAYOUTS]
         self.powers: Flat = []
         self.committed: list[int] = [0] * (len(LAYOUTS) + 1)   # the kinds', then powers'
+        self.committed_rows: list[int] = [0] * len(LAYOUTS)   # each ``common``'s rows
 
     def rollback(self) -> None:
         """Drop what was appended since the last ``commit``."""
@@ -96,7 +159,12 @@ class RowSink:
             rows = lists[i]
             if len(rows) > n:
                 del rows[n:]
+        for i, n in enumerate(self.committed_rows):
+            common = self.common[i]
+            if common.rows() > n:
+                common.truncate(n)
 
     def commit(self) -> None:
         """Keep what was appended: the rows of a game that is loaded."""
         self.committed = [len(rows) for rows in (*self.kinds, self.powers)]
+        self.committed_rows = [common.rows() for common in self.common]

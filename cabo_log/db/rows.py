@@ -4,11 +4,11 @@
 ``chunk`` turns the rows of many games into Arrow record batches.
 
 The columns come from one place each (``row_layout``): every event has the ``COMMON`` columns,
-and each event kind its own (``OWN``), which the handlers here append in that order. An
-``events`` row is built as one tuple (``COMMON``
-values, then the handler's) appended to its kind's one flat list: no tuple per event to build
-and free, and ``chunk`` takes each column out of the list by a slice (``flat[j::width]``, in C)
-instead of transposing tuples value by value.
+and each event kind its own (``OWN``), which the handlers here append in that order. The
+``COMMON`` values of an event are written as machine values into its kind's byte buffers
+(``row_layout.Common``: ``chunk`` hands them to Arrow as they are, no Python object per value,
+no conversion); its own values are appended as one tuple to its kind's flat list, whose
+columns ``chunk`` takes by a slice (``flat[j::width]``, in C).
 
 This module is compiled by the optional mypyc build (tools/build_compiled.py, ``APP_MODULES``):
 ``GameRows`` is then a native class whose handlers read the engine's native state and outcome
@@ -19,9 +19,10 @@ chosen by comparing the event's class).
 from __future__ import annotations
 
 import orjson
+from librt.strings import write_i16_le, write_i32_le, write_i64_le
 
 from cabo_log.db.open_rows import CallRows, Names, PowerRows
-from cabo_log.db.row_layout import LAYOUTS, Flat, Row, RowSink
+from cabo_log.db.row_layout import Common, Row, RowSink
 from cabo_log.log.replay import ReplayResult, ReplayVisitor, replay_bytes
 from engine import Event, GameStart, GameState, Outcome
 from engine.events import (
@@ -43,21 +44,20 @@ from engine.state import POWER
 
 
 class GameRows:
-    """The rows of one game while it replays. ``events`` maps an event type to its rows, one
-    flat list each (the values of its first row in the order of ``LAYOUTS[type]``, then the
-    next row's...); each type's list is also held by its own attribute, which the handler
-    appends to. With a ``sink`` (a chunk's), the rows are appended to its lists, after the
-    rows of the games before (``starts``)."""
+    """The rows of one game while it replays. Each event kind's rows are written to its
+    ``COMMON`` columns (``row_layout.Common``, attribute ``draws_c``...) and its own columns
+    (one flat list, in the order of ``row_layout.OWN``, attribute ``draws``...), those of a
+    ``sink`` (a chunk's; without one, a sink of the game's own), after the rows of the games
+    before (``starts``)."""
 
     def __init__(self, sink: RowSink | None = None) -> None:
-        own = sink is None
         if sink is None:
             sink = RowSink()
         else:
             sink.rollback()
         self.sink = sink
-        self.own = own
-        self.starts: list[int] = list(sink.committed)
+        # where this game's rows begin: each kind's rows, then the powers' values
+        self.starts: list[int] = [*sink.committed_rows, sink.committed[-1]]
         # the ``CODED`` columns (and the powers' coded ones) hold numbers into these names
         self.names = Names()
         self.powers = PowerRows(self.names, sink.powers)
@@ -75,27 +75,35 @@ class GameRows:
         (self.games, self.draws, self.discards, self.replaces, self.power_uses, self.skips,
          self.cabos, self.snaps, self.deals, self.peeks, self.reshuffles, self.forfeits,
          self.round_ends, self.game_ends) = sink.kinds
-
-    @property
-    def events(self) -> dict[str, Flat]:
-        """event type -> its rows (flat), in ``LAYOUTS`` order (with a shared sink: this
-        game's, copied)."""
-        if self.own:
-            return dict(zip(LAYOUTS, self.sink.kinds, strict=True))
-        return {kind: rows[start:] for kind, rows, start in zip(
-            LAYOUTS, self.sink.kinds, self.starts, strict=True)}
+        # each kind's ``COMMON`` columns (``row_layout.Common``)
+        (self.games_c, self.draws_c, self.discards_c, self.replaces_c, self.power_uses_c,
+         self.skips_c, self.cabos_c, self.snaps_c, self.deals_c, self.peeks_c,
+         self.reshuffles_c, self.forfeits_c, self.round_ends_c, self.game_ends_c) = sink.common
 
     def counts(self) -> list[int]:
-        """How many values this game appended to each kind's list, then to the powers'."""
-        return [len(rows) - start for rows, start in zip(
-            [*self.sink.kinds, self.sink.powers], self.starts, strict=True)]
+        """How many rows this game wrote of each kind, then how many values to the powers'."""
+        sink = self.sink
+        return [n - start for n, start in zip(
+            [*(common.rows() for common in sink.common), len(sink.powers)], self.starts,
+            strict=True)]
 
     def begin(self, state: GameState, header: GameStart, line: int) -> None:
         self.turns_of = [0] * len(state.players)
         self.players = list(state.players)
         # the players' codes are their seats + 1 (unless a name is repeated)
         self.seat_codes = [self.names.code(name) for name in state.players]
-        self.games.extend((0, line, 0, 0, 0, header.auto, 0, None, None, None, None))
+        c = self.games_c   # the header's row: only its line and auto are not NULL or 0
+        write_i32_le(c.seq, 0)
+        write_i64_le(c.line, line)
+        write_i32_le(c.round, 0)
+        write_i32_le(c.turn, 0)
+        write_i32_le(c.player, 0)
+        c.auto.append(1 if header.auto else 0)
+        _no_card(c)
+        write_i16_le(c.deck_left, 0)
+        c.has_deck.append(0)
+        c.implicit_skip.append(0)
+        c.round_ended.append(0)
 
     def event(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
         """The row of one applied event (``g`` is the state after it), and the open rows it
@@ -106,24 +114,24 @@ class GameRows:
         if isinstance(e, Draw):   # by frequency; compiled, each test is a type comparison
             seat = g.round.current
             self.drawer = seat
-            self._common(self.draws, line, self._player(e.player, seat), e, g, out)
+            self._common(self.draws_c, line, self._player(e.player, seat), e, g, out)
             self.draws.append(self._draw(e, g, seat))
         elif isinstance(e, Discard):
             rows = self.discards
-            self._common(rows, line, self._player(e.player, self.drawer), e, g, out)
+            self._common(self.discards_c, line, self._player(e.player, self.drawer), e, g, out)
             rows.append(out.discarded)
             rows.append(out.earned)
         elif isinstance(e, Replace):
-            self._common(self.replaces, line, self._player(e.player, self.drawer), e, g, out)
+            self._common(self.replaces_c, line, self._player(e.player, self.drawer), e, g, out)
             self.replaces.extend(self._replace(e, g, out))
         elif isinstance(e, Power):
-            self._common(self.power_uses, line, self._player(e.player, self.drawer), e, g,
+            self._common(self.power_uses_c, line, self._player(e.player, self.drawer), e, g,
                          out)
             self.power_uses.extend(self._power(e, g, out))
         elif isinstance(e, Skip):
             if powers.open is not None:
                 powers.close("skipped", g.events - 1)
-            self._common(self.skips, line, self._player(e.player, self.drawer), e, g, out)
+            self._common(self.skips_c, line, self._player(e.player, self.drawer), e, g, out)
         else:
             self._rare(line, e, g, out)
         if powers.open is None and g.phase is POWER:
@@ -133,33 +141,32 @@ class GameRows:
 
     def _rare(self, line: int, e: Event, g: GameState, out: Outcome) -> None:
         """The rows of the kinds that come once a turn at most."""
-        code = self.names.code
         if isinstance(e, Snap):
-            self._common(self.snaps, line, code(e.player), e, g, out)
+            self._common(self.snaps_c, line, self.names.code(e.player), e, g, out)
             self.snaps.extend(_snap(e, g, out))
         elif isinstance(e, Cabo):
             seat = g.round.caller
             self.turns_of[seat] += 1
             self.calls.start(g, out, self.turns_of[seat])
-            self._common(self.cabos, line, self._player(e.player, seat), e, g, out)
+            self._common(self.cabos_c, line, self._player(e.player, seat), e, g, out)
         elif isinstance(e, Deal):
             self._deal(e, g)
-            self._common(self.deals, line, 0, e, g, out)
+            self._common(self.deals_c, line, 0, e, g, out)
             self.deals.append(e.first)
         elif isinstance(e, Peek):
-            self._common(self.peeks, line, code(e.player), e, g, out)
+            self._common(self.peeks_c, line, self.names.code(e.player), e, g, out)
             self.peeks.append(e.positions)
         elif isinstance(e, Reshuffle):
-            self._common(self.reshuffles, line, 0, e, g, out)
+            self._common(self.reshuffles_c, line, 0, e, g, out)
         elif isinstance(e, Forfeit):
-            self._common(self.forfeits, line, code(e.player), e, g, out)
+            self._common(self.forfeits_c, line, self.names.code(e.player), e, g, out)
             self.forfeits.extend((e.reason, out.discarded or None))
         elif isinstance(e, RoundEnd):
-            self._common(self.round_ends, line, 0, e, g, out)
+            self._common(self.round_ends_c, line, 0, e, g, out)
             self.round_ends.append(
                 orjson.dumps({"round": e.round, "points": e.points}).decode())
         elif isinstance(e, GameEnd):
-            self._common(self.game_ends, line, 0, e, g, out)
+            self._common(self.game_ends_c, line, 0, e, g, out)
             self.game_ends.append(
                 orjson.dumps({"winners": e.winners, "scores": e.scores}).decode())
         else:   # pragma: no cover - every event kind is handled above
@@ -184,22 +191,31 @@ class GameRows:
             return seat
         return g.seat[player]
 
-    def _common(self, rows: Flat, line: int, player: int, e: Event, g: GameState,
+    def _common(self, c: Common, line: int, player: int, e: Event, g: GameState,
                 out: Outcome) -> None:
-        """Append the ``COMMON`` columns of an event's row to its kind's ``rows`` (``player``:
+        """Write the ``COMMON`` columns of an event's row to its kind's buffers (``player``:
         the player's code, 0 for the kinds without). ``player`` and ``card`` are ``CODED``."""
+        r = g.round
+        write_i32_le(c.seq, g.events - 1)
+        write_i64_le(c.line, line)
+        write_i32_le(c.round, r.round_no)
+        write_i32_le(c.turn, r.turn)
+        write_i32_le(c.player, player)
+        c.auto.append(1 if e.auto else 0)
         card = out.card
-        value: int | None = None
-        card_code = 0
         if card is not None:
             known = self.cards.get(card)
             if known is None:   # the card's code and value, once per game
                 known = self.cards[card] = (self.names.code(card), g.values_of[card])
-            card_code, value = known
-        r = g.round
-        rows.extend((g.events - 1, line, r.round_no, r.turn, player, e.auto, card_code, value,
-                     len(r.deck), True if out.lapsed is not None else None,
-                     True if out.round_ended is not None else None))
+            write_i32_le(c.card, known[0])
+            write_i16_le(c.value, known[1])
+            c.has_value.append(1)
+        else:
+            _no_card(c)
+        write_i16_le(c.deck_left, len(r.deck))
+        c.has_deck.append(1)
+        c.implicit_skip.append(0 if out.lapsed is None else 1)
+        c.round_ended.append(0 if out.round_ended is None else 1)
 
     # --- the handlers of the frequent kinds: their own columns ----------------------------
     def _draw(self, e: Draw, g: GameState, seat: int) -> int:
@@ -265,6 +281,13 @@ class GameRows:
             dealt[g.players[p]] = ([codes[c] for c in row], sum([values[c] for c in row]))
         self.dealt[e.round] = dealt
         self.turns_of = [0] * len(g.players)
+
+
+def _no_card(c: Common) -> None:
+    """A row without a card: code 0, its value NULL."""
+    write_i32_le(c.card, 0)
+    write_i16_le(c.value, 0)
+    c.has_value.append(0)
 
 
 def _snap(e: Snap, g: GameState, out: Outcome) -> Row:
