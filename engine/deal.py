@@ -13,7 +13,7 @@ from .errors import IllegalEventError, InconsistentLogError
 from .events import Deal, Peek
 from .outcome import Dealt, Outcome, Peeked
 from .state import BEFORE_DEAL, MATCH_OVER, ROUND_OVER, TURN_START, GameState, RoundState
-from .table import check_position, in_round, need_round, seat_named, seat_of
+from .table import check_position, distinct, in_round, need_round, seat_named, seat_of
 
 
 @handles(Deal)
@@ -62,7 +62,7 @@ def _deck_values(g: GameState, codes: list[str]) -> list[int]:
 
 def _check_hands(g: GameState, e: Deal, seats: tuple[int, ...]) -> None:
     wanted = [g.players[p] for p in seats]
-    if set(e.hands) != set(wanted):
+    if not _same_names(e.hands, wanted):
         raise InconsistentLogError("bad_deal",
                                    f"round {e.round} must deal to exactly "
                                    f"{', '.join(wanted)}; the log deals to "
@@ -71,6 +71,17 @@ def _check_hands(g: GameState, e: Deal, seats: tuple[int, ...]) -> None:
         if len(hand) != 4:
             raise InconsistentLogError("bad_deal",
                                        f"{player} must be dealt 4 cards, not {len(hand)}")
+
+
+def _same_names(hands: dict[str, tuple[str, ...]], wanted: list[str]) -> bool:
+    """``set(hands) == set(wanted)`` without the two sets (the names of ``wanted`` are the
+    game's players, all different; a dict's keys are too)."""
+    if len(hands) != len(wanted):
+        return False
+    for name in wanted:
+        if name not in hands:
+            return False
+    return True
 
 
 def _check_first(g: GameState, e: Deal, seats: tuple[int, ...]) -> int:
@@ -109,8 +120,12 @@ def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
     seat_count = len(g.players)
     top = 4 * len(seats)
     rows: list[list[int]] = [[] for _ in range(seat_count)]
-    for k, p in enumerate(seats):
-        rows[p] = list(range(4 * k, 4 * k + 4))
+    in_play = [False] * seat_count
+    card = 0
+    for p in seats:   # plain lists and loops: compiled, no generic ``list(range())`` calls
+        rows[p] = [card, card + 1, card + 2, card + 3]
+        in_play[p] = True
+        card += 4
     known = [0] * count
     face_up = [False] * count
     face_up[top] = True
@@ -120,10 +135,11 @@ def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
         for p in seats:
             bit = 1 << p
             for pos in fixed:
-                known[rows[p][pos]] |= bit
+                dealt = rows[p][pos]
+                known[dealt] = known[dealt] | bit   # not ``|=``: compiled, a generic call
     g.round = RoundState(
         round_no=number, participants=seats,
-        in_play=[p in seats for p in range(seat_count)],
+        in_play=in_play,
         codes=codes, values=values, known=known, face_up=face_up,
         rows=rows, deck=g.deck_ids[:count - 1 - top], pile=[top],
         first=first, current=first, peeked=[False] * seat_count,
@@ -146,7 +162,7 @@ def peek(g: GameState, e: Peek) -> Outcome:
                                 f"{e.player} has already looked at their cards this round")
     rules = g.rules
     positions = e.positions
-    if len(positions) != rules.peek_count or not _distinct(positions):
+    if len(positions) != rules.peek_count or not distinct(positions):
         raise IllegalEventError("bad_peek",
                                 f"the initial peek is {rules.peek_count} different positions, "
                                 f"not {list(positions)}")
@@ -171,17 +187,6 @@ def peek(g: GameState, e: Peek) -> Outcome:
         places.append((seat, pos))
         learned.append((seat, card))
     return Peeked(tuple(places), tuple(learned))
-
-
-def _distinct(positions: tuple[int, ...]) -> bool:
-    """No position twice: ``len(set(positions)) == len(positions)`` without building a set
-    (compiled, a set of two or four ints costs more than comparing them pairwise)."""
-    count = len(positions)
-    for i in range(count):
-        for j in range(i + 1, count):
-            if positions[i] == positions[j]:
-                return False
-    return True
 
 
 def _same_set(positions: tuple[int, ...], fixed: tuple[int, ...]) -> bool:

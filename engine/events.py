@@ -14,10 +14,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from .native import mypyc_attr
+
 FORMAT = "cabo-log/1"
 Slot = tuple[str, int]
 
 
+
+@mypyc_attr(acyclic=True)
 class Event:
     """One line of a log. ``TYPE`` is the line's ``type``: the one name of each event class."""
 
@@ -49,6 +53,7 @@ class Event:
         return f"{type(self).__name__}({shown})"
 
 
+@mypyc_attr(acyclic=True)
 class GameStart(Event):
     TYPE: ClassVar[str] = "game"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "game_id", "ruleset", "options",
@@ -75,6 +80,7 @@ class GameStart(Event):
         self.started_at = started_at
 
 
+@mypyc_attr(acyclic=True)
 class Deal(Event):
     TYPE: ClassVar[str] = "deal"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "round", "first", "hands", "discard",
@@ -98,6 +104,7 @@ class Deal(Event):
         self.deck = deck
 
 
+@mypyc_attr(acyclic=True)
 class Peek(Event):
     TYPE: ClassVar[str] = "peek"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "player", "positions")
@@ -113,6 +120,7 @@ class Peek(Event):
         self.positions = positions
 
 
+@mypyc_attr(acyclic=True)
 class Draw(Event):
     TYPE: ClassVar[str] = "draw"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "player", "source", "card")
@@ -130,6 +138,7 @@ class Draw(Event):
         self.card = card
 
 
+@mypyc_attr(acyclic=True)
 class Discard(Event):
     TYPE: ClassVar[str] = "discard"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "player")
@@ -142,6 +151,7 @@ class Discard(Event):
         self.player = player
 
 
+@mypyc_attr(acyclic=True)
 class Replace(Event):
     TYPE: ClassVar[str] = "replace"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "player", "positions", "into", "end")
@@ -161,6 +171,7 @@ class Replace(Event):
         self.end = end
 
 
+@mypyc_attr(acyclic=True)
 class Power(Event):
     TYPE: ClassVar[str] = "power"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "player", "power", "target", "cards")
@@ -180,6 +191,7 @@ class Power(Event):
         self.cards = cards
 
 
+@mypyc_attr(acyclic=True)
 class Skip(Event):
     TYPE: ClassVar[str] = "skip"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "player")
@@ -192,6 +204,7 @@ class Skip(Event):
         self.player = player
 
 
+@mypyc_attr(acyclic=True)
 class Cabo(Event):
     TYPE: ClassVar[str] = "cabo"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "player")
@@ -204,6 +217,7 @@ class Cabo(Event):
         self.player = player
 
 
+@mypyc_attr(acyclic=True)
 class Snap(Event):
     TYPE: ClassVar[str] = "snap"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "player", "position")
@@ -218,6 +232,7 @@ class Snap(Event):
         self.position = position
 
 
+@mypyc_attr(acyclic=True)
 class Reshuffle(Event):
     TYPE: ClassVar[str] = "reshuffle"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "deck")
@@ -230,6 +245,7 @@ class Reshuffle(Event):
         self.deck = deck
 
 
+@mypyc_attr(acyclic=True)
 class Forfeit(Event):
     TYPE: ClassVar[str] = "forfeit"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "player", "reason")
@@ -244,6 +260,7 @@ class Forfeit(Event):
         self.reason = reason
 
 
+@mypyc_attr(acyclic=True)
 class RoundEnd(Event):
     TYPE: ClassVar[str] = "round_end"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "round", "points")
@@ -258,6 +275,7 @@ class RoundEnd(Event):
         self.points = points
 
 
+@mypyc_attr(acyclic=True)
 class GameEnd(Event):
     TYPE: ClassVar[str] = "game_end"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "winners", "scores")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from .native import mypyc_attr
 from .state import RoundResult
 from .vocabulary import PowerKind
 
@@ -25,6 +26,7 @@ Learned = tuple[tuple[int, int], ...]
 EVERYBODY: Final = -1                # the seat of ``learned`` when a card became public
 
 
+@mypyc_attr(acyclic=True)
 class Outcome:
     """The effects of one event. The class-level values are the defaults: "nothing of that
     kind happened". ``Outcome()`` itself is the outcome of an event that only moved the game
@@ -100,6 +102,7 @@ def one(seat: int, number: int) -> tuple[tuple[int, int], ...]:
 # --- one record per kind of event: each sets only what that kind can say ----------------------
 
 
+@mypyc_attr(acyclic=True)
 class Dealt(Outcome):
     """A deal: the first card of the discard pile."""
 
@@ -109,6 +112,7 @@ class Dealt(Outcome):
         self.card = card
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Peeked(Outcome):
     """The initial peek: the places looked at and what the player now knows."""
 
@@ -119,6 +123,7 @@ class Peeked(Outcome):
         self.learned = learned
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Drew(Outcome):
     """A draw: the card taken (known to the drawer, or to everybody from the discard pile)."""
 
@@ -129,6 +134,7 @@ class Drew(Outcome):
         self.learned = learned
 
 
+@mypyc_attr(acyclic=True)
 class Ended(Outcome):
     """An event that ends the turn and says nothing else (a skip, a Cabo call, a lapse at the
     end of the log): the round it may have ended, and whether the match is decided."""
@@ -143,6 +149,7 @@ class Ended(Outcome):
         self.lapsed = lapsed
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Discarded(Outcome):
     """The drawn card went to the pile (public now); its power is pending, or the turn ended."""
 
@@ -160,6 +167,7 @@ class Discarded(Outcome):
         self.match_ended = match_ended
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Replaced(Outcome):
     """A successful replacement: the drawn card's place, the replaced cards on the pile."""
 
@@ -180,6 +188,7 @@ class Replaced(Outcome):
         self.match_ended = match_ended
 
 
+@mypyc_attr(acyclic=True)
 class ReplaceFailed(Outcome):
     """A failed multi-replacement: the cards shown, the drawn card's place, any penalty."""
 
@@ -198,6 +207,7 @@ class ReplaceFailed(Outcome):
         self.match_ended = match_ended
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Looked(Outcome):
     """A peek or spy power: the card seen, at which place, by whom; the turn ends."""
 
@@ -213,6 +223,7 @@ class Looked(Outcome):
         self.match_ended = match_ended
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Swapped(Outcome):
     """A swap power: the two places (the user's first) and the cards moved; the turn ends."""
 
@@ -227,6 +238,7 @@ class Swapped(Outcome):
         self.match_ended = match_ended
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Snapped(Outcome):
     """A snap: the card shown, whether it matched the pile's top, any penalty card."""
 
@@ -242,6 +254,7 @@ class Snapped(Outcome):
         self.penalty = penalty
 
 
+@mypyc_attr(acyclic=True)
 class Reshuffled(Outcome):
     """The discard pile became the draw pile: cards nobody knows any more."""
 
@@ -251,6 +264,7 @@ class Reshuffled(Outcome):
         self.forgotten = forgotten
 
 
+@mypyc_attr(acyclic=True)
 class Left(Outcome):
     """A forfeit: a held card dropped on the pile, and what ended with the player leaving."""
 
@@ -265,6 +279,7 @@ class Left(Outcome):
         self.match_ended = match_ended
 
 
+@mypyc_attr(acyclic=True)
 class AfterLapse(Outcome):
     """An event that came while a power was pending: its own outcome, plus the lapse of the
     power and the end of the turn (and maybe of the round) that the lapse brought first."""

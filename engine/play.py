@@ -24,6 +24,7 @@ from .state import DRAWN, POWER, TURN_START, GameState
 from .table import (
     can_reshuffle,
     check_position,
+    distinct,
     earn_power,
     end_turn,
     in_round,
@@ -32,7 +33,7 @@ from .table import (
     penalty_possible,
     take_penalty,
 )
-from .vocabulary import DECK, DISCARD
+from .vocabulary import DECK, DECK_WORD, DISCARD_WORD
 
 
 def draw(g: GameState, e: Draw) -> Outcome:
@@ -41,7 +42,7 @@ def draw(g: GameState, e: Draw) -> Outcome:
     if g.phase is not TURN_START or e.player != g.players[seat]:
         raise _cannot_draw(g, e.player)
     source = e.source
-    from_deck = source is DECK or source == DECK  # a decoder may give the plain string
+    from_deck = source is DECK or source == DECK_WORD  # a decoder may give the plain string
     deck = r.deck
     card = deck[-1] if from_deck and deck else _top(g, seat, from_deck, e.player)
     code = r.codes[card]
@@ -111,7 +112,7 @@ def discard(g: GameState, e: Discard) -> Outcome:
     r = g.round
     if g.phase is not DRAWN or e.player != g.players[r.current]:
         raise _not_holding(g, e.player, "discard")
-    if r.drawn_source == DISCARD:
+    if r.drawn_source == DISCARD_WORD:
         raise IllegalEventError("must_replace",
                                 "a card taken from the discard pile must replace a card "
                                 "of the row")
@@ -151,7 +152,7 @@ def replace(g: GameState, e: Replace) -> Outcome:
     drawn = r.drawn
     rules = g.rules
     face_up = r.face_up
-    face_up[drawn] = r.drawn_source == DISCARD and rules.taken_discard_face_up
+    face_up[drawn] = r.drawn_source == DISCARD_WORD and rules.taken_discard_face_up
     r.drawn = -1
     row[pos] = drawn
     r.pile.append(old)
@@ -176,7 +177,7 @@ def _replace_several(g: GameState, e: Replace, seat: int) -> Outcome:
     r = g.round
     positions = e.positions
     rules = g.rules
-    if len(set(positions)) != len(positions):
+    if not distinct(positions):
         raise IllegalEventError("bad_position", "a position is listed twice")
     for pos in positions:
         check_position(g, seat, pos)
@@ -188,7 +189,12 @@ def _replace_several(g: GameState, e: Replace, seat: int) -> Outcome:
     row = r.rows[seat]
     values = r.values
     first_value = values[row[positions[0]]]
-    if all(values[row[p]] == first_value for p in positions):
+    equal = True
+    for pos in positions:   # a loop, not ``all`` of a generator: compiled, no generator object
+        if values[row[pos]] != first_value:
+            equal = False
+            break
+    if equal:
         if into not in positions:
             raise IllegalEventError("bad_into",
                                     f"'into' {into} is not one of the listed positions")
@@ -201,7 +207,7 @@ def _replace_several(g: GameState, e: Replace, seat: int) -> Outcome:
 def _place_drawn(g: GameState) -> int:
     r = g.round
     drawn = r.drawn
-    r.face_up[drawn] = r.drawn_source == DISCARD and g.rules.taken_discard_face_up
+    r.face_up[drawn] = r.drawn_source == DISCARD_WORD and g.rules.taken_discard_face_up
     r.drawn = -1
     return drawn
 
@@ -211,20 +217,29 @@ def _replace_many(g: GameState, seat: int, positions: tuple[int, ...], into: int
     r = g.round
     drawn = _place_drawn(g)
     row = r.rows[seat]
-    chosen = set(positions)
-    replaced = [row[p] for p in positions]
-    r.rows[seat] = new = [drawn if i == into else c for i, c in enumerate(row)
-                          if i == into or i not in chosen]
+    codes = r.codes
+    replaced: list[int] = []
+    discarded: list[str] = []
+    learned: list[tuple[int, int]] = []
+    for pos in positions:   # plain loops, no sets or generators (compiled: native code)
+        card = row[pos]
+        replaced.append(card)
+        discarded.append(codes[card])
+        learned.append((EVERYBODY, card))
+    new: list[int] = []
+    for i in range(len(row)):
+        if i == into:
+            new.append(drawn)
+        elif i not in positions:
+            new.append(row[i])
+    r.rows[seat] = new
     for card in replaced:
         r.pile.append(card)
         make_public(g, card)
     power = earn_power(g, replaced[-1]) if g.rules.power_from_replaced else None
     result = end_turn(g) if power is None else None
-    codes = r.codes
-    return Replaced(codes[drawn], ((seat, new.index(drawn)),),
-                    tuple(codes[c] for c in replaced),
-                    tuple((EVERYBODY, c) for c in replaced),
-                    power, result, result is not None and g.complete)
+    return Replaced(codes[drawn], ((seat, new.index(drawn)),), tuple(discarded),
+                    tuple(learned), power, result, result is not None and g.complete)
 
 
 def _replace_failed(g: GameState, seat: int, positions: tuple[int, ...],
@@ -233,18 +248,21 @@ def _replace_failed(g: GameState, seat: int, positions: tuple[int, ...],
     r = g.round
     drawn = _place_drawn(g)
     row = r.rows[seat]
-    shown = [row[p] for p in positions]
-    for card in shown:
+    shift = 1 if g.rules.choose_failed_end and left else 0
+    places: list[tuple[int, int]] = []
+    learned: list[tuple[int, int]] = []
+    for pos in positions:   # plain loops, no generators (compiled: native code)
+        card = row[pos]
         make_public(g, card)
-    if g.rules.choose_failed_end and left:
+        learned.append((EVERYBODY, card))
+        places.append((seat, pos + shift))
+    if shift:
         row.insert(0, drawn)
-        places = tuple((seat, p + 1) for p in positions)
     else:
         row.append(drawn)
-        places = tuple((seat, p) for p in positions)
     penalty = take_penalty(g, seat) if len(positions) >= g.rules.failed_penalty_from else None
     result = end_turn(g)
-    return ReplaceFailed(r.codes[drawn], places, tuple((EVERYBODY, c) for c in shown),
+    return ReplaceFailed(r.codes[drawn], tuple(places), tuple(learned),
                          penalty, result, result is not None and g.complete)
 
 

@@ -8,7 +8,7 @@ from .events import Power
 from .outcome import Looked, Outcome, Swapped, one
 from .state import POWER, GameState
 from .table import check_position, end_turn, in_round, need_round, seat_named
-from .vocabulary import PEEK, SPY, SWAP
+from .vocabulary import PEEK_WORD, SPY_WORD, SWAP_WORD, PowerKind
 
 
 def power(g: GameState, e: Power) -> Outcome:
@@ -20,20 +20,23 @@ def power(g: GameState, e: Power) -> Outcome:
         raise IllegalEventError("power_not_earned",
                                 f"{e.player} has not earned a power at this point")
     kind = e.power
-    if kind != r.pending_power:
+    pending = r.pending_power
+    # compared as ``str`` (a decoder may give the plain string): compiled, a native string
+    # comparison instead of a generic one (vocabulary's ``*_WORD``)
+    if pending is None or kind != _word(pending):
         top = r.codes[r.pile[-1]]
         raise IllegalEventError("wrong_power",
                                 f"the discarded {top} gives {r.pending_power}, not {kind}")
-    if kind == SWAP:
+    if kind == SWAP_WORD:
         return _swap(g, seat, e)
     assert e.target is not None
     target_name, pos = e.target
     target = seat_named(g, target_name)
     if target < 0 or not r.in_play[target]:
         target = in_round(g, target_name)
-    if kind == PEEK and target != seat:
+    if kind == PEEK_WORD and target != seat:
         raise IllegalEventError("bad_target", "peek looks at one of the user's own cards")
-    if kind == SPY and target == seat:
+    if kind == SPY_WORD and target == seat:
         raise IllegalEventError("bad_target", "spy looks at another player's card")
     row = r.rows[target]
     if not 0 <= pos < len(row):
@@ -44,6 +47,11 @@ def power(g: GameState, e: Power) -> Outcome:
     result = end_turn(g)
     return Looked(r.codes[card], (target, pos), one(seat, card), result,
                   result is not None and g.complete)
+
+
+def _word(power: PowerKind) -> str:
+    """A power's word typed ``str`` (the member is one)."""
+    return power
 
 
 handles(Power)(power)   # not a decorator: ``apply`` calls it natively (compiled)

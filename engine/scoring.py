@@ -20,12 +20,14 @@ from .rulesets import (
 from .state import END_FORFEIT, MATCH_OVER, ROUND_OVER, EndReason, GameState, RoundResult
 
 
-def round_points(rules: Ruleset, scored: list[int], totals: dict[int, int],
-                 rows: dict[int, list[int]], caller: int | None,
-                 caller_success: bool | None) -> tuple[dict[int, int], tuple[int, ...]]:
-    """Points per scored seat, and the seats holding a special hand (Kamikaze, moon)."""
+def round_points(rules: Ruleset, scored: list[int], totals: list[int],
+                 rows: list[list[int]], caller: int | None,
+                 caller_success: bool | None) -> tuple[list[int], tuple[int, ...]]:
+    """Points per seat (0 for a seat not scored), and the seats holding a special hand
+    (Kamikaze, moon). ``totals`` and ``rows`` are indexed by seat, as the points are: lists,
+    not dicts keyed by seat (compiled, an item of a list is read without hashing)."""
     special = special_holders(rules, scored, totals, rows, caller)
-    points: dict[int, int] = {}
+    points = [0] * len(totals)
     if special:
         penalty = rules.special_points()
         for p in scored:
@@ -52,8 +54,8 @@ def round_points(rules: Ruleset, scored: list[int], totals: dict[int, int],
     return points, ()
 
 
-def special_holders(rules: Ruleset, scored: list[int], totals: dict[int, int],
-                    rows: dict[int, list[int]], caller: int | None) -> tuple[int, ...]:
+def special_holders(rules: Ruleset, scored: list[int], totals: list[int],
+                    rows: list[list[int]], caller: int | None) -> tuple[int, ...]:
     """Seats whose hand overrides normal scoring: a 12-12-13-13 row, or golf's 0 caller."""
     holders: list[int] = []
     if rules.special_row is not None:
@@ -76,26 +78,27 @@ def special_holders(rules: Ruleset, scored: list[int], totals: dict[int, int],
 def finish_round(g: GameState, end: EndReason) -> RoundResult:
     """Score the round that just ended, apply resets, and decide whether the match is over.
 
-    Written with plain loops and local names (no generators, no keyword call): compiled,
-    each step is native code, and a round is scored once per ~60 events."""
+    Written with plain loops and local names (no generators, no keyword call), the seats'
+    totals and points in lists indexed by seat: compiled, each step is native code, and a
+    round is scored once per ~60 events."""
     r = g.round
     rules = g.rules
     scored, row_values, totals = _row_totals(g)
     caller: int | None = None
-    if r.caller >= 0 and not r.caller_forfeited and r.caller in totals:
+    if r.caller >= 0 and not r.caller_forfeited and r.caller in scored:
         caller = r.caller
     success = None
     if caller is not None:
         others = [totals[p] for p in scored if p != caller]
         success = rules.caller_succeeds(totals[caller], others)
-    points: dict[int, int]
+    points: list[int]
     special: tuple[int, ...]
     if end == END_FORFEIT:
-        points, special = {p: 0 for p in scored}, ()
+        points, special = [0] * len(totals), ()
     else:
         points, special = round_points(rules, scored, totals, row_values, caller, success)
     cumulative = g.cumulative
-    for p in scored:  # the keys of ``points``, in its order
+    for p in scored:
         cumulative[p] = cumulative[p] + points[p]
     resets, second_exact = _apply_resets(g, scored)
     result = _result(g, end, scored, totals, points, success, special, resets)
@@ -106,17 +109,19 @@ def finish_round(g: GameState, end: EndReason) -> RoundResult:
     for p in scored:  # the hands are revealed at the end of a round
         for card in r.rows[p]:
             known[card] = everybody
-    _check_match_end(g, points, second_exact)
+    _check_match_end(g, scored, points, second_exact)
     return result
 
 
-def _row_totals(g: GameState) -> tuple[list[int], dict[int, list[int]], dict[int, int]]:
-    """The seats scored (the active participants, in order), their rows' values and totals."""
+def _row_totals(g: GameState) -> tuple[list[int], list[list[int]], list[int]]:
+    """The seats scored (the active participants, in order), and by seat their rows' values
+    and totals (empty and 0 for a seat not scored)."""
     values = g.round.values
     rows = g.round.rows
     scored = g.active_participants()
-    row_values: dict[int, list[int]] = {}
-    totals: dict[int, int] = {}
+    count = len(g.players)
+    row_values: list[list[int]] = [[] for _ in range(count)]
+    totals = [0] * count
     for p in scored:
         row = [values[c] for c in rows[p]]
         total = 0
@@ -127,8 +132,8 @@ def _row_totals(g: GameState) -> tuple[list[int], dict[int, list[int]], dict[int
     return scored, row_values, totals
 
 
-def _result(g: GameState, end: EndReason, scored: list[int], totals: dict[int, int],
-            points: dict[int, int], success: bool | None, special: tuple[int, ...],
+def _result(g: GameState, end: EndReason, scored: list[int], totals: list[int],
+            points: list[int], success: bool | None, special: tuple[int, ...],
             resets: list[int]) -> RoundResult:
     """The round's ``RoundResult``, by player name (after the scores were added up)."""
     r = g.round
@@ -169,13 +174,14 @@ def _apply_resets(g: GameState, scored: list[int]) -> tuple[list[int], bool]:
     return resets, second_exact
 
 
-def _check_match_end(g: GameState, points: dict[int, int], second_exact: bool) -> None:
+def _check_match_end(g: GameState, scored: list[int], points: list[int],
+                     second_exact: bool) -> None:
     active = g.active_players()
     if not g.ending:
         g.ending = (second_exact or len(active) < 2
                     or any(g.rules.is_over_target(g.cumulative[p]) for p in active))
     if g.ending:
-        decide_winners(g, points)
+        decide_winners(g, {p: points[p] for p in scored})
 
 
 def decide_winners(g: GameState, last_points: dict[int, int]) -> None:

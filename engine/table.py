@@ -78,6 +78,17 @@ def check_position(g: GameState, seat: int, position: int) -> None:
                                 f"(their row has {size} card{'s' if size != 1 else ''})")
 
 
+def distinct(positions: tuple[int, ...]) -> bool:
+    """No position twice: ``len(set(positions)) == len(positions)`` without building a set
+    (compiled, a set of two or four ints costs more than comparing them pairwise)."""
+    count = len(positions)
+    for i in range(count):
+        for j in range(i + 1, count):
+            if positions[i] == positions[j]:
+                return False
+    return True
+
+
 def can_reshuffle(g: GameState) -> bool:
     return g.rules.reshuffle and len(g.round.pile) > 1
 

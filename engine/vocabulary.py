@@ -48,3 +48,13 @@ DISCARD: Final[DrawSource] = DrawSource.DISCARD
 PEEK: Final[PowerKind] = PowerKind.PEEK
 SPY: Final[PowerKind] = PowerKind.SPY
 SWAP: Final[PowerKind] = PowerKind.SWAP
+
+# The same words typed ``str``, for comparing an event's field (a decoder outside the engine may
+# give the plain string) or a state's: compiled, ``str == str`` is a native string comparison,
+# while a ``str`` compared with a member is a generic rich comparison (~100-150 machine
+# instructions; a draw, a discard, a replacement and a power each made one or more).
+DECK_WORD: Final[str] = DECK.value
+DISCARD_WORD: Final[str] = DISCARD.value
+PEEK_WORD: Final[str] = PEEK.value
+SPY_WORD: Final[str] = SPY.value
+SWAP_WORD: Final[str] = SWAP.value

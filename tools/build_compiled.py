@@ -36,6 +36,8 @@ KEEP_PYTHON: dict[str, str] = {
     "__init__.py": "the package's front door; nothing in it runs per event",
     "errors.py": "mypyc makes the class-level ``kind`` of each error an instance default that "
                  "native exception classes never set (``err.kind`` fails); raised, not hot",
+    "native.py": "the build hints' run-time no-op: compiled, its branch that the type checker "
+                 "deems unreachable would raise instead of defining it",
 }
 """Engine modules left as Python in the compiled package, and why."""
 

@@ -43,8 +43,8 @@ from engine.state import GameState
 Stamp = int | float | str | None
 
 COMMON: Final = ("seq", "auto", "t", "h")
-"""The fields every decoded line ends with, in this order (``fastdecode._Line``: msgspec puts
-a ``kw_only`` base's fields, all with defaults, after the required ones)."""
+"""The fields every decoded line starts with, in this order (``fastdecode._Line``: its structs
+are all ``kw_only``, so msgspec keeps the base's fields first), at indexes 0 to 3."""
 
 LAYOUT: Final[dict[str, tuple[str, ...]]] = {
     Draw.TYPE: ("player", "source", "card"),
@@ -61,8 +61,9 @@ LAYOUT: Final[dict[str, tuple[str, ...]]] = {
     Reshuffle.TYPE: ("deck",),
     Forfeit.TYPE: ("player", "reason"),
 }
-"""Each line type's own fields, before ``COMMON``, in the struct's order: the indexes the
-builders below read (``fastdecode`` checks its structs against this when it is imported)."""
+"""Each line type's own fields, after ``COMMON``, in the struct's order (from index 4): the
+indexes the builders below read (``fastdecode`` checks its structs against this when it is
+imported)."""
 
 KIND: Final[dict[str, int]] = {tag: number for number, tag in enumerate(LAYOUT)}
 """Line type -> its place in ``LAYOUT`` (most frequent first), which ``events_of`` branches
@@ -83,28 +84,28 @@ def events_of(lines: list[Any], structs: tuple[type, ...],
     draw, replace, discard, power, peek = structs[0], structs[1], structs[2], structs[3], \
         structs[4]
     for line in lines:
-        v: tuple[Any, ...] = to_tuple(line)   # the own fields, then seq, auto, t, h
-        if v[-1] is not None:
+        v: tuple[Any, ...] = to_tuple(line)   # seq, auto, t, h, then the own fields
+        if v[3] is not None:
             return None
-        seq, auto, t = v[-4], v[-3], v[-2]
+        seq, auto, t = v[0], v[1], v[2]
         keys += 1 + (seq is not None) + (auto is True) + (t is not None)
         cls = type(line)
         if cls is draw:
-            events.append(Draw(seq, auto, v[0], v[1], v[2]))
-            keys += 2 + (v[2] is not None)
+            events.append(Draw(seq, auto, v[4], v[5], v[6]))
+            keys += 2 + (v[6] is not None)
         elif cls is replace:
-            events.append(Replace(seq, auto, v[0], v[1], v[2], v[3]))
-            keys += 2 + (v[2] is not None) + (v[3] is not None)
+            events.append(Replace(seq, auto, v[4], v[5], v[6], v[7]))
+            keys += 2 + (v[6] is not None) + (v[7] is not None)
         elif cls is discard:
-            events.append(Discard(seq, auto, v[0]))
+            events.append(Discard(seq, auto, v[4]))
             keys += 1
         elif cls is power:
-            if not power_fits(v[1], v[2], v[3]):
+            if not power_fits(v[5], v[6], v[7]):
                 return None
-            events.append(Power(seq, auto, v[0], v[1], v[2], v[3]))
-            keys += 2 + (v[2] is not None) + (v[3] is not None)
+            events.append(Power(seq, auto, v[4], v[5], v[6], v[7]))
+            keys += 2 + (v[6] is not None) + (v[7] is not None)
         elif cls is peek:
-            events.append(Peek(seq, auto, v[0], v[1]))
+            events.append(Peek(seq, auto, v[4], v[5]))
             keys += 2
         else:
             keys += _rare(cls, structs, v, seq, auto, events)
@@ -131,28 +132,28 @@ def _rare(cls: type, structs: tuple[type, ...], v: tuple[Any, ...], seq: int | N
     """``events_of`` for the line types seen a few times per round: appends the event,
     returns the keys of its own fields."""
     if cls is structs[5]:
-        events.append(Skip(seq, auto, v[0]))
+        events.append(Skip(seq, auto, v[4]))
         return 1
     if cls is structs[6]:
-        events.append(Cabo(seq, auto, v[0]))
+        events.append(Cabo(seq, auto, v[4]))
         return 1
     if cls is structs[7]:
-        events.append(Snap(seq, auto, v[0], v[1]))
+        events.append(Snap(seq, auto, v[4], v[5]))
         return 2
     if cls is structs[8]:
-        events.append(Deal(seq, auto, v[0], v[1], v[2], v[3], v[4]))
-        return 5 + len(v[2])
+        events.append(Deal(seq, auto, v[4], v[5], v[6], v[7], v[8]))
+        return 5 + len(v[6])
     if cls is structs[9]:
-        events.append(RoundEnd(seq, auto, v[0], v[1]))
-        return 2 + len(v[1])
+        events.append(RoundEnd(seq, auto, v[4], v[5]))
+        return 2 + len(v[5])
     if cls is structs[10]:
-        events.append(GameEnd(seq, auto, v[0], v[1]))
-        return 2 + len(v[1])
+        events.append(GameEnd(seq, auto, v[4], v[5]))
+        return 2 + len(v[5])
     if cls is structs[11]:
-        events.append(Reshuffle(seq, auto, v[0]))
+        events.append(Reshuffle(seq, auto, v[4]))
         return 1
-    events.append(Forfeit(seq, auto, v[0], v[1]))
-    return 1 + (v[1] is not None)
+    events.append(Forfeit(seq, auto, v[4], v[5]))
+    return 1 + (v[5] is not None)
 
 
 def apply_events(state: GameState, events: list[Event], stamps: list[Stamp], visitor: Any,
