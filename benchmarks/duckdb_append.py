@@ -10,7 +10,10 @@ Usage::
 
 Each variant runs in a fresh child process (DuckDB's allocator and caches start cold, as in a
 load), best of ``--repeat``; CPU is the process's (DuckDB's threads included), the close (the
-checkpoint that folds the write-ahead log in) counted.
+checkpoint that folds the write-ahead log in) counted. ``--instructions`` counts the child's
+instructions instead (valgrind's callgrind; minutes a variant, unaffected by a busy machine).
+Variants of the stored layout (``drop``, ``retype``) change the empty tables before the
+append: what a layout would save, before anything of it is built.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -71,9 +75,9 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
     import pyarrow.compute as pc
 
     from cabo_log.db import database
-    from cabo_log.db.event_tables import KINDS
+    from cabo_log.db.event_tables import KINDS, stored
     from cabo_log.db.load import COMMIT_ROWS, FLUSH_ROWS
-    from cabo_log.db.load_connection import open_for_load
+    from cabo_log.db.load_connection import DUCKDB_MEMORY, WAL_BYTES, open_for_load
 
     chunks = chunks_of(spool)
     cast = variant.get("cast")       # column -> "dict" | "view": the events' text columns
@@ -95,15 +99,21 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
         chunks = out
     for suffix in ("", ".wal"):
         Path(str(db) + suffix).unlink(missing_ok=True)
-    con = open_for_load(db)
+    if "row_group_size" in variant:   # as ``open_for_load``, another row group size
+        con = database.connect(db, read_only=False, row_group_size=variant["row_group_size"])
+        con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")
+        con.execute(f"SET checkpoint_threshold = '{WAL_BYTES}'")
+    else:
+        con = open_for_load(db)
     database.ensure_schema(con, db)
+    gone = reshape(con, variant)
     con.execute("SET threads = 1")   # as the load sets it while its workers replay
     for sql in variant.get("settings", []):
         con.execute(sql)
     flush = int(variant.get("flush", FLUSH_ROWS))
     commit = int(variant.get("commit", COMMIT_ROWS))
     mode = variant.get("mode", "register")
-    cur = con.cursor()
+    cur = database.use_same(con)
     started, cpu = time.perf_counter(), time.process_time()
     pending: dict[str, list[Any]] = {}
     rows = opened = 0
@@ -114,16 +124,18 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
         t0 = time.process_time()
         if not opened:
             cur.execute("BEGIN TRANSACTION")
-        for table, batches in pending.items():
-            data = pa.Table.from_batches(batches)
-            if mode == "register":
-                cur.register("_incoming", data)
-                cur.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
-                cur.unregister("_incoming")
-            elif mode == "from_arrow":
-                cur.from_arrow(data).insert_into(table)
-            elif mode == "append":
-                cur.append(table, data, by_name=True)
+        for name, batches in pending.items():
+            for table, rows_of in stored(name, pa.Table.from_batches(batches)):
+                data = rows_of.drop_columns(
+                    [n for n in gone.get(table, ()) if n in rows_of.column_names])
+                if mode == "register":   # as ``writer.Writer.insert``
+                    cur.register("_incoming", data)
+                    cur.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
+                    cur.unregister("_incoming")
+                elif mode == "from_arrow":
+                    cur.from_arrow(data).insert_into(table)
+                elif mode == "append":
+                    cur.append(table, data, by_name=True)
         opened += rows
         pending, rows = {}, 0
         t1 = time.process_time()
@@ -162,12 +174,42 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
             "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, **stage}
 
 
+def reshape(con: Any, variant: dict[str, Any]) -> dict[str, set[str]]:
+    """A variant's stored layout: columns dropped (``drop``: table prefix -> columns) or
+    retyped (``retype``: table prefix -> {column: SQL type}) in the empty tables; the columns
+    dropped of each table (left out of its rows)."""
+    drop: dict[str, list[str]] = variant.get("drop", {})
+    retype: dict[str, dict[str, str]] = variant.get("retype", {})
+    if not (drop or retype):
+        return {}
+    con.execute("DROP VIEW IF EXISTS events")
+    tables = [r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables").fetchall()]
+    gone: dict[str, set[str]] = {}
+    for table in tables:
+        cols = {r[0] for r in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+            [table]).fetchall()}
+        for prefix, names in drop.items():
+            if table.startswith(prefix):
+                for name in set(names) & cols:
+                    con.execute(f'ALTER TABLE {table} DROP COLUMN "{name}"')
+                    gone.setdefault(table, set()).add(name)
+        for prefix, types in retype.items():
+            if table.startswith(prefix):
+                for name, sql in types.items():
+                    if name in cols:
+                        con.execute(f'ALTER TABLE {table} ALTER "{name}" TYPE {sql}')
+    return gone
+
+
+GAME_TABLES = ("events_", "powers", "rounds", "round_scores", "game_players", "cabo_calls")
 LOW = ["type", "player", "first_player", "source", "end_side", "power", "reason", "claim",
        "penalty", "target_player", "swap_player_a", "swap_player_b", "earned", "given",
        "received", "card"]
 
 VARIANTS: dict[str, dict[str, Any]] = {
-    "as the writer (register + INSERT BY NAME)": {},
+    "as the writer (register + INSERT BY NAME)": {},   # row groups of ROW_GROUP_SIZE
     "from_arrow().insert_into": {"mode": "from_arrow"},
     "con.append(by_name)": {"mode": "append"},
     "preserve_insertion_order = false": {"settings": ["SET preserve_insertion_order = false"]},
@@ -186,6 +228,21 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "allocator_flush_threshold 1GB": {"settings": ["SET allocator_flush_threshold = '1GB'"]},
     "write_buffer_row_group_count 1": {"settings": ["SET write_buffer_row_group_count = 1"]},
     "no optimistic write": {"settings": ["SET enable_optimistic_write = false"]},
+    "row groups of 122880 (DuckDB's default)": {"row_group_size": 122880},
+    "row groups of 61440": {"row_group_size": 61440},
+    "row groups of 16384": {"row_group_size": 16384},
+    "events without ruleset": {"drop": {"events_": ["ruleset"]}},
+    "no ruleset but in games": {"drop": {t: ["ruleset"] for t in GAME_TABLES}},
+    "events without line": {"drop": {"events_": ["line"]}},
+    "events ints smaller": {"retype": {"events_": {
+        "seq": "USMALLINT", "round": "UTINYINT", "turn": "USMALLINT", "value": "TINYINT",
+        "deck_left": "TINYINT", "row_delta": "TINYINT", "known_chosen": "UTINYINT",
+        "line": "INTEGER"}}},
+    "events closed words ENUM": {"retype": {"events_": {
+        "source": "ENUM('deck', 'discard')", "end_side": "ENUM('left', 'right')",
+        "power": "ENUM('peek', 'spy', 'swap')", "earned": "ENUM('peek', 'spy', 'swap')",
+        "type": "ENUM('game', 'draw', 'discard', 'replace', 'power', 'skip', 'cabo', "
+                "'snap', 'deal', 'peek', 'reshuffle', 'forfeit', 'round_end', 'game_end')"}}},
     "flush 400k rows": {"flush": 400_000},
     "flush 50k rows": {"flush": 50_000},
     "one commit": {"commit": 10**9},
@@ -202,6 +259,8 @@ def main() -> None:
     parser.add_argument("--spool", type=Path, default=Path("build/bench-load/spool"))
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--only", nargs="*", help="variants whose name contains any of these")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions (valgrind's callgrind) instead of CPU time")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -214,12 +273,16 @@ def main() -> None:
     best: dict[str, dict[str, float]] = {}
     for _ in range(args.repeat):     # rounds: every variant once per round, interleaved
         for name in names:
-            out = subprocess.run([sys.executable, __file__, "--spool", str(args.spool),
+            grind = (["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+                     if args.instructions else [])
+            out = subprocess.run([*grind, sys.executable, __file__, "--spool", str(args.spool),
                                   "--child", name], capture_output=True, text=True)
             if out.returncode:
                 print(f"{name:45s} failed: {out.stderr.strip().splitlines()[-1]}")
                 continue
             got = json.loads(out.stdout)
+            if args.instructions:   # "==PID== Collected : N"
+                got["cpu"] = int(re.findall(r"Collected : (\d+)", out.stderr)[-1]) / 1e9
             if name not in best or got["cpu"] < best[name]["cpu"]:
                 best[name] = got
     for name, b in best.items():
@@ -228,6 +291,8 @@ def main() -> None:
               f"checkpoint {b['checkpoint']:.2f}; after the last chunk {b['tail']:.2f} CPU, "
               f"{b['tail_wall']:.2f} wall)  "
               f"{b['size']:.0f} MB, peak RSS {b['rss']:.0f} MB", flush=True)
+        if args.instructions:
+            print(f"{'':45s} {b['cpu']:.2f} G instructions")
     print(f"best of {args.repeat} interleaved rounds; load average {os.getloadavg()[0]:.1f}")
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import pytest
 
 from cabo_log.db import event_tables
 from cabo_log.db.database import DatabaseError, duck_type
-from cabo_log.db.event_tables import KINDS, STORED, VIEW, widen
+from cabo_log.db.event_tables import KINDS, STORED, STORED_WIRE, TIMED, VIEW, widen
 from cabo_log.db.load import load_paths
 from cabo_log.db.replay_files import Task, replay_tasks
 from cabo_log.db.row_layout import LAYOUTS
@@ -78,10 +78,13 @@ def test_each_kind_has_one_table_with_exactly_its_columns() -> None:
         names = STORED[table].names
         assert names == [n for n in order if n in names]          # the view's order
         filled = {c for kind in kinds for c in LAYOUTS[kind]}
-        assert set(names) == filled | {"game_id", "ruleset", "t_ms", "t_iso"} | (
+        assert set(names) == filled | {"game_id", "ruleset"} | (
             {"type"} if len(kinds) > 1 else set())
+        assert STORED_WIRE[table].names == [   # what a worker sends: the times too
+            n for n in order if n in {*names, "t_ms", "t_iso"}]
         for name in names:
             assert STORED[table].field(name).type == SCHEMAS[VIEW].field(name).type
+    assert STORED[TIMED] == SCHEMAS[VIEW]   # an event with a time: every column
 
 
 def test_the_view_has_the_schema_and_the_rows_of_the_wide_table(tmp_path: Path) -> None:
@@ -95,7 +98,7 @@ def test_the_view_has_the_schema_and_the_rows_of_the_wide_table(tmp_path: Path) 
         stored = {r[0] for r in con.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE'"
         ).fetchall()}
-        assert set(KINDS) <= stored and VIEW not in stored
+        assert set(KINDS) | {TIMED} <= stored and VIEW not in stored
         for kind, layout in LAYOUTS.items():   # a kind's other columns are NULL
             others = [n for n in SCHEMAS[VIEW].names if n not in (*layout, *KEYS)]
             nulls = ", ".join(['0', *(f'count("{n}")' for n in others)])
@@ -104,6 +107,10 @@ def test_the_view_has_the_schema_and_the_rows_of_the_wide_table(tmp_path: Path) 
             assert counts is not None and counts[0] > 0 and set(counts[1:]) == {0}, kind
         timed = con.execute("SELECT count(t_ms), count(t_iso) FROM events").fetchone()
         assert timed is not None and min(timed) > 0
+        # the events with a time are those of events_timed, the others have none
+        split = con.execute(f"SELECT (SELECT count(*) FROM {TIMED}), count(*) FROM events "
+                            "WHERE t_ms IS NOT NULL OR t_iso IS NOT NULL").fetchone()
+        assert split is not None and split[0] == split[1] > 0
     finally:
         con.close()
     assert_same_columns(view_rows(db), expected_rows(paths))
@@ -129,12 +136,12 @@ def test_a_database_of_the_one_table_schema_is_refused(tmp_path: Path) -> None:
     cols = ", ".join(f'"{f.name}" {duck_type(f.type)}' for f in SCHEMAS[VIEW])
     con.execute(f"CREATE TABLE events ({cols})")
     con.close()
-    with pytest.raises(DatabaseError, match="schema version 2, this cabo-log uses 3: load "
+    with pytest.raises(DatabaseError, match="schema version 2, this cabo-log uses 4: load "
                                             r"into a new database \(--db\)"):
         load_paths([SAMPLES / "edition1-match.jsonl"], db, jobs=1)
 
 
 def test_view_sql_names_every_column_once_per_table() -> None:
     sql = event_tables.view_sql()
-    assert sql.count(" UNION ALL ") == len(KINDS) - 1
-    assert all(f"FROM {table}" in sql for table in KINDS)
+    assert sql.count(" UNION ALL ") == len(KINDS)
+    assert all(f"FROM {table}" in sql for table in (*KINDS, TIMED))

@@ -25,8 +25,8 @@ from cabo_log.db.basics import DatabaseError as DatabaseError  # re-exported
 from cabo_log.db.schema import SCHEMAS
 
 # 2: counts of rounds and turns INTEGER, scores BIGINT; 3: ``events`` a view over a table per
-# frequent event kind (``event_tables``)
-SCHEMA_VERSION = "3"
+# frequent event kind (``event_tables``); 4: the times of an event only in ``events_timed``
+SCHEMA_VERSION = "4"
 
 LOADER_SCHEMAS: dict[str, pa.Schema] = {
     "files": pa.schema([
@@ -88,9 +88,13 @@ def ddl() -> list[str]:
 # --- opening ------------------------------------------------------------------------------------
 
 def connect(path: str | os.PathLike[str], *, read_only: bool,
-            config: dict[str, Any] | None = None) -> duckdb.DuckDBPyConnection:
+            config: dict[str, Any] | None = None, row_group_size: int | None = None
+            ) -> duckdb.DuckDBPyConnection:
     """Open the database, or raise DatabaseError with a sentence saying why it cannot be.
-    ``config``: DuckDB settings applied at connection time (see ``readonly``)."""
+    ``config``: DuckDB settings applied at connection time (see ``readonly``);
+    ``row_group_size``: the rows of a row group DuckDB writes through this connection (a file
+    does not keep it: it is an ``ATTACH`` option, so the file is attached to an in-memory
+    database and made the default one; a cursor of it says ``USE`` too, see ``use_same``)."""
     p = Path(path)
     if p.is_dir():
         raise DatabaseError(f"{p} is a folder, not a database file")
@@ -101,9 +105,39 @@ def connect(path: str | os.PathLike[str], *, read_only: bool,
     elif not p.parent.is_dir():
         raise DatabaseError(f"cannot create {p}: the folder {p.parent} does not exist")
     try:
-        return duckdb.connect(str(p), read_only=read_only, config=config or {})
+        if row_group_size is None:
+            return duckdb.connect(str(p), read_only=read_only, config=config or {})
+        return _attached(p, read_only, config or {}, row_group_size)
     except duckdb.Error as exc:
         raise DatabaseError(f"cannot open {p}: {_reason(exc)}") from None
+
+
+ALIAS = "cabo"   # the name of a file attached with its own row group size (``connect``)
+
+
+def _attached(p: Path, read_only: bool, config: dict[str, Any], row_group_size: int
+              ) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(":memory:", config=config)
+    literal = str(p).replace("'", "''")
+    mode = ", READ_ONLY" if read_only else ""
+    try:
+        con.execute(f"ATTACH '{literal}' AS {ALIAS} (ROW_GROUP_SIZE {int(row_group_size)}"
+                    f"{mode})")
+        con.execute(f"USE {ALIAS}")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def use_same(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """A cursor of ``con`` on the same default database (a cursor starts on the in-memory one
+    of an attached file, ``connect(row_group_size=...)``)."""
+    cursor = con.cursor()
+    row = con.execute("SELECT current_database()").fetchone()
+    if row is not None and row[0] == ALIAS:
+        cursor.execute(f"USE {ALIAS}")
+    return cursor
 
 
 def _check_magic(p: Path) -> None:

@@ -12,6 +12,11 @@ lacks as typed NULLs, so every query sees the one ``events`` table of docs/schem
 Nothing here lists columns: a table's columns are those of ``schema.SCHEMAS["events"]`` that
 its kinds' rows fill (``row_layout.LAYOUTS``), plus the key and the timestamps, in the
 schema's order.
+
+The times (``t_ms``, ``t_iso``) are not in those tables: few logs carry them, and a column of
+NULLs costs DuckDB's append nearly what a filled one does (~60 ms of CPU for the two per
+1.17 M events). An event that has a time is stored whole in ``events_timed`` instead, with
+every column of the view, as the one wide table was; the view reads it as one more part.
 """
 
 from __future__ import annotations
@@ -32,9 +37,12 @@ KINDS: dict[str, tuple[str, ...]] = {
 TABLE_OF: dict[str, str] = {kind: table for table, kinds in KINDS.items() for kind in kinds}
 # columns every table has besides its kinds' rows (``chunk`` fills the times)
 ALWAYS = ("game_id", "ruleset", "t_ms", "t_iso")
+TIMES = ("t_ms", "t_iso")
+# the events that have a time, with every column of the view
+TIMED = f"{VIEW}_timed"
 
 
-def _stored(kinds: tuple[str, ...]) -> pa.Schema:
+def _filled(kinds: tuple[str, ...]) -> pa.Schema:
     """The columns of the view that these kinds fill (``type`` when there are several)."""
     filled = {name for kind in kinds for name in LAYOUTS[kind]} | set(ALWAYS)
     if len(kinds) > 1:
@@ -42,20 +50,26 @@ def _stored(kinds: tuple[str, ...]) -> pa.Schema:
     return pa.schema([f for f in SCHEMAS[VIEW] if f.name in filled])
 
 
-STORED: dict[str, pa.Schema] = {table: _stored(kinds) for table, kinds in KINDS.items()}
+# what crosses from a worker to the writer, a batch per table of ``KINDS``: the columns its
+# kinds fill, the times included, game_id and ruleset dictionary-encoded
+STORED_WIRE: dict[str, pa.Schema] = {
+    table: pa.schema([pa.field(f.name, GAME_KEY) if f.name in ("game_id", "ruleset") else f
+                      for f in _filled(kinds)])
+    for table, kinds in KINDS.items()}
+# what the tables hold: those columns but the times; ``TIMED`` every column of the view
+STORED: dict[str, pa.Schema] = {
+    **{table: pa.schema([f for f in _filled(kinds) if f.name not in TIMES])
+       for table, kinds in KINDS.items()},
+    TIMED: SCHEMAS[VIEW]}
 # the tables a game's rows are stored in: ``schema.GAME_TABLES`` with ``events``' own
 GAME_STORED: tuple[str, ...] = tuple(
-    stored for name in GAME_TABLES for stored in (KINDS if name == VIEW else (name,)))
-# what crosses from a worker to the writer: game_id and ruleset dictionary-encoded
-STORED_WIRE: dict[str, pa.Schema] = {
-    name: pa.schema([pa.field(f.name, GAME_KEY) if f.name in ("game_id", "ruleset") else f
-                     for f in schema])
-    for name, schema in STORED.items()}
+    stored for name in GAME_TABLES for stored in (STORED if name == VIEW else (name,)))
 
 
 def view_sql() -> str:
     """The SELECT of the view ``events``: each table's rows with the view's columns, in the
-    view's order (a kind's ``type`` a constant, a column the table lacks a typed NULL)."""
+    view's order (a kind's ``type`` a constant, a column the table lacks a typed NULL), then
+    ``TIMED``'s."""
     from cabo_log.db.database import duck_type as sql_type
 
     parts = []
@@ -70,6 +84,8 @@ def view_sql() -> str:
             else:
                 cols.append(f'CAST(NULL AS {sql_type(f.type)}) AS "{f.name}"')
         parts.append(f"SELECT {', '.join(cols)} FROM {table}")
+    every = ", ".join(f'"{name}"' for name in SCHEMAS[VIEW].names)
+    parts.append(f"SELECT {every} FROM {TIMED}")
     return " UNION ALL ".join(parts)
 
 
@@ -78,26 +94,55 @@ def widen(batches: dict[str, list[pa.RecordBatch]]) -> dict[str, list[pa.RecordB
     ``events`` (``schema.WIRE``): what a Parquet dataset holds (``load --parquet-out``), so
     that its ``DIR/events/`` reads as the table of docs/schema.md with any Parquet reader."""
     out = {name: found for name, found in batches.items() if name not in KINDS}
-    wide: list[pa.RecordBatch] = []
-    for table, kinds in KINDS.items():
-        for batch in batches.get(table, []):
-            have, rows = set(batch.schema.names), batch.num_rows
-            wide.append(pa.RecordBatch.from_arrays([
-                batch.column(f.name) if f.name in have
-                else pa.array([kinds[0]] * rows, f.type) if f.name == "type"
-                else pa.nulls(rows, f.type) for f in WIRE[VIEW]], schema=WIRE[VIEW]))
+    wide = [_wide(batch, kinds) for table, kinds in KINDS.items()
+            for batch in batches.get(table, [])]
     if wide:
         out[VIEW] = wide
     return out
 
 
+def _wide(batch: pa.RecordBatch, kinds: tuple[str, ...]) -> pa.RecordBatch:
+    """A batch of these kinds' table as one of the wide ``events`` (``schema.WIRE``)."""
+    have, rows = set(batch.schema.names), batch.num_rows
+    return pa.RecordBatch.from_arrays([
+        batch.column(f.name) if f.name in have
+        else pa.array([kinds[0]] * rows, f.type) if f.name == "type"
+        else pa.nulls(rows, f.type) for f in WIRE[VIEW]], schema=WIRE[VIEW])
+
+
+def stored(table: str, data: pa.Table) -> list[tuple[str, pa.Table]]:
+    """Rows of a table as a worker sends them (``STORED_WIRE``) -> (table, rows) as they are
+    stored: without the times, or, the events that have a time, whole in ``TIMED``. Free
+    when no event has a time (the usual case: two counts of NULLs)."""
+    if table not in KINDS:
+        return [(table, data)]
+    names = STORED[table].names
+    t_ms, t_iso = data.column("t_ms"), data.column("t_iso")
+    if t_ms.null_count == len(t_ms) and t_iso.null_count == len(t_iso):
+        return [(table, data.select(names))]
+    timed = pc.or_(pc.is_valid(t_ms), pc.is_valid(t_iso))
+    out = []
+    rest = data.filter(pc.invert(timed))
+    if rest.num_rows:
+        out.append((table, rest.select(names)))
+    wide = [_wide(batch, KINDS[table]) for batch in data.filter(timed).to_batches()]
+    out.append((TIMED, pa.Table.from_batches(wide, schema=WIRE[VIEW])))
+    return out
+
+
 def split(data: pa.Table) -> dict[str, pa.Table]:
     """Rows of the wide ``events`` (a Parquet dataset's) -> the tables that store them (those
-    with rows)."""
+    with rows) as a worker sends them (``stored`` makes them the stored rows): the events
+    that have a time in ``TIMED``, the others by their kind."""
     out: dict[str, pa.Table] = {}
+    timed = pc.or_(pc.is_valid(data.column("t_ms")), pc.is_valid(data.column("t_iso")))
+    part = data.filter(timed)
+    if part.num_rows:
+        out[TIMED] = part.select(STORED[TIMED].names)
+    data = data.filter(pc.invert(timed))
     types = data.column("type")
     for table, kinds in KINDS.items():
         part = data.filter(pc.is_in(types, value_set=pa.array(kinds, STR)))
         if part.num_rows:
-            out[table] = part.select(STORED[table].names)
+            out[table] = part.select(STORED_WIRE[table].names)
     return out

@@ -1,5 +1,6 @@
-"""The DuckDB connection a load writes through: opened with a bounded memory and no checkpoint
-inside a commit, closed so that a stop never waits for the write-ahead log to be folded in.
+"""The DuckDB connection a load writes through: opened with a bounded memory, small row groups
+and no checkpoint inside a commit, closed so that a stop never waits for the write-ahead log
+to be folded in.
 """
 
 from __future__ import annotations
@@ -15,17 +16,34 @@ DUCKDB_MEMORY = "128MB"     # DuckDB's cache of the tables it wrote: of no use t
                             # pool gave pages back and faulted them in again all the time
                             # (17,000 madvise calls, ~12 % more CPU for the append)
 WAL_BYTES = "4GB"           # DuckDB's write-ahead log may grow this big before a checkpoint
+ROW_GROUP_SIZE = 32_768     # rows of a row group (DuckDB's default 122,880): a load's last
+                            # COMMIT compresses each table's last partial row group, on one
+                            # core while the workers are done (measured on 1.17 M events:
+                            # ~0.25 s CPU less after the last chunk, about the same in all, a
+                            # file ~6 % bigger); full ones are written as they fill, meanwhile
 
 
 def open_for_load(database: str | os.PathLike[str]) -> Any:
-    """The load's connection: a bounded memory (or it grows with the database), and no
-    checkpoint inside a COMMIT (seconds a stop would have to wait for): the write-ahead log is
-    folded into the database file once, when the load closes it."""
+    """The load's connection: a bounded memory (or it grows with the database), small row
+    groups, and no checkpoint inside a COMMIT (seconds a stop would have to wait for): the
+    write-ahead log is folded into the database file once, when the load closes it.
+    A stop signal that comes meanwhile is raised as such (``stop.Interrupted``): DuckDB
+    reports the statement it cut short (the ``ATTACH``) as an error of its own."""
     from cabo_log.db import database as db
+    from cabo_log.stop import interruption
 
-    con = db.connect(database, read_only=False)
-    con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")
-    con.execute(f"SET checkpoint_threshold = '{WAL_BYTES}'")
+    con = None
+    try:
+        con = db.connect(database, read_only=False, row_group_size=ROW_GROUP_SIZE)
+        con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")
+        con.execute(f"SET checkpoint_threshold = '{WAL_BYTES}'")
+    except BaseException as exc:
+        if con is not None:
+            con.close()
+        stop = interruption(exc)
+        if stop is not None and stop is not exc:
+            raise stop from None
+        raise
     return con
 
 

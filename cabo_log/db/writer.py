@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import duckdb
 import pyarrow as pa
 
-from cabo_log.db.database import ANALYSIS_SCHEMAS
-from cabo_log.db.event_tables import GAME_STORED
+from cabo_log.db.database import ANALYSIS_SCHEMAS, use_same
+from cabo_log.db.event_tables import GAME_STORED, stored
 
 
 @dataclass
@@ -56,7 +56,7 @@ class Writer:
 
     def __init__(self, con: duckdb.DuckDBPyConnection, *, flush_rows: int = 200_000,
                  commit_rows: int = 0, checkpoint_rows: int = 0) -> None:
-        self.con = con.cursor()     # the writing thread's own connection to the database
+        self.con = use_same(con)    # the writing thread's own connection to the database
         self.flush_rows = flush_rows
         self.commit_rows = commit_rows   # 0: every submitted batch is committed at once
         self.checkpoint_rows = checkpoint_rows   # 0: DuckDB decides when to checkpoint
@@ -248,9 +248,11 @@ class Writer:
             pass
 
     def insert(self, table: str, data: pa.Table) -> None:
-        """One bulk append from Arrow (never row by row)."""
-        self.con.register("_incoming", data)
-        try:
-            self.con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
-        finally:
-            self.con.unregister("_incoming")
+        """One bulk append from Arrow (never row by row) per table the rows are stored in
+        (``event_tables.stored``: an ``events`` table's rows without the times, or with)."""
+        for name, rows in stored(table, data):
+            self.con.register("_incoming", rows)
+            try:
+                self.con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _incoming")
+            finally:
+                self.con.unregister("_incoming")
