@@ -15,13 +15,14 @@ import pytest
 
 from cabo_log.db import replay_files
 from cabo_log.db.event_tables import KINDS
-from cabo_log.db.load import SPOOL_PREFIX, spool_folder
 from cabo_log.db.replay_files import (
+    SPOOL_PREFIX,
     Spooled,
     SpoolFile,
     Task,
     replay_tasks,
     replay_to_spool,
+    spool_folder,
     unspool,
 )
 

@@ -22,11 +22,8 @@ from __future__ import annotations
 
 import itertools
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +39,7 @@ from cabo_log.db.replay_files import (
     file_hash,
     replay_tasks,
     replay_to_spool,
+    spool_folder,
     unspool,
 )
 from cabo_log.workers import (
@@ -74,7 +72,6 @@ COMMIT_ROWS = 2_000_000     # and commits once a transaction holds this many: en
                             # again by the checkpoint (400,000: +0.9 s of 5 s for 2,000 games)
 CHECKPOINT_ROWS = 2_000_000  # and folds the committed rows into the file every this many
 PLAN_BLOCK = 1024           # files stat'ed and looked up in the database at a time
-SPOOL_PREFIX = ".cabo-log-load-"   # the workers' Arrow files wait in such a folder
 WORKER_PRELOAD = [replay_files.__name__, *replay_files.REPLAY_MODULES]   # what the workers'
                                             # forkserver imports once
 
@@ -369,22 +366,6 @@ class _Loader:
         if self.held:
             self.submitted.append((batch, self.held))
             self.held = {}
-
-
-@contextmanager
-def spool_folder(parent: Path) -> Iterator[str]:
-    """A fresh folder for the workers' Arrow files (``replay_files.spool``), in ``parent``
-    (the database's folder: the same disk, chosen by the user) or, where no folder can be made
-    there, in the system's temporary folder; removed with whatever is left in it when the
-    block ends: a stopped load leaves nothing behind."""
-    try:
-        folder = tempfile.mkdtemp(prefix=SPOOL_PREFIX, dir=parent)
-    except OSError:
-        folder = tempfile.mkdtemp(prefix=SPOOL_PREFIX)
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _blocks(items: Iterable[str], size: int) -> Iterator[list[str]]:

@@ -9,9 +9,12 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -20,6 +23,7 @@ if TYPE_CHECKING:
     from cabo_log.db.chunk import Chunk
 
 SPOOL_SUFFIX = ".arrow"
+SPOOL_PREFIX = ".cabo-log-load-"   # the workers' Arrow files wait in such a folder
 REPLAY_MODULES = ["cabo_log.db.chunk", "cabo_log.db.rows", "cabo_log.log.replay"]
 
 
@@ -208,3 +212,19 @@ def serialise(batches: dict[str, list[pa.RecordBatch]]) -> bytes:
         parts.append(len(name).to_bytes(2, "little") + name + len(body).to_bytes(8, "little"))
         parts.append(body)
     return b"".join(parts)
+
+
+@contextmanager
+def spool_folder(parent: Path) -> Iterator[str]:
+    """A fresh folder for the workers' Arrow files (``replay_files.spool``), in ``parent``
+    (the database's folder: the same disk, chosen by the user) or, where no folder can be made
+    there, in the system's temporary folder; removed with whatever is left in it when the
+    block ends: a stopped load leaves nothing behind."""
+    try:
+        folder = tempfile.mkdtemp(prefix=SPOOL_PREFIX, dir=parent)
+    except OSError:
+        folder = tempfile.mkdtemp(prefix=SPOOL_PREFIX)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
