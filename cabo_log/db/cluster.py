@@ -40,7 +40,6 @@ from cabo_log.db import event_tables
 from cabo_log.db.event_tables import widen
 from cabo_log.db.load import (
     COMMIT_ROWS,
-    FLUSH_ROWS,
     LoadSummary,
     Outcome,
     Progress,
@@ -200,7 +199,7 @@ def _load_database(client: Any, files: list[str], database: str | os.PathLike[st
     from cabo_log.db.writer import Writer
 
     con = open_for_load(database)
-    writer = Writer(con, flush_rows=FLUSH_ROWS, commit_rows=COMMIT_ROWS)
+    writer = Writer(con, commit_rows=COMMIT_ROWS)
     staging = tempfile.mkdtemp(prefix=".cabo-log-cluster-",
                                dir=Path(database).resolve().parent)
     try:

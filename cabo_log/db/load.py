@@ -112,7 +112,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     from cabo_log.db.writer import Writer
 
     con = open_for_load(database)
-    writer = Writer(con, flush_rows=FLUSH_ROWS, commit_rows=COMMIT_ROWS,
+    writer = Writer(con, commit_rows=COMMIT_ROWS,
                     checkpoint_rows=CHECKPOINT_ROWS)
     try:
         db.ensure_schema(con, database)

@@ -36,7 +36,8 @@ class Batch:
 
 class Writer:
     """The single writer of a load. Rows arrive as Arrow record batches and wait in memory
-    until ``flush_rows`` of them are pending; then they go to DuckDB (the rows of the games
+    until the loader ``submit``s them (``load.FLUSH_ROWS`` at most, fewer towards the end);
+    then they go to DuckDB (the rows of the games
     they replace deleted first, the new rows appended in bulk: ``INSERT ... SELECT`` from
     Arrow, never row by row) inside a transaction that is committed once it holds
     ``commit_rows`` rows, and by ``flush``.
@@ -47,17 +48,16 @@ class Writer:
     append of whole row groups is compressed straight into the database file, where many
     small commits leave partial row groups in the write-ahead log for the checkpoint to
     rewrite (measured: 1.65 times the CPU of the writer and checkpoint together, and a file
-    1.7 times as big). Memory stays flat all the same: ``flush_rows`` bounds what waits here,
+    1.7 times as big). Memory stays flat all the same: the loader bounds what waits here,
     and DuckDB keeps no more than a partial row group per table of what it has not written.
 
     ``submit`` writes in a background thread (DuckDB releases the GIL), so the loader goes on
     receiving rows meanwhile; at most one batch is being written at a time.
     """
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, *, flush_rows: int = 200_000,
-                 commit_rows: int = 0, checkpoint_rows: int = 0) -> None:
+    def __init__(self, con: duckdb.DuckDBPyConnection, *, commit_rows: int = 0,
+                 checkpoint_rows: int = 0) -> None:
         self.con = use_same(con)    # the writing thread's own connection to the database
-        self.flush_rows = flush_rows
         self.commit_rows = commit_rows   # 0: every submitted batch is committed at once
         self.checkpoint_rows = checkpoint_rows   # 0: DuckDB decides when to checkpoint
         self._unfolded = 0          # rows committed since the last checkpoint
@@ -104,9 +104,6 @@ class Writer:
     def stopping(self) -> bool:
         """``abort`` was called: the load is being stopped."""
         return self._stopping
-
-    def full(self) -> bool:
-        return self.pending.rows >= self.flush_rows
 
     # --- writing ------------------------------------------------------------------------------
     def submit(self, commit: bool = False) -> int:
