@@ -35,7 +35,8 @@ from cabo_log.play.simulate import simulate_game
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
 
 SEEDS = 6           # simulated games, each copied under new game ids
-COPIES = 24          # a load of ~3 s on an idle machine: the late signals still find it running
+COPIES = 48          # a load of ~3 s on an idle machine (24 became ~1.5 s as the load got
+                    # faster): the late signals still find it running
 EXIT_SECONDS = 4.0  # from the signal to the exit of the command (the machine may be busy)
 GONE_SECONDS = 3.0  # for the forkserver and the resource tracker to notice the exit
 # small chunks and batches: many results, many commits (each of two appends to DuckDB) and

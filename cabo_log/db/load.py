@@ -112,8 +112,14 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     from cabo_log.db.writer import Writer
 
     con = open_for_load(database)
-    writer = Writer(con, commit_rows=COMMIT_ROWS,
-                    checkpoint_rows=CHECKPOINT_ROWS)
+    try:   # its cursor runs a statement, which a stop signal can cut short too
+        writer = Writer(con, commit_rows=COMMIT_ROWS, checkpoint_rows=CHECKPOINT_ROWS)
+    except BaseException as exc:
+        close_after_load(con, stopping=True)
+        stop = interruption(exc)
+        if stop is not None:
+            raise LoadInterrupted(0, stop.signum) from None
+        raise
     try:
         db.ensure_schema(con, database)
         loader = _Loader(con, writer, force, listed_in(paths))
