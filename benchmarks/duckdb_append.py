@@ -220,6 +220,13 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "events text dictionary-encoded": {"cast": {"to": "dict", "columns": LOW}},
     "events text string_view": {"cast": {"to": "view", "columns": LOW}},
     "no dict_fsst": {"settings": ["SET disabled_compression_methods = 'dict_fsst'"]},
+    "no zstd": {"settings": ["SET disabled_compression_methods = 'zstd'"]},
+    "no zstd, no fsst": {"settings": ["SET disabled_compression_methods = 'zstd,fsst'"]},
+    "no zstd, no fsst, no dictionary": {"settings": [
+        "SET disabled_compression_methods = 'zstd,fsst,dictionary'"]},
+    "no zstd, chimp, patas, alp, alprd": {"settings": [
+        "SET disabled_compression_methods = 'zstd,chimp,patas,alp,alprd'"]},
+    "no zstd, rle": {"settings": ["SET disabled_compression_methods = 'zstd,rle'"]},
     "memory_limit 1GB": {"settings": ["SET memory_limit = '1GB'"]},
     "memory_limit 128MB": {"settings": ["SET memory_limit = '128MB'"]},
     "memory_limit 192MB": {"settings": ["SET memory_limit = '192MB'"]},
