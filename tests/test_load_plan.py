@@ -154,8 +154,9 @@ def test_the_last_results_are_written_while_the_workers_finish(
         tmp_path: Path, game: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
     """The batches handed to the writer shrink towards the end (each at least half of what is
     still to come, ``load.DRAIN_SHARE``), down to one result each once every chunk is handed
-    out: the last rows are not written in one big batch after the workers. The same rows as
-    a load in one process."""
+    out: the last rows are not written in one big batch after the workers. The first of
+    those commits the load's transaction (its COMMIT runs while the workers finish), so the
+    last COMMIT holds only the results after it. The same rows as a load in one process."""
     folder = tmp_path / "logs"
     folder.mkdir()
     for i in range(8):
@@ -169,13 +170,15 @@ def test_the_last_results_are_written_while_the_workers_finish(
 
     load_paths([folder], tmp_path / "one.duckdb", jobs=1)
     submitted: list[int] = []   # rows (without the loader's own) of each batch handed over
+    commits: list[bool] = []    # and whether it commits (the drain's first one does)
     submit = loadmod._Loader.submit
 
-    def spy(self: Any) -> None:
+    def spy(self: Any, commit: bool = False) -> None:
         pending = self.writer.pending.tables
         submitted.append(sum(b.num_rows for t, items in pending.items()
                              if t not in ("files", "load_errors") for b in items))
-        submit(self)
+        commits.append(commit)
+        submit(self, commit)
 
     monkeypatch.setattr(loadmod._Loader, "submit", spy)
     monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
@@ -187,6 +190,7 @@ def test_the_last_results_are_written_while_the_workers_finish(
     assert per_game and sum(submitted) == 8 * per_game
     assert submitted == sorted(submitted, reverse=True), submitted
     assert submitted[0] <= 4 * per_game and submitted[-1] == per_game, submitted
+    assert commits.count(True) == 1 and commits.index(True) >= len(commits) - 4, commits
     assert rows(tmp_path / "two.duckdb") == rows(tmp_path / "one.duckdb")
 
 

@@ -133,6 +133,41 @@ def test_the_forkserver_starts_before_the_database_is_opened(
     assert rows(tmp_path / "two.duckdb") == rows(tmp_path / "one.duckdb")
 
 
+def test_the_command_line_is_read_early_only_when_it_is_plain() -> None:
+    """``cabo-log load``'s paths and ``--jobs`` as read before typer parses (to start the
+    forkserver sooner); None for anything typer alone should judge."""
+    from cabo_log.cli.db import early_load_args
+
+    assert early_load_args(["a", "b.jsonl", "--db", "x.duckdb", "-q"]) == (["a", "b.jsonl"], None)
+    assert early_load_args(["--jobs", "3", "a", "--force"]) == (["a"], 3)
+    assert early_load_args(["--jobs=2", "--db=x", "-j", "1", "a"]) == (["a"], 1)
+    assert early_load_args(["--db", "-", "--", "-a", "--b"]) == (["-a", "--b"], None)
+    assert early_load_args(["--analyse", "--rollouts", "4", "a"]) == (["a"], None)
+    for odd in (["--cluster", "local:2", "a"], ["a", "--help"], ["-j4", "a"], ["-qj", "2"],
+                ["--jobs", "0", "a"], ["--jobs", "x", "a"], ["a", "--new-option"], ["-j=2"]):
+        assert early_load_args(odd) is None, odd
+
+
+def test_the_command_starts_the_forkserver_before_typer_parses(
+        tmp_path: Path, folder: Path) -> None:
+    """``main`` starts the workers' forkserver for a load big enough for workers before
+    typer has read the command line (typer's own parsing imports pydantic); a small load
+    or ``--jobs 1`` starts none there."""
+    code = ("import sys; from cabo_log.db import load; load.INLINE_BYTES = {limit}; "
+            "import typer.main as t; calls = []; get = t.get_command; "
+            "t.get_command = lambda app: calls.append('typer') or get(app); "
+            "load.prestart = lambda preload: calls.append('prestart'); "
+            "load.load_paths = lambda *a, **k: print(calls) or sys.exit(0); "
+            "from cabo_log.cli import main; sys.argv[0] = 'cabo-log'; main()")
+    for limit, args, expected in ((0, [], "['prestart', 'typer']"),
+                                  (0, ["--jobs", "1"], "['typer']"),
+                                  (1 << 40, [], "['typer']")):
+        out = subprocess.run([sys.executable, "-c", code.format(limit=limit), "load",
+                              str(folder), "--db", str(tmp_path / "x.duckdb"), *args],
+                             capture_output=True, text=True)
+        assert (out.returncode, out.stdout.strip()) == (0, expected), out.stderr
+
+
 def _group(pgid: int) -> list[str]:
     """The live processes of a process group."""
     found = []

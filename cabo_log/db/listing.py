@@ -61,6 +61,32 @@ def survey_logs(paths: Sequence[str | os.PathLike[str]], enough: int) -> tuple[i
     return count, size >= enough
 
 
+def holds_at_least(paths: Sequence[str | os.PathLike[str]], enough: int) -> bool:
+    """Whether the files ``iter_logs`` gives hold at least ``enough`` bytes: ``survey_logs``
+    without the count, so without walking past the first files that do."""
+    size = 0
+    for path in iter_logs(paths):
+        try:
+            size += os.stat(path).st_size
+        except OSError:
+            continue
+        if size >= enough:
+            return True
+    return False
+
+
+def blocks(paths: Iterable[str], size: int) -> Iterator[list[str]]:
+    """``paths`` in lists of ``size`` (the last one shorter), one list held at a time."""
+    block: list[str] = []
+    for path in paths:
+        block.append(path)
+        if len(block) >= size:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
 def listed_in(paths: Sequence[str | os.PathLike[str]]) -> Callable[[str], bool]:
     """A test: would ``iter_logs(paths)`` give this absolute path? (Without walking.)"""
     roots = [os.path.abspath(p) for p in paths]

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from cabo_log.db import replay_files
 from cabo_log.db.known import Known, errors_batch, files_batch, unchanged_on_disk, without_games
-from cabo_log.db.listing import iter_logs, listed_in, survey_logs
+from cabo_log.db.listing import blocks, holds_at_least, iter_logs, listed_in, survey_logs
 from cabo_log.db.load_result import LoadError, LoadInterrupted, LoadSummary, NoLogsFound
 from cabo_log.db.replay_files import (
     Outcome,
@@ -156,6 +156,13 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     return summary
 
 
+def start_workers(paths: Sequence[str | os.PathLike[str]], jobs: int | None) -> None:
+    """Start the workers' forkserver if a load of ``paths`` will want workers: ``cabo-log
+    load`` calls it before typer parses (~75 ms sooner), ``load_paths`` (a no-op then) after."""
+    if worker_count(jobs, 2) > 1 and holds_at_least(paths, INLINE_BYTES):
+        prestart(WORKER_PRELOAD)
+
+
 class _Loader:
     """The parent's bookkeeping of one load, kept flat in memory: what the database knew of
     each file is asked block by block as the files are planned (``Known``), which game ids
@@ -175,6 +182,7 @@ class _Loader:
         self.held: dict[str, str | None] = {}   # game_id -> path (None: deleted), uncommitted
         self.submitted: list[tuple[int, dict[str, str | None]]] = []   # (batch, its ``held``)
         self.draining = False   # every chunk is handed out: write each result as it comes
+        self.drained = False    # and the transaction was committed when it began
         self.total = 0          # files listed
         self.handled = 0        # files whose outcome came back
         self.passed = 0         # files skipped unchanged without a worker seeing them
@@ -192,7 +200,7 @@ class _Loader:
     def plan(self, files: Iterable[str], progress: Progress | None = None) -> Iterator[Task]:
         """Tasks for the files that may have changed, block by block; the others are counted
         as skipped (and on the progress bar) as they are met."""
-        for block in _blocks(files, PLAN_BLOCK):
+        for block in blocks(files, PLAN_BLOCK):
             known = self.known.files(block)
             with_errors = self.known.with_errors(block)
             skipped = 0
@@ -346,7 +354,10 @@ class _Loader:
         self.handled += len(outcomes)
         if self.writer.pending.rows and (self.draining
                                          or self.writer.pending.rows >= self._flush_at()):
-            self.submit()
+            # the drain's first batch commits, while the workers finish their last chunks:
+            # the last COMMIT compresses only what came after
+            self.submit(commit=self.draining and not self.drained)
+            self.drained = self.draining
         if progress is not None:
             progress(len(outcomes))
 
@@ -366,23 +377,13 @@ class _Loader:
         self.known.saw(game_id)
         holders[game_id] = (path, True)
 
-    def submit(self) -> None:
+    def submit(self, commit: bool = False) -> None:
         """Hand what is pending to the writer; its games stay remembered until committed."""
-        batch = self.writer.submit()
+        batch = self.writer.submit(commit)
         if self.held:
             self.submitted.append((batch, self.held))
             self.held = {}
 
-
-def _blocks(items: Iterable[str], size: int) -> Iterator[list[str]]:
-    block: list[str] = []
-    for item in items:
-        block.append(item)
-        if len(block) >= size:
-            yield block
-            block = []
-    if block:
-        yield block
 
 def _chunks(tasks: Iterable[Task]) -> Iterator[list[Task]]:
     chunk: list[Task] = []
