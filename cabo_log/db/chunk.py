@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from cabo_log.db.event_tables import KINDS, STORED_WIRE
-from cabo_log.db.game_rows import game_rows
+from cabo_log.db.game_rows import ScoreColumns, game_rows
 from cabo_log.db.open_rows import POWER_TYPES
 from cabo_log.db.row_layout import CODED, COMMON, FLAT, LAYOUTS, Common, RowSink
 from cabo_log.db.rows import RowCollector
@@ -33,8 +33,9 @@ from cabo_log.db.schema import BOOL, I16, I32, I64, SCHEMAS, STR, WIRE
 from engine import GameState
 
 TABLES = tuple(name for name in SCHEMAS if name != "events")
-# the tables whose rows are tuples in ``COLUMNS`` order (``powers`` is flat: ``self.powers``)
-TUPLES = tuple(name for name in TABLES if name != "powers")
+# the tables whose rows are tuples in ``COLUMNS`` order (``powers`` and ``round_scores`` are
+# byte buffers: ``sink.powers``, ``scores``)
+TUPLES = tuple(name for name in TABLES if name not in ("powers", "round_scores"))
 
 
 class Chunk:
@@ -48,6 +49,7 @@ class Chunk:
         # the games' ``GameRows`` append their rows to these lists in place (``collect(data,
         # source, chunk.sink)``): each kind's flat rows, and the powers' (``POWER_LAYOUT``)
         self.sink = RowSink()
+        self.scores = ScoreColumns()   # the ``round_scores`` rows (``game_rows``)
         self.events: dict[str, list[Any]] = dict(zip(LAYOUTS, self.sink.kinds, strict=True))
         self.common: dict[str, Common] = dict(zip(LAYOUTS, self.sink.common, strict=True))
         # each table's (each event kind's) rows: the number of the game each belongs to, as
@@ -66,18 +68,22 @@ class Chunk:
         self.game_ids.append(g.game_id)
         self.rulesets.append(g.rules.name)
         self.times.append(rows.times)
-        parts = game_rows(g, rows, header, source, file_hash)
+        scores = self.scores
+        before = scores.rows()
+        base = len(self.names)   # where this game's names will begin in ``names``
+        parts = game_rows(g, rows, header, source, file_hash, scores, base)
         parts["cabo_calls"] = rows.rows.calls.rows
         owner = self.owner
         # the game's number, repeated for each of its rows by ``*`` (a copy in C; ``extend``
         # from an iterator would convert every value)
         one = array("i", (index,))
+        owner["round_scores"].extend(one * (scores.rows() - before))
         for name, items in parts.items():
             if items:
                 self.tables[name].extend(items)
                 owner[name].extend(one * len(items))
         game = rows.rows
-        self.bases.append(len(self.names))
+        self.bases.append(base)
         self.names.extend(game.names.values)
         if game.sink is not self.sink:   # rows of a game collected on its own: copied
             self.sink.rollback()
@@ -119,6 +125,11 @@ class Chunk:
                     out[name] = [_batch(name, self._power_columns(names), _int32(self.owner[name]),
                                         keys)]
                 continue
+            if name == "round_scores":
+                if self.scores.rows():
+                    out[name] = [_batch(name, self._score_columns(names),
+                                        _int32(self.owner[name]), keys)]
+                continue
             rows = self.tables[name]
             if rows:   # the rows transposed, one column a tuple
                 fields = list(WIRE[name])[2:]
@@ -145,6 +156,32 @@ class Chunk:
             has = o.buffer(f"has_{f.name}").getvalue() if kind in ("i16?", "i32?") else None
             arrays.append(_buffered(o.buffer(f.name).getvalue(), kind, f.type, rows, has, base,
                                     names))
+        return arrays
+
+    def _score_columns(self, names: pa.Array) -> list[pa.Array]:
+        """The ``round_scores`` columns after the key, from their buffers
+        (``game_rows.ScoreColumns``): the strings' codes are indices into ``names``."""
+        o = self.scores
+        rows = o.rows()
+        has_dealt = o.has_dealt.getvalue()
+        valid = None if has_dealt.count(0) == 0 else _bitmap(has_dealt)
+        arrays = []
+        for f in list(WIRE["round_scores"])[2:]:
+            name, kind = f.name, f.type
+            data = getattr(o, name).getvalue()
+            if name == "player":
+                arrays.append(pc.take(names, _int32(data)))
+            elif name in ("dealt", "hand"):
+                cards = pc.take(names, _int32(data))
+                ends = pa.py_buffer(getattr(o, f"{name}_ends").getvalue())
+                arrays.append(pa.Array.from_buffers(
+                    kind, rows, [valid if name == "dealt" else None, ends], children=[cards]))
+            elif kind == BOOL:
+                arrays.append(pa.Array.from_buffers(kind, rows, [None, _bitmap(data)]))
+            else:
+                arrays.append(pa.Array.from_buffers(
+                    kind, rows, [valid if name == "dealt_total" else None,
+                                 pa.py_buffer(data)]))
         return arrays
 
     def _event_columns(self, table: str, kinds: list[str], owner: pa.Array, names: pa.Array
