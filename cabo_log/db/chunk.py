@@ -148,17 +148,51 @@ class Chunk:
         return out
 
     def _power_columns(self, names: pa.Array) -> list[pa.Array]:
-        """The ``powers`` columns after the key: each its buffer (``open_rows.PowerColumns``)
-        as it is, the coded ones decoded in one ``take`` each (as ``events``' ``CODED``)."""
+        """The ``powers`` columns after the key, from their buffers (``open_rows.PowerColumns``)
+        as they are, with as few compute calls as the table allows (each costs ~10-20 us, as
+        much as converting thousands of values, and there are 26 columns a chunk): the coded
+        columns' codes one after the other, each row's game's base added in one ``add`` and
+        decoded in one ``take`` (each column a slice of it); every bitmap (the nullable
+        columns' validity, the booleans' values) in one cast (``_bitmaps``)."""
         o = self.sink.powers
         rows = o.rows()
+        fields = list(WIRE["powers"])[2:]
+        coded = [f.name for f in fields if POWER_TYPES[f.name] == "code"]
         base = pc.take(_array(self.bases, I32), _int32(self.owner["powers"]))
-        arrays = []
-        for f in list(WIRE["powers"])[2:]:
+        codes = _int32(b"".join([o.buffer(name).getvalue() for name in coded]))
+        strings = pc.take(names, pc.add(codes, pa.concat_arrays([base] * len(coded))))
+        decoded = {name: strings.slice(i * rows, rows) for i, name in enumerate(coded)}
+        # the bytes (one a row) of each bitmap: "valid NAME" (0 where NULL), "NAME" (values)
+        flags: dict[str, bytes] = {}
+        for f in fields:
             kind = POWER_TYPES[f.name]
-            has = o.buffer(f"has_{f.name}").getvalue() if kind in ("i16?", "i32?") else None
-            arrays.append(_buffered(o.buffer(f.name).getvalue(), kind, f.type, rows, has, base,
-                                    names))
+            if kind in ("i16?", "i32?"):
+                flags[f"valid {f.name}"] = o.buffer(f"has_{f.name}").getvalue()
+            elif kind == "bool?":
+                data = o.buffer(f.name).getvalue()
+                flags[f"valid {f.name}"] = data.translate(_VALID)
+                flags[f.name] = data
+            elif kind == "bool":
+                flags[f.name] = o.buffer(f.name).getvalue()
+        bitmaps = _bitmaps(flags, rows)
+        arrays = []
+        for f in fields:
+            name, kind = f.name, POWER_TYPES[f.name]
+            if kind == "code":
+                arrays.append(decoded[name])
+                continue
+            validity = None
+            valid = flags.get(f"valid {name}")
+            if valid is not None:
+                nulls = valid.count(0)
+                if nulls == rows:
+                    arrays.append(pa.nulls(rows, f.type))
+                    continue
+                if nulls:
+                    validity = bitmaps[f"valid {name}"]
+            values = bitmaps[name] if kind in ("bool", "bool?") else pa.py_buffer(
+                o.buffer(name).getvalue())
+            arrays.append(pa.Array.from_buffers(f.type, rows, [validity, values]))
         return arrays
 
     def _score_columns(self, names: pa.Array) -> list[pa.Array]:
@@ -266,6 +300,16 @@ def _buffered(data: bytes, held: str, kind: pa.DataType, rows: int, has: bytes |
     if held in ("true?", "bool?"):
         return pa.Array.from_buffers(kind, rows, [validity, _bitmap(data)])
     return pa.Array.from_buffers(kind, rows, [validity, pa.py_buffer(data)])
+
+
+def _bitmaps(flags: dict[str, bytes], rows: int) -> dict[str, pa.Buffer]:
+    """Each entry's bytes (one a row, 0 or not) -> Arrow's bitmap of them, all in one cast:
+    joined, each padded to a whole number of bitmap bytes, and the result sliced."""
+    width = (rows + 7) // 8
+    pad = bytes(width * 8 - rows)
+    bits: pa.Buffer = _bytes_array(b"".join([data + pad for data in flags.values()])).cast(
+        BOOL).buffers()[1]
+    return {name: bits.slice(i * width, width) for i, name in enumerate(flags)}
 
 
 def _joined(commons: list[Common], name: str) -> bytes:
