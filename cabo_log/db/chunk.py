@@ -197,25 +197,40 @@ class Chunk:
 
     def _score_columns(self, names: pa.Array) -> list[pa.Array]:
         """The ``round_scores`` columns after the key, from their buffers
-        (``game_rows.ScoreColumns``): the strings' codes are indices into ``names``."""
+        (``game_rows.ScoreColumns``), with as few compute calls as ``_power_columns``: the
+        strings' codes (indices into ``names``) of ``player``, ``dealt`` and ``hand`` decoded
+        by one ``take``, the bitmaps made by one cast."""
         o = self.scores
         rows = o.rows()
+        fields = list(WIRE["round_scores"])[2:]
+        coded = ("player", "dealt", "hand")
+        codes = [getattr(o, name).getvalue() for name in coded]
+        strings = pc.take(names, _int32(b"".join(codes)))
+        decoded, start = {}, 0
+        for name, data in zip(coded, codes, strict=True):
+            decoded[name] = strings.slice(start, len(data) // 4)
+            start += len(data) // 4
         has_dealt = o.has_dealt.getvalue()
-        valid = None if has_dealt.count(0) == 0 else _bitmap(has_dealt)
+        nulls = has_dealt.count(0)
+        flags = {f.name: getattr(o, f.name).getvalue() for f in fields if f.type == BOOL}
+        if nulls:
+            flags["valid dealt"] = has_dealt
+        bitmaps = _bitmaps(flags, rows)
+        valid = bitmaps.get("valid dealt")
         arrays = []
-        for f in list(WIRE["round_scores"])[2:]:
+        for f in fields:
             name, kind = f.name, f.type
-            data = getattr(o, name).getvalue()
             if name == "player":
-                arrays.append(pc.take(names, _int32(data)))
+                arrays.append(decoded[name])
             elif name in ("dealt", "hand"):
-                cards = pc.take(names, _int32(data))
                 ends = pa.py_buffer(getattr(o, f"{name}_ends").getvalue())
                 arrays.append(pa.Array.from_buffers(
-                    kind, rows, [valid if name == "dealt" else None, ends], children=[cards]))
+                    kind, rows, [valid if name == "dealt" else None, ends],
+                    children=[decoded[name]]))
             elif kind == BOOL:
-                arrays.append(pa.Array.from_buffers(kind, rows, [None, _bitmap(data)]))
+                arrays.append(pa.Array.from_buffers(kind, rows, [None, bitmaps[name]]))
             else:
+                data = getattr(o, name).getvalue()
                 arrays.append(pa.Array.from_buffers(
                     kind, rows, [valid if name == "dealt_total" else None,
                                  pa.py_buffer(data)]))
