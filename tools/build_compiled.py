@@ -46,6 +46,8 @@ APP_MODULES: dict[str, str] = {
     "cabo_log/db/rows.py": "the loader's visitor: an events row per event, from the outcome",
     "cabo_log/db/row_layout.py": "the flat lists the visitor appends to (RowSink, native)",
     "cabo_log/db/open_rows.py": "the powers and cabo_calls rows, opened and closed per event",
+    "cabo_log/db/game_rows.py": "the game-level rows of every game: round_scores per player "
+                                "and round, written as machine values (native loops)",
     # the replay (issue 12: parse + validate + apply >= 500k events/s)
     "cabo_log/log/fastlines.py": "replay: every decoded line becomes an event and every event "
                                  "is applied here (native constructor and apply calls, no "

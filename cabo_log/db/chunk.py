@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from cabo_log.db.event_tables import KINDS, STORED_WIRE
-from cabo_log.db.game_rows import game_rows
+from cabo_log.db.game_rows import ScoreColumns, game_rows
 from cabo_log.db.open_rows import POWER_TYPES
 from cabo_log.db.row_layout import CODED, COMMON, FLAT, LAYOUTS, Common, RowSink
 from cabo_log.db.rows import RowCollector
@@ -33,8 +33,14 @@ from cabo_log.db.schema import BOOL, I16, I32, I64, SCHEMAS, STR, WIRE
 from engine import GameState
 
 TABLES = tuple(name for name in SCHEMAS if name != "events")
-# the tables whose rows are tuples in ``COLUMNS`` order (``powers`` is flat: ``self.powers``)
-TUPLES = tuple(name for name in TABLES if name != "powers")
+# the tables whose rows are tuples in ``COLUMNS`` order (``powers`` and ``round_scores`` are
+# byte buffers: ``sink.powers``, ``scores``)
+TUPLES = tuple(name for name in TABLES if name not in ("powers", "round_scores"))
+
+
+# each tuple table's columns after the key as one struct: ``pa.array`` converts its rows in
+# one call (a call per column cost ~10 us each, more than the values of these small tables)
+_STRUCTS = {name: pa.struct(list(WIRE[name])[2:]) for name in TUPLES}
 
 
 class Chunk:
@@ -48,6 +54,7 @@ class Chunk:
         # the games' ``GameRows`` append their rows to these lists in place (``collect(data,
         # source, chunk.sink)``): each kind's flat rows, and the powers' (``POWER_LAYOUT``)
         self.sink = RowSink()
+        self.scores = ScoreColumns()   # the ``round_scores`` rows (``game_rows``)
         self.events: dict[str, list[Any]] = dict(zip(LAYOUTS, self.sink.kinds, strict=True))
         self.common: dict[str, Common] = dict(zip(LAYOUTS, self.sink.common, strict=True))
         # each table's (each event kind's) rows: the number of the game each belongs to, as
@@ -66,18 +73,22 @@ class Chunk:
         self.game_ids.append(g.game_id)
         self.rulesets.append(g.rules.name)
         self.times.append(rows.times)
-        parts = game_rows(g, rows, header, source, file_hash)
+        scores = self.scores
+        before = scores.rows()
+        base = len(self.names)   # where this game's names will begin in ``names``
+        parts = game_rows(g, rows, header, source, file_hash, scores, base)
         parts["cabo_calls"] = rows.rows.calls.rows
         owner = self.owner
         # the game's number, repeated for each of its rows by ``*`` (a copy in C; ``extend``
         # from an iterator would convert every value)
         one = array("i", (index,))
+        owner["round_scores"].extend(one * (scores.rows() - before))
         for name, items in parts.items():
             if items:
                 self.tables[name].extend(items)
                 owner[name].extend(one * len(items))
         game = rows.rows
-        self.bases.append(len(self.names))
+        self.bases.append(base)
         self.names.extend(game.names.values)
         if game.sink is not self.sink:   # rows of a game collected on its own: copied
             self.sink.rollback()
@@ -119,11 +130,14 @@ class Chunk:
                     out[name] = [_batch(name, self._power_columns(names), _int32(self.owner[name]),
                                         keys)]
                 continue
+            if name == "round_scores":
+                if self.scores.rows():
+                    out[name] = [_batch(name, self._score_columns(names),
+                                        _int32(self.owner[name]), keys)]
+                continue
             rows = self.tables[name]
-            if rows:   # the rows transposed, one column a tuple
-                fields = list(WIRE[name])[2:]
-                columns = [_array(values, f.type) for values, f in zip(
-                    zip(*rows, strict=True), fields, strict=True)]
+            if rows:   # one conversion of the tuples as structs: its fields are the columns
+                columns = pa.array(rows, _STRUCTS[name]).flatten()
                 out[name] = [_batch(name, columns, _int32(self.owner[name]), keys)]
         for table, stored in KINDS.items():   # ``events``: the table of each kind
             kinds = [kind for kind in stored if self.common[kind].rows()]
@@ -134,17 +148,92 @@ class Chunk:
         return out
 
     def _power_columns(self, names: pa.Array) -> list[pa.Array]:
-        """The ``powers`` columns after the key: each its buffer (``open_rows.PowerColumns``)
-        as it is, the coded ones decoded in one ``take`` each (as ``events``' ``CODED``)."""
+        """The ``powers`` columns after the key, from their buffers (``open_rows.PowerColumns``)
+        as they are, with as few compute calls as the table allows (each costs ~10-20 us, as
+        much as converting thousands of values, and there are 26 columns a chunk): the coded
+        columns' codes one after the other, each row's game's base added in one ``add`` and
+        decoded in one ``take`` (each column a slice of it); every bitmap (the nullable
+        columns' validity, the booleans' values) in one cast (``_bitmaps``)."""
         o = self.sink.powers
         rows = o.rows()
+        fields = list(WIRE["powers"])[2:]
+        coded = [f.name for f in fields if POWER_TYPES[f.name] == "code"]
         base = pc.take(_array(self.bases, I32), _int32(self.owner["powers"]))
-        arrays = []
-        for f in list(WIRE["powers"])[2:]:
+        codes = _int32(b"".join([o.buffer(name).getvalue() for name in coded]))
+        strings = pc.take(names, pc.add(codes, pa.concat_arrays([base] * len(coded))))
+        decoded = {name: strings.slice(i * rows, rows) for i, name in enumerate(coded)}
+        # the bytes (one a row) of each bitmap: "valid NAME" (0 where NULL), "NAME" (values)
+        flags: dict[str, bytes] = {}
+        for f in fields:
             kind = POWER_TYPES[f.name]
-            has = o.buffer(f"has_{f.name}").getvalue() if kind in ("i16?", "i32?") else None
-            arrays.append(_buffered(o.buffer(f.name).getvalue(), kind, f.type, rows, has, base,
-                                    names))
+            if kind in ("i16?", "i32?"):
+                flags[f"valid {f.name}"] = o.buffer(f"has_{f.name}").getvalue()
+            elif kind == "bool?":
+                data = o.buffer(f.name).getvalue()
+                flags[f"valid {f.name}"] = data.translate(_VALID)
+                flags[f.name] = data
+            elif kind == "bool":
+                flags[f.name] = o.buffer(f.name).getvalue()
+        bitmaps = _bitmaps(flags, rows)
+        arrays = []
+        for f in fields:
+            name, kind = f.name, POWER_TYPES[f.name]
+            if kind == "code":
+                arrays.append(decoded[name])
+                continue
+            validity = None
+            valid = flags.get(f"valid {name}")
+            if valid is not None:
+                nulls = valid.count(0)
+                if nulls == rows:
+                    arrays.append(pa.nulls(rows, f.type))
+                    continue
+                if nulls:
+                    validity = bitmaps[f"valid {name}"]
+            values = bitmaps[name] if kind in ("bool", "bool?") else pa.py_buffer(
+                o.buffer(name).getvalue())
+            arrays.append(pa.Array.from_buffers(f.type, rows, [validity, values]))
+        return arrays
+
+    def _score_columns(self, names: pa.Array) -> list[pa.Array]:
+        """The ``round_scores`` columns after the key, from their buffers
+        (``game_rows.ScoreColumns``), with as few compute calls as ``_power_columns``: the
+        strings' codes (indices into ``names``) of ``player``, ``dealt`` and ``hand`` decoded
+        by one ``take``, the bitmaps made by one cast."""
+        o = self.scores
+        rows = o.rows()
+        fields = list(WIRE["round_scores"])[2:]
+        coded = ("player", "dealt", "hand")
+        codes = [getattr(o, name).getvalue() for name in coded]
+        strings = pc.take(names, _int32(b"".join(codes)))
+        decoded, start = {}, 0
+        for name, data in zip(coded, codes, strict=True):
+            decoded[name] = strings.slice(start, len(data) // 4)
+            start += len(data) // 4
+        has_dealt = o.has_dealt.getvalue()
+        nulls = has_dealt.count(0)
+        flags = {f.name: getattr(o, f.name).getvalue() for f in fields if f.type == BOOL}
+        if nulls:
+            flags["valid dealt"] = has_dealt
+        bitmaps = _bitmaps(flags, rows)
+        valid = bitmaps.get("valid dealt")
+        arrays = []
+        for f in fields:
+            name, kind = f.name, f.type
+            if name == "player":
+                arrays.append(decoded[name])
+            elif name in ("dealt", "hand"):
+                ends = pa.py_buffer(getattr(o, f"{name}_ends").getvalue())
+                arrays.append(pa.Array.from_buffers(
+                    kind, rows, [valid if name == "dealt" else None, ends],
+                    children=[decoded[name]]))
+            elif kind == BOOL:
+                arrays.append(pa.Array.from_buffers(kind, rows, [None, bitmaps[name]]))
+            else:
+                data = getattr(o, name).getvalue()
+                arrays.append(pa.Array.from_buffers(
+                    kind, rows, [valid if name == "dealt_total" else None,
+                                 pa.py_buffer(data)]))
         return arrays
 
     def _event_columns(self, table: str, kinds: list[str], owner: pa.Array, names: pa.Array
@@ -226,6 +315,16 @@ def _buffered(data: bytes, held: str, kind: pa.DataType, rows: int, has: bytes |
     if held in ("true?", "bool?"):
         return pa.Array.from_buffers(kind, rows, [validity, _bitmap(data)])
     return pa.Array.from_buffers(kind, rows, [validity, pa.py_buffer(data)])
+
+
+def _bitmaps(flags: dict[str, bytes], rows: int) -> dict[str, pa.Buffer]:
+    """Each entry's bytes (one a row, 0 or not) -> Arrow's bitmap of them, all in one cast:
+    joined, each padded to a whole number of bitmap bytes, and the result sliced."""
+    width = (rows + 7) // 8
+    pad = bytes(width * 8 - rows)
+    bits: pa.Buffer = _bytes_array(b"".join([data + pad for data in flags.values()])).cast(
+        BOOL).buffers()[1]
+    return {name: bits.slice(i * width, width) for i, name in enumerate(flags)}
 
 
 def _joined(commons: list[Common], name: str) -> bytes:

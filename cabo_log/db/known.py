@@ -143,14 +143,13 @@ def files_batch(files: list[Outcome], stamp: int | None = None) -> pa.RecordBatc
 
     from cabo_log.db.database import LOADER_SCHEMAS
 
-    now = pa.scalar(time.time_ns() // 1000 if stamp is None else stamp,
-                    pa.timestamp("us", tz="UTC"))
-    return pa.RecordBatch.from_arrays([
-        pa.array([f.path for f in files]), pa.array([f.size for f in files], pa.int64()),
-        pa.array([f.mtime_ns for f in files], pa.int64()), pa.array([f.hash for f in files]),
-        pa.array([f.game_id for f in files]), pa.array([f.events for f in files], pa.int32()),
-        pa.repeat(now, len(files)),
-    ], schema=LOADER_SCHEMAS["files"])
+    schema = LOADER_SCHEMAS["files"]
+    now = pa.scalar(time.time_ns() // 1000 if stamp is None else stamp, schema.field(-1).type)
+    # the columns but ``loaded_at`` as one struct array: one conversion of a tuple per file
+    # (a ``pa.array`` per column cost the parent 7x as much, ~0.2 ms a chunk)
+    columns = pa.array([(f.path, f.size, f.mtime_ns, f.hash, f.game_id, f.events)
+                        for f in files], pa.struct(list(schema)[:-1])).flatten()
+    return pa.RecordBatch.from_arrays([*columns, pa.repeat(now, len(files))], schema=schema)
 
 
 def errors_batch(errors: list[dict[str, Any]]) -> pa.RecordBatch:
