@@ -21,7 +21,7 @@ and every entry of its dicts (``hands``, ``points``, ``scores``).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from msgspec.structs import astuple
 
@@ -44,6 +44,9 @@ from engine.events import (
 )
 from engine.game import apply
 from engine.state import GameState
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # compiled: a machine integer (annotations only)
 
 Stamp = int | float | str | None
 
@@ -90,7 +93,7 @@ def events_of(lines: list[Any], structs: tuple[type, ...], stamped: bool,
     structs do not bound it: the stamped ones and the exact reader judge it)."""
     events: list[Event] = []
     stamps: list[Stamp] = []
-    size = 0
+    size: i64 = 0
     timed = False
     to_tuple = astuple   # a local: a module's imported name is a dict lookup on each use
     draw, replace, discard, power, peek = structs[0], structs[1], structs[2], structs[3], \
@@ -182,7 +185,7 @@ def power_fits(power: str, target: object, cards: object) -> bool:
 
 
 def _rare(cls: type, structs: tuple[type, ...], v: tuple[Any, ...], seq: int | None,
-          auto: bool, events: list[Event]) -> int:
+          auto: bool, events: list[Event]) -> i64:
     """``events_of`` for the line types seen a few times per round: appends the event,
     returns the size of the line short of its ``seq`` and ``auto``."""
     if cls is structs[5]:
@@ -218,17 +221,7 @@ def _rare(cls: type, structs: tuple[type, ...], v: tuple[Any, ...], seq: int | N
 # the line written compactly from its decoded values, the keys in any order, each string
 # counted by its characters (at most its UTF-8 bytes).
 
-def _base(tag: str) -> int:
-    """``{"type":"TAG"}``: the braces and the tag."""
-    return len('{"type":""}') + len(tag)
-
-
-def _key(name: str) -> int:
-    """``,"NAME":`` before a value."""
-    return len(',"":') + len(name)
-
-
-def _int_size(n: int) -> int:
+def _int_size(n: int) -> i64:
     """The digits of ``n`` written in JSON (a minus sign first when negative)."""
     if n < 0:
         return 1 + _int_size(-n)
@@ -243,70 +236,70 @@ def _int_size(n: int) -> int:
     return len(str(n))
 
 
-def _str_size(s: str) -> int:
+def _str_size(s: str) -> i64:
     return len(s) + 2
 
 
-def _ints_size(items: tuple[int, ...]) -> int:
+def _ints_size(items: tuple[int, ...]) -> i64:
     """``[1,2]``: the brackets, the commas and the numbers."""
-    size = 1 + len(items) if items else 2
+    size: i64 = 1 + len(items) if items else 2
     for n in items:
         size += _int_size(n)
     return size
 
 
-def _strs_size(items: tuple[str, ...]) -> int:
-    size = 1 + 3 * len(items) if items else 2
+def _strs_size(items: tuple[str, ...]) -> i64:
+    size: i64 = 1 + 3 * len(items) if items else 2
     for s in items:
         size += len(s)
     return size
 
 
-def _slot_size(slot: tuple[str, int]) -> int:
+def _slot_size(slot: tuple[str, int]) -> i64:
     """``["ana",0]``."""
     name: str = slot[0]
     return 5 + len(name) + _int_size(slot[1])
 
 
-def _hands_size(hands: dict[str, tuple[str, ...]]) -> int:
+def _hands_size(hands: dict[str, tuple[str, ...]]) -> i64:
     """``{"ana":["1","2"],...}``."""
-    size = 1 + len(hands) if hands else 2
+    size: i64 = 1 + len(hands) if hands else 2
     for name, cards in hands.items():
         size += len(name) + 3 + _strs_size(cards)
     return size
 
 
-def _scores_size(scores: dict[str, int]) -> int:
-    size = 1 + len(scores) if scores else 2
+def _scores_size(scores: dict[str, int]) -> i64:
+    size: i64 = 1 + len(scores) if scores else 2
     for name, score in scores.items():
         size += len(name) + 3 + _int_size(score)
     return size
 
 
 _MAX_SEQ: Final = 2**62 - 1   # the largest int a compiled module holds unboxed
-_SEQ: Final = _key("seq")
-_AUTO: Final = _key("auto") + len("true")
-_CARD: Final = _key("card") + 2
-_INTO: Final = _key("into")
-_END: Final = _key("end") + 2
-_TARGET: Final = _key("target")
-_CARDS: Final = _key("cards") + len("[,]")
-_REASON: Final = _key("reason")
-_PLAYER: Final = _key("player") + 2   # the quotes of the name included
-_DRAW: Final = _base(Draw.TYPE) + _PLAYER + _key("source") + 2
-_REPLACE: Final = _base(Replace.TYPE) + _PLAYER + _key("positions")
-_DISCARD: Final = _base(Discard.TYPE) + _PLAYER
-_POWER: Final = _base(Power.TYPE) + _PLAYER + _key("power") + 2
-_PEEK: Final = _base(Peek.TYPE) + _PLAYER + _key("positions")
-_SKIP: Final = _base(Skip.TYPE) + _key("player")
-_CABO: Final = _base(Cabo.TYPE) + _key("player")
-_SNAP: Final = _base(Snap.TYPE) + _key("player") + _key("position")
-_DEAL: Final = (_base(Deal.TYPE) + _key("round") + _key("first") + _key("hands")
-                + _key("discard") + _key("deck"))
-_ROUND_END: Final = _base(RoundEnd.TYPE) + _key("round") + _key("points")
-_GAME_END: Final = _base(GameEnd.TYPE) + _key("winners") + _key("scores")
-_RESHUFFLE: Final = _base(Reshuffle.TYPE) + _key("deck")
-_FORFEIT: Final = _base(Forfeit.TYPE) + _key("player")
+# The fixed bytes of each kind of line and of each optional field (literals: compiled, each
+# is a machine constant), tests/test_decode.py checks them against real lines.
+_SEQ: Final = 7          # ,"seq":
+_AUTO: Final = 12        # ,"auto":true
+_CARD: Final = 10        # ,"card":""
+_INTO: Final = 8         # ,"into":
+_END: Final = 9          # ,"end":""
+_TARGET: Final = 10      # ,"target":
+_CARDS: Final = 12       # ,"cards":[,]
+_REASON: Final = 10      # ,"reason":
+_DRAW: Final = 39        # {"type":"draw","player":"","source":""}
+_REPLACE: Final = 43     # {"type":"replace","player":"","positions":}
+_DISCARD: Final = 30     # {"type":"discard","player":""}
+_POWER: Final = 39       # {"type":"power","player":"","power":""}
+_PEEK: Final = 40        # {"type":"peek","player":"","positions":}
+_SKIP: Final = 25        # {"type":"skip","player":}
+_CABO: Final = 25        # {"type":"cabo","player":}
+_SNAP: Final = 37        # {"type":"snap","player":,"position":}
+_DEAL: Final = 61        # {"type":"deal","round":,"first":,"hands":,"discard":,"deck":}
+_ROUND_END: Final = 39   # {"type":"round_end","round":,"points":}
+_GAME_END: Final = 40    # {"type":"game_end","winners":,"scores":}
+_RESHUFFLE: Final = 28   # {"type":"reshuffle","deck":}
+_FORFEIT: Final = 28     # {"type":"forfeit","player":}
 
 
 def apply_events(state: GameState, events: list[Event], stamps: list[Stamp], visitor: Any,
