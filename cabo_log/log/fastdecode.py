@@ -13,11 +13,13 @@ alone (``fast_decode``) is proven free of them by counting ``:`` bytes: in a lin
 backslashes each key at any depth has one, and so has each colon inside a string. The struct
 re-encoded (in C) holds exactly the keys that were kept and the same strings, so it has as many
 colons as the line only if no key was dropped: none read twice, none unknown, no default
-spelled out. A whole body (``fast_body``, what a replay uses) is proven without re-encoding:
-the ``":`` of its bytes against the keys ``fastlines.events_of`` counts on the decoded lines
-(the argument is in ``fast_body``). Any disagreement, or a backslash (an escaped key could
-spell a known one), goes the exact way. The header (free-form ruleset and options) always does:
-one line per game.
+spelled out. A whole body (``fast_body``, what a replay uses) is proven without re-encoding
+or counting colons: by its length, against the size of its lines written canonically, which
+``fastlines.events_of`` works out from the decoded values (every key read twice, unknown or
+spelled out at its default adds bytes); when not equal, by the ``":`` of its bytes against
+the keys ``fastlines.keys_of`` counts (the arguments are in ``fast_body``). Any
+disagreement, or a backslash (an escaped key could spell a known one), goes the exact way.
+The header (free-form ruleset and options) always does: one line per game.
 
 The engine stays free of third-party imports: ``engine.builders`` makes its own event classes
 from the structs, reading the fields by name (in the compiled engine, native code calling the
@@ -32,7 +34,16 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
-from cabo_log.log.fastlines import COMMON, KIND, LAYOUT, Stamp, events_of, power_fits
+from cabo_log.log.fastlines import (
+    COMMON,
+    KIND,
+    LAYOUT,
+    STAMPS,
+    Stamp,
+    events_of,
+    keys_of,
+    power_fits,
+)
 from engine.builders import BUILDERS
 from engine.cards import every_code
 from engine.events import Event
@@ -55,8 +66,12 @@ SlotT = tuple[str, Int]
 
 
 class _Line(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit_defaults=True,
-            gc=False):
-    """The common fields. Every default is None and is omitted when re-encoding, so a line
+            gc=False, forbid_unknown_fields=True):
+    """The common fields of the lean structs, which ``fast_body`` decodes a body with first:
+    no ``t`` and no ``h`` (a line with either, or with a key of no field, fails them and the
+    body is decoded again with the stamped structs, ``_stamped``). Two fields fewer cost
+    msgspec ~200 machine instructions less per line (allocating, filling in the defaults,
+    freeing). Every default is None (or false) and is omitted when re-encoding, so a line
     that spells one out (``"card":null``) fails the key count and takes the exact path: rare,
     and still right.
 
@@ -64,12 +79,14 @@ class _Line(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit_de
     written: the order of a line's keys (``type``, ``seq``, ``player``, ...). msgspec looks a
     key up from the field after the last one found, so keys in field order are found at the
     first comparison (own fields first, ``seq`` after them, cost ~70 machine instructions a
-    line in missed comparisons)."""
+    line in missed comparisons).
 
-    seq: NonNegative | None = None
+    ``seq`` is any int here (a bounded one cost msgspec ~100 instructions a line):
+    ``fastlines.events_of`` refuses one outside 0 to 2**62 - 1, for the stamped structs
+    (``NonNegative``) and the exact reader to judge."""
+
+    seq: int | None = None
     auto: bool = False            # absent; a spelled-out false or null goes the exact way
-    t: Int | float | str | None = None
-    h: str | None = None          # the hash chain (log.chain), checked by the replay
 
 
 class _Deal(_Line, tag="deal", frozen=True, kw_only=True):
@@ -146,33 +163,58 @@ class _GameEnd(_Line, tag="game_end", frozen=True, kw_only=True):
     scores: dict[str, Int]
 
 
-_STRUCTS = (_Deal, _Peek, _Draw, _Discard, _Replace, _Power, _Skip, _Cabo, _Snap, _Reshuffle,
-            _Forfeit, _RoundEnd, _GameEnd)
+def _stamped(lean: type[_Line]) -> type[msgspec.Struct]:
+    """The lean struct with the fields it leaves out: ``t`` and ``h`` after its own (so its
+    own fields keep their places, which ``fastlines.events_of`` reads by index), ``seq``
+    bounded, unknown keys skipped. What ``fast_decode`` reads a line with, and ``fast_body``
+    a body the lean structs refused."""
+    return msgspec.defstruct(
+        f"{lean.__name__}Stamped",
+        [("seq", NonNegative | None, None), ("t", Int | float | str | None, None),
+         ("h", str | None, None)],   # h: the hash chain (log.chain), checked by the replay
+        bases=(lean,), tag=lean.__struct_config__.tag, frozen=True, kw_only=True,
+        omit_defaults=True, gc=False, forbid_unknown_fields=False)
+
+
+_LEAN: tuple[type[_Line], ...] = (_Deal, _Peek, _Draw, _Discard, _Replace, _Power, _Skip, _Cabo,
+                                  _Snap, _Reshuffle, _Forfeit, _RoundEnd, _GameEnd)
+_STAMPED: tuple[type[msgspec.Struct], ...] = tuple(_stamped(lean) for lean in _LEAN)
+_STAMPED_POWER: Any = _STAMPED[_LEAN.index(_Power)]
 _MAKERS: dict[type, Callable[[Any], Event]] = {
-    struct: BUILDERS[struct.__struct_config__.tag] for struct in _STRUCTS}  # type: ignore[index]
-Line = (_Deal | _Peek | _Draw | _Discard | _Replace | _Power | _Skip | _Cabo | _Snap
-        | _Reshuffle | _Forfeit | _RoundEnd | _GameEnd)
-"""A decoded line: the struct of its type, which ``EVENT_OF`` turns into the engine's event."""
+    struct: BUILDERS[struct.__struct_config__.tag] for struct in _STAMPED}  # type: ignore[index]
 EVENT_OF = _MAKERS
-"""A decoded line's class -> the function that builds its engine event from it."""
+"""A decoded line's class (a stamped struct) -> the function that builds its engine event."""
 
 
-def _in_kind_order() -> tuple[type, ...]:
+def _in_kind_order(structs: tuple[type[msgspec.Struct], ...], tail: tuple[str, ...],
+                   ) -> tuple[type, ...]:
     """The struct classes in ``fastlines.KIND`` order, once their fields are checked to be in
     the order ``fastlines`` reads them by index (a struct changed alone fails here, at
     import)."""
-    by_tag = {struct.__struct_config__.tag: struct for struct in _STRUCTS}
+    by_tag = {struct.__struct_config__.tag: struct for struct in structs}
     for tag, struct in by_tag.items():
         assert isinstance(tag, str)
-        if struct.__struct_fields__ != COMMON + LAYOUT[tag]:
+        if struct.__struct_fields__ != COMMON + LAYOUT[tag] + tail:
             raise ImportError(f"fastdecode.{struct.__name__} does not match fastlines.LAYOUT")
     return tuple(by_tag[tag] for tag in sorted(KIND, key=KIND.__getitem__))
 
 
-_IN_KIND_ORDER = _in_kind_order()
-_decoder = msgspec.json.Decoder(Line)
+_LEAN_IN_KIND_ORDER = _in_kind_order(_LEAN, ())
+_STAMPED_IN_KIND_ORDER = _in_kind_order(_STAMPED, STAMPS)
+
+
+def _any_of(structs: tuple[type[msgspec.Struct], ...]) -> Any:
+    """The union of the structs, of which msgspec picks one by the line's ``type``."""
+    union: Any = structs[0]
+    for struct in structs[1:]:
+        union = union | struct
+    return union
+
+
+_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(_any_of(_STAMPED))
 _decode = _decoder.decode
 _decode_lines = _decoder.decode_lines
+_decode_lean = msgspec.json.Decoder(_any_of(_LEAN)).decode_lines
 _Errors = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
 
@@ -186,10 +228,10 @@ def fast_decode(raw: bytes) -> tuple[Event, str | None, int | float | str | None
     if b"\\" in raw:
         return None
     try:
-        line = _decode(raw)
+        line: Any = _decode(raw)
     except _Errors:
         return None
-    if line.__class__ is _Power and not power_fits(line.power, line.target, line.cards):
+    if line.__class__ is _STAMPED_POWER and not power_fits(line.power, line.target, line.cards):
         return None
     values = _astuple(line)
     colons = raw.count(b":")
@@ -209,52 +251,72 @@ def fast_event(raw: bytes) -> Event | None:
 
 def fast_body(body: bytes) -> tuple[list[Event], list[Stamp]] | None:
     """The events and the ``t`` of every line after the header (an empty list when no line has
-    a ``t``), decoded in one call, when the
-    fast path can vouch for all of them; else ``None`` (read the lines one by one).
+    a ``t``), decoded in one call, when the fast path can vouch for all of them; else ``None``
+    (read the lines one by one). No backslash (an escaped key could spell a known one) and
+    no hash chain (``h``: each line's link is checked first, line by line); anything else
+    is None, and the caller's line-by-line reading gives the precise error or the same events.
 
     ``decode_lines`` reads a stream of JSON values, not lines: ``{..}{..}`` on one line or an
     object split over two would pass it. So the body must be whole lines, each one object:
-    it starts with ``{``, ends with ``}`` (and a newline), and every newline sits in ``}\\n{``,
-    which no JSON value contains (after ``}`` comes ``,``, ``}`` or ``]``). Then the values are
-    the lines, one each. No backslash (an escaped key could spell a known one), no blank line,
-    no ``\\r``, no hash chain (``h``: each line's link is checked first, line by line);
-    anything else is None, and the caller's line-by-line reading gives the precise
-    error or the same events.
+    it starts with ``{``, ends with ``}`` (and a newline), and its N values are separated by
+    N - 1 ``}\n{``. No such triple lies inside a value (after ``}`` a value goes on with
+    ``,``, ``}`` or ``]``; a string holds no raw newline), and no gap between two values holds
+    two: so every gap is exactly one newline.
 
-    Duplicate keys (msgspec keeps the last of two) are ruled out by counting, for the whole
-    body at once, without re-encoding anything. Without backslashes no string holds a ``"``,
-    so a ``"`` followed by ``:`` ends a key or opens a string that starts with ``:``; and with
-    no tab and no ``" :"`` (a newline only in ``}\\n{``, no ``\\r``) every key's closing quote
-    is directly followed by its colon. So the bytes hold at least one ``":`` per key they
-    have. The decoded lines hold one key per field not at its default and per dict entry
-    (``fastlines.events_of`` counts them): never more than the bytes have, and as many only
-    if no key was read twice, none was unknown and no default was spelled out. Equal counts
-    prove all three (the ``:`` bytes, at least one per key as well, prove it first when no
-    string holds a colon).
+    Duplicate keys (msgspec keeps the last of two), unknown keys (it skips them) and defaults
+    spelled out (``"card":null``) must be ruled out too. The proof by size: ``events_of``
+    works out each line's length written canonically from its decoded values (``{``, the
+    ``type``, one ``"key":value`` per field not at its default, commas, ``}``; no space; each
+    string by its characters, never more than its UTF-8 bytes; ints in plain digits, the only
+    form msgspec takes for an int). A line's real bytes are never fewer: each counted key is
+    there at least once, its value at least that long, and anything else (a key read twice,
+    an unknown key, a default spelled out, a space, a non-ASCII character) only adds bytes.
+    The gaps being one newline each, the body is exactly as long as the sum only when every
+    line is canonical. Not equal (a line with a ``t``, whose float may be written in several
+    ways, is never counted equal; non-ASCII names or spaces after a comma are not canonical),
+    the proof by colons: with no tab, no ``\r``, no ``" :"`` and every newline in ``}\n{``,
+    every key's closing quote is directly followed by its colon, and no string holds a ``"``,
+    so the bytes hold at least one ``":`` per key they have. The decoded lines hold one key
+    per field not at its default and per dict entry (``events_of`` counts them): never more
+    than the bytes have, and as many only if no key was read twice, none was unknown and no
+    default was spelled out. Equal counts prove all three (the ``:`` bytes, at least one per
+    key as well, prove it first when no string holds a colon).
     """
     if not body:
         return [], []
-    newlines = len(body) - len(body.replace(b"\n", b""))  # memchr-driven: ~3x bytes.count
-    separators = newlines - 1 if body.endswith(b"}\n") else newlines
-    if (body[:1] != b"{" or not body.endswith((b"}", b"}\n"))
-            or body.count(b"}\n{") != separators or b"\\" in body or b"\r" in body
-            or b"\t" in body or (b" " in body and b" :" in body)):
+    if body[:1] != b"{" or not body.endswith((b"}", b"}\n")) or b"\\" in body:
         return None
+    separators = body.count(b"}\n{")
+    stamped = False
     try:
-        lines = _decode_lines(body)
+        lines = _decode_lean(body)
     except _Errors:
-        return None
+        stamped = True   # a ``t``, an ``h``, a key of no field, or an error
+        try:
+            lines = _decode_lines(body)
+        except _Errors:
+            return None
     if len(lines) != separators + 1:
         return None
-    decoded = events_of(lines, _IN_KIND_ORDER)
+    decoded = events_of(lines, _STAMPED_IN_KIND_ORDER if stamped else _LEAN_IN_KIND_ORDER,
+                        stamped)
     if decoded is None:
-        return None  # a chained log (each line's link is checked first, line by line), or a
-        # power line whose target and cards do not fit its power (the exact reader's)
-    events, stamps, keys = decoded
+        return None  # a chained log (each line's link is checked first, line by line), a
+        # power line whose target and cards do not fit its power (the exact reader's), or a
+        # ``seq`` out of bounds
+    events, stamps, size = decoded
+    newline = body[-1] == 10   # a trailing newline after the last line
+    if size + separators + newline == len(body):
+        return events, stamps   # every line canonical
+    newlines = len(body) - len(body.replace(b"\n", b""))  # memchr-driven: ~3x bytes.count
+    if (newlines != separators + newline or b"\r" in body or b"\t" in body
+            or (b" " in body and b" :" in body)):
+        return None
     # Every key has a colon of its own, so the ``:`` bytes are at least the keys too: equal to
     # the keys counted, they prove it alone (no string then holds a colon). Counting one byte
     # is a plain loop, about twice as fast as searching for two; a string with a colon in it
     # (a ``t`` such as "12:00") leaves the proof to the ``":`` count.
+    keys = keys_of(lines)
     if body.count(b":") != keys and body.count(b'":') != keys:
         return None  # a key read twice, an unknown key, or a default spelled out
     return events, stamps
