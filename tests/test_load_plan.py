@@ -156,7 +156,8 @@ def test_the_last_results_are_written_while_the_workers_finish(
     still to come, ``load.DRAIN_SHARE``), down to one result each once every chunk is handed
     out: the last rows are not written in one big batch after the workers. The first of
     those commits the load's transaction (its COMMIT runs while the workers finish), so the
-    last COMMIT holds only the results after it. The same rows as a load in one process."""
+    last COMMIT holds only the results after it, unless the load is smaller than
+    ``load.DRAIN_COMMIT_ROWS``. The same rows as a load in one process."""
     folder = tmp_path / "logs"
     folder.mkdir()
     for i in range(8):
@@ -184,6 +185,7 @@ def test_the_last_results_are_written_while_the_workers_finish(
     monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
     monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)
     monkeypatch.setattr(loadmod, "FLUSH_ROWS", 10**9)   # never full: only the end decides
+    monkeypatch.setattr(loadmod, "DRAIN_COMMIT_ROWS", 1)
     summary = load_paths([folder], tmp_path / "two.duckdb", jobs=2)
     assert summary.loaded == 8
     per_game = sum(submitted) // 8    # the files are one game under eight ids
@@ -192,6 +194,11 @@ def test_the_last_results_are_written_while_the_workers_finish(
     assert submitted[0] <= 4 * per_game and submitted[-1] == per_game, submitted
     assert commits.count(True) == 1 and commits.index(True) >= len(commits) - 4, commits
     assert rows(tmp_path / "two.duckdb") == rows(tmp_path / "one.duckdb")
+    commits.clear()   # a load smaller than ``DRAIN_COMMIT_ROWS``: one transaction, as before
+    monkeypatch.setattr(loadmod, "DRAIN_COMMIT_ROWS", 10**9)
+    load_paths([folder], tmp_path / "three.duckdb", jobs=2)
+    assert commits and True not in commits, commits
+    assert rows(tmp_path / "three.duckdb") == rows(tmp_path / "one.duckdb")
 
 
 def test_the_filter_of_held_games_never_forgets_one() -> None:

@@ -71,6 +71,9 @@ COMMIT_ROWS = 2_000_000     # and commits once a transaction holds this many: en
                             # smaller part goes through the write-ahead log and is written
                             # again by the checkpoint (400,000: +0.9 s of 5 s for 2,000 games)
 CHECKPOINT_ROWS = 2_000_000  # and folds the committed rows into the file every this many
+DRAIN_COMMIT_ROWS = 200_000  # a load of more rows commits when every chunk is handed out (the
+                            # COMMIT then overlaps the workers' last chunks); a smaller one's
+                            # last COMMIT is short anyway, and one transaction is all or nothing
 PLAN_BLOCK = 1024           # files stat'ed and looked up in the database at a time
 WORKER_PRELOAD = [replay_files.__name__, *replay_files.REPLAY_MODULES]   # what the workers'
                                             # forkserver imports once
@@ -354,9 +357,10 @@ class _Loader:
         self.handled += len(outcomes)
         if self.writer.pending.rows and (self.draining
                                          or self.writer.pending.rows >= self._flush_at()):
-            # the drain's first batch commits, while the workers finish their last chunks:
-            # the last COMMIT compresses only what came after
-            self.submit(commit=self.draining and not self.drained)
+            # the drain's first batch commits (``DRAIN_COMMIT_ROWS``), while the workers
+            # finish their last chunks: the last COMMIT compresses only what came after
+            self.submit(commit=self.draining and not self.drained
+                        and self.rows_in >= DRAIN_COMMIT_ROWS)
             self.drained = self.draining
         if progress is not None:
             progress(len(outcomes))
