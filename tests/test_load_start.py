@@ -199,3 +199,26 @@ def test_a_bad_database_leaves_no_process_behind(tmp_path: Path, folder: Path) -
         time.sleep(0.02)
     assert _group(proc.pid) == []
     assert not_duck.read_bytes() == b"these are my notes, not a database\n" * 20
+
+
+def test_the_early_reading_knows_every_option_of_load() -> None:
+    """``early_load_args`` keeps its own list of ``load``'s options (it runs before typer is
+    imported): an option added to the command but not to the list would make every load with
+    it start its forkserver late (the list answers None), and one taking a value but listed as
+    a flag would read its value as a path. The lists must be exactly the command's options."""
+    import typer.main
+
+    from cabo_log.cli import _register_all, app
+    from cabo_log.cli.db import LOAD_FLAGS, LOAD_VALUED
+
+    _register_all()
+    command = typer.main.get_command(app).commands["load"]
+    flags: set[str] = set()
+    valued: set[str] = set()
+    for param in command.params:
+        if param.param_type_name != "option":
+            continue
+        names = {*param.opts, *param.secondary_opts}
+        (flags if param.is_flag else valued).update(names)
+    assert flags == set(LOAD_FLAGS)
+    assert valued == set(LOAD_VALUED)
