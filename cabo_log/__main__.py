@@ -1,5 +1,5 @@
 """``python -m cabo_log``: the same command line as ``cabo-log``."""
 
-from cabo_log.cli import main
+from cabo_log.launch import main
 
 main()

@@ -92,9 +92,11 @@ class WorkerDied(Exception):
 
 
 def _serve(conn: Connection, lifeline: Connection,
-           initializer: Callable[[], None] | None) -> None:
+           initializer: Callable[[], None] | None, nice: int = 0) -> None:
     """A worker's life: tasks in, results out, until the pipe closes or the parent dies."""
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)   # the parent decides
+    if nice:
+        os.nice(nice)
     threading.Thread(target=_leave_with, args=(lifeline,), daemon=True).start()
     if initializer is not None:
         initializer()
@@ -197,10 +199,11 @@ class Pool:
     """
 
     def __init__(self, jobs: int, *, preload: Sequence[str] = (),
-                 initializer: Callable[[], None] | None = None) -> None:
+                 initializer: Callable[[], None] | None = None, nice: int = 0) -> None:
         self.jobs = jobs
         self.preload = tuple(preload)
         self.initializer = initializer
+        self.nice = nice   # added to each worker's niceness (a lower priority than the parent)
         self.workers: list[_Worker] = []
         self._lifeline: Connection | None = None
 
@@ -227,7 +230,8 @@ class Pool:
                 for i in range(self.jobs):
                     mine, theirs = context.Pipe()
                     process = context.Process(target=_serve, name=f"cabo-log-worker-{i}",
-                                              args=(theirs, lifeline, self.initializer),
+                                              args=(theirs, lifeline, self.initializer,
+                                                    self.nice),
                                               daemon=True)
                     self.workers.append(_Worker(process, mine))
                     process.start()

@@ -136,7 +136,7 @@ def test_the_forkserver_starts_before_the_database_is_opened(
 def test_the_command_line_is_read_early_only_when_it_is_plain() -> None:
     """``cabo-log load``'s paths and ``--jobs`` as read before typer parses (to start the
     forkserver sooner); None for anything typer alone should judge."""
-    from cabo_log.cli.db import early_load_args
+    from cabo_log.launch import early_load_args
 
     assert early_load_args(["a", "b.jsonl", "--db", "x.duckdb", "-q"]) == (["a", "b.jsonl"], None)
     assert early_load_args(["--jobs", "3", "a", "--force"]) == (["a"], 3)
@@ -209,7 +209,7 @@ def test_the_early_reading_knows_every_option_of_load() -> None:
     import typer.main
 
     from cabo_log.cli import _register_all, app
-    from cabo_log.cli.db import LOAD_FLAGS, LOAD_VALUED
+    from cabo_log.launch import LOAD_FLAGS, LOAD_VALUED
 
     _register_all()
     command = typer.main.get_command(app).commands["load"]

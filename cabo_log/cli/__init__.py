@@ -76,7 +76,7 @@ def _register_for(args: list[str]) -> None:
 
 def main() -> None:
     if sys.argv[1:2] == ["load"]:   # its workers' forkserver starts before typer parses
-        from cabo_log.cli.db import start_load_workers
+        from cabo_log.launch import start_load_workers  # (a no-op when ``launch`` did)
 
         start_load_workers(sys.argv[2:])
     _register_for(sys.argv[1:])

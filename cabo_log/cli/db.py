@@ -57,52 +57,6 @@ ParquetOutOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045
                           "folder; --db becomes a file of views over it.", show_default=False)]
 
 
-# ``load``'s options, as ``start_load_workers`` reads them: those that take a value, the flags
-LOAD_VALUED = ("--db", "--jobs", "-j", "--rollouts", "--cluster", "--parquet-out")
-LOAD_FLAGS = ("--allow-errors", "--force", "--quiet", "-q", "--analyse")
-
-
-def early_load_args(args: list[str]) -> tuple[list[str], int | None] | None:
-    """The paths and ``--jobs`` of ``cabo-log load ARGS`` read plainly, before typer; None
-    for anything this does not read as a local load (``--cluster``, ``--help``, an option it
-    does not know or a combined one, a ``--jobs`` that is not a number from 1): typer then
-    says what it makes of it."""
-    paths: list[str] = []
-    jobs: int | None = None
-    rest = iter(args)
-    for arg in rest:
-        if arg == "--":
-            paths.extend(rest)
-            break
-        if not arg.startswith("-") or arg == "-":
-            paths.append(arg)
-            continue
-        name, eq, value = arg.partition("=")
-        if name in LOAD_FLAGS and not eq:
-            continue
-        if name not in LOAD_VALUED or name == "--cluster" or (eq and name == "-j"):
-            return None
-        if not eq:
-            value = next(rest, "")
-        if name in ("--jobs", "-j"):
-            if not value.isdigit() or int(value) < 1:
-                return None
-            jobs = int(value)
-    return paths, jobs
-
-
-def start_load_workers(args: list[str]) -> None:
-    """``cabo-log load ARGS``: start the workers' forkserver (``load.start_workers``) before
-    typer parses the command line, so that its imports overlap typer's (~75 ms on 2,000
-    files, while one core was idle). A command line read otherwise than typer reads it costs
-    nothing but an idle forkserver, which leaves with the command."""
-    read = early_load_args(args)
-    if read is not None and read[0]:
-        from cabo_log.db.load import start_workers
-
-        start_workers(read[0], read[1])
-
-
 @dataclass(frozen=True)
 class _LoadArgs:
     """What ``load`` was asked to do, as the library functions take it."""

@@ -4,6 +4,7 @@ batch of games per transaction, in a background thread."""
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
@@ -14,6 +15,11 @@ import pyarrow as pa
 
 from cabo_log.db.database import ANALYSIS_SCHEMAS, use_same
 from cabo_log.db.event_tables import GAME_STORED, stored
+
+QUEUED = 2   # batches submitted and not yet written that ``submit`` lets wait behind the one
+             # being written before it waits itself: a loader blocked in ``submit`` hands the
+             # workers no new chunks, and those that finish meanwhile sit idle (measured on
+             # 2,000 games: the loader waited 0.58 s in all, most of it at the end)
 
 
 @dataclass
@@ -52,7 +58,9 @@ class Writer:
     and DuckDB keeps no more than a partial row group per table of what it has not written.
 
     ``submit`` writes in a background thread (DuckDB releases the GIL), so the loader goes on
-    receiving rows meanwhile; at most one batch is being written at a time.
+    receiving rows meanwhile; one batch is written at a time, in the order submitted, and up to
+    ``QUEUED`` more wait their turn before ``submit`` waits. A batch that failed fails the
+    ones behind it unwritten: what is committed is always every batch up to some number.
     """
 
     def __init__(self, con: duckdb.DuckDBPyConnection, *, commit_rows: int = 0,
@@ -68,7 +76,9 @@ class Writer:
         self.committed_through = 0  # the number of the last submitted batch committed
         self._open: Batch | None = None   # what the open transaction holds (games, rows, number)
         self._thread: ThreadPoolExecutor | None = None
-        self._writing: Future[None] | None = None
+        self._writing: deque[Future[None]] = deque()   # submitted, oldest first, not yet waited
+        self._failed = False        # a batch failed: those queued behind it are not written
+        self._uncommitted = False   # a batch submitted since the last that commits
         self._lock = threading.Lock()   # guards the two flags: a COMMIT is never interrupted
         self._stopping = False          # set by abort: no COMMIT may start any more
         self._committing = False        # a COMMIT has started: abort lets it finish
@@ -108,17 +118,19 @@ class Writer:
     # --- writing ------------------------------------------------------------------------------
     def submit(self, commit: bool = False) -> int:
         """Write what is pending in the background (after the batch being written, if any);
-        its number (``committed_through`` reaches it when it is committed)."""
-        self.wait()
+        its number (``committed_through`` reaches it when it is committed). Waits first only
+        while ``QUEUED`` batches wait behind the one being written."""
+        self._wait_until(QUEUED)
         batch, self.pending = self.pending, Batch()
         batch.commit = commit
-        if batch.empty() and not (commit and self._open is not None):
+        if batch.empty() and not (commit and self._uncommitted):
             return self.submitted
+        self._uncommitted = not commit   # (``_open``, the writing thread's, may lag behind)
         self.submitted += 1
         batch.number = self.submitted
         if self._thread is None:
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="cabo-log-writer")
-        self._writing = self._thread.submit(self._write, batch)
+        self._writing.append(self._thread.submit(self._write, batch))
         return batch.number
 
     def flush(self) -> None:
@@ -127,33 +139,36 @@ class Writer:
         self.wait()
 
     def wait(self) -> None:
-        """Wait for the batch being written; its error, if any, is raised here. The wait is
-        in short steps: a signal delivered to another thread is handled meanwhile, and a
-        batch interrupted here stays known to ``abort``, which rolls it back."""
-        writing = self._writing
-        if writing is None:
-            return
-        while not wait_futures([writing], timeout=0.1).done:
-            pass
-        self._writing = None
-        writing.result()
+        """Wait until every batch submitted is written; the first error, if any, is raised
+        here."""
+        self._wait_until(0)
+
+    def _wait_until(self, left: int) -> None:
+        """Wait until at most ``left`` submitted batches are still to be waited for, oldest
+        first, raising the error of the first that failed. The wait is in short steps: a signal
+        delivered to another thread is handled meanwhile, and a batch interrupted here stays
+        known to ``abort``, which rolls it back."""
+        while len(self._writing) > left:
+            oldest = self._writing[0]
+            while not wait_futures([oldest], timeout=0.1).done:
+                pass
+            self._writing.popleft()
+            oldest.result()
 
     def abort(self) -> None:
         """Stop: interrupt the batch being written (it rolls back) and drop what is pending.
         A batch already committing is let finish: interrupting its COMMIT could leave it
         written while ``committed_games`` says it is not."""
         self.pending = Batch()
-        writing, self._writing = self._writing, None
+        writing, self._writing = list(self._writing), deque()
         with self._lock:
-            self._stopping = True
+            self._stopping = True   # the queued batches behind the one being written: not begun
             committing, active = self._committing, self._active
-        if writing is None and active and not committing:
-            self.con.interrupt()   # submitted, but the signal came before it was recorded
-        if writing is not None:
-            if not writing.done() and not committing:
-                self.con.interrupt()
+        if active and not committing:
+            self.con.interrupt()   # (even one whose submission a signal kept from the list)
+        for future in writing:
             try:
-                writing.result()
+                future.result()
             except BaseException:  # noqa: BLE001 - the batch was rolled back, as intended
                 pass
         if self._open is not None and not self._active:
@@ -175,9 +190,14 @@ class Writer:
         with self._lock:
             if self._stopping:
                 return
+            if self._failed:
+                raise duckdb.InterruptException("an earlier batch of this load failed")
             self._active = True
         try:
             self._write_batch(batch)
+        except BaseException:
+            self._failed = True
+            raise
         finally:
             self._active = False
 

@@ -1,0 +1,196 @@
+"""The load's writer queues batches behind the one it is writing (``writer.QUEUED``), so the
+loader is not held up while DuckDB appends: written in order, all of them by ``flush``, a failed
+one failing those behind it unwritten, a stop dropping the queued ones; and the load's workers
+run at a lower priority than the parent (``load.WORKER_NICE``)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from cabo_log.db import database as dbmod
+from cabo_log.db import known
+from cabo_log.db import writer as writermod
+from cabo_log.db.replay_files import Task, replay_tasks
+from cabo_log.log.logfile import dumps_event
+from cabo_log.play.simulate import simulate_game
+from cabo_log.workers import Pool
+
+
+class _GatedInsert:
+    """A cursor whose INSERTs wait until ``gate`` is set and can be made to fail: the writer's
+    queue then fills while the first batch is held."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, held: str = "INSERT") -> None:
+        self.con = con
+        self.held = held            # the statements that wait for ``gate``
+        self.gate = threading.Event()
+        self.inserting = threading.Event()
+        self.fail_inserts = 0       # INSERTs still to fail
+        self.inserts = 0
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql.startswith(self.held):
+            self.inserting.set()
+            assert self.gate.wait(60)
+        if sql.startswith("INSERT"):
+            self.inserts += 1
+            if self.fail_inserts:
+                self.fail_inserts -= 1
+                raise duckdb.IOException("disk full (simulated)")
+        return self.con.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.con, name)
+
+
+def _games(folder: Path, count: int) -> list[Task]:
+    tasks = []
+    for seed in range(count):
+        events = simulate_game("edition2", players=3, seed=seed, game_id=f"q{seed}")
+        path = folder / f"q{seed}.jsonl"
+        path.write_bytes(b"".join(dumps_event(e) for e in events))
+        tasks.append(Task(str(path), path.stat().st_size, None))
+    return tasks
+
+
+def _writer(tmp_path: Path, held: str = "INSERT", commit_rows: int = 0
+            ) -> tuple[writermod.Writer, _GatedInsert, duckdb.DuckDBPyConnection, Path]:
+    db = tmp_path / "cabo.duckdb"
+    con = dbmod.connect(db, read_only=False)
+    dbmod.ensure_schema(con, db)
+    writer = writermod.Writer(con, commit_rows=commit_rows)
+    gated = _GatedInsert(writer.con, held)
+    writer.con = gated  # type: ignore[assignment]
+    return writer, gated, con, db
+
+
+def _submit_game(writer: writermod.Writer, task: Task) -> int:
+    """One game as a batch of its own; the batch's number."""
+    outcomes, rows = replay_tasks([task])
+    for table, items in rows.batches().items():
+        writer.add(table, items)
+    writer.add("files", [known.files_batch(outcomes)])
+    return writer.submit()
+
+
+def _games_in(db: Path) -> list[str]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return [g for (g,) in con.execute("SELECT game_id FROM games ORDER BY 1").fetchall()]
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def tasks(tmp_path_factory: pytest.TempPathFactory) -> list[Task]:
+    return _games(tmp_path_factory.mktemp("queue"), 4)
+
+
+def test_submit_returns_while_the_batch_before_is_being_written(
+        tmp_path: Path, tasks: list[Task]) -> None:
+    writer, gated, con, db = _writer(tmp_path)
+    first = _submit_game(writer, tasks[0])
+    assert gated.inserting.wait(60)          # the first batch is being written, held
+    numbers = [_submit_game(writer, t) for t in tasks[1:1 + writermod.QUEUED]]
+    assert numbers == list(range(2, 2 + writermod.QUEUED))   # queued without waiting
+    assert writer.committed_through == 0
+    gated.gate.set()
+    writer.flush()
+    writer.close()
+    con.close()
+    assert first == 1 and writer.committed_through == writer.submitted
+    assert writer.committed_games == 1 + writermod.QUEUED
+    assert _games_in(db) == sorted(f"q{i}" for i in range(1 + writermod.QUEUED))
+
+
+def test_a_flush_commits_a_batch_the_writer_has_not_begun_yet(
+        tmp_path: Path, tasks: list[Task]) -> None:
+    """The commit is decided when ``flush`` submits, not from what the writing thread has
+    done so far: here it has not even begun the transaction of the batch before."""
+    writer, gated, con, db = _writer(tmp_path, held="BEGIN", commit_rows=10**9)
+    _submit_game(writer, tasks[0])
+    assert gated.inserting.wait(60)          # its BEGIN is held: no transaction open yet
+    threading.Timer(0.2, gated.gate.set).start()
+    writer.flush()
+    writer.close()
+    con.close()
+    assert writer.committed_games == 1
+    assert _games_in(db) == ["q0"]
+
+
+def test_a_failed_batch_fails_the_queued_ones_unwritten(tmp_path: Path,
+                                                         tasks: list[Task]) -> None:
+    writer, gated, con, db = _writer(tmp_path)
+    gated.fail_inserts = 1
+    _submit_game(writer, tasks[0])
+    assert gated.inserting.wait(60)
+    _submit_game(writer, tasks[1])            # queued behind the batch that will fail
+    gated.gate.set()
+    with pytest.raises(duckdb.IOException, match="disk full"):
+        writer.flush()
+    writer.abort()
+    writer.close()
+    con.close()
+    assert gated.inserts == 1                 # the queued batch never reached DuckDB
+    assert writer.committed_games == 0
+    assert _games_in(db) == []
+
+
+def test_abort_drops_the_queued_batches(tmp_path: Path, tasks: list[Task],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    writer, gated, con, db = _writer(tmp_path)
+    begun: list[int] = []
+    write_batch = writer._write_batch
+
+    def recorded(batch: writermod.Batch) -> None:
+        begun.append(batch.number)
+        write_batch(batch)
+
+    monkeypatch.setattr(writer, "_write_batch", recorded)
+    _submit_game(writer, tasks[0])
+    assert gated.inserting.wait(60)
+    _submit_game(writer, tasks[1])
+    _submit_game(writer, tasks[2])
+    threading.Timer(0.2, gated.gate.set).start()   # the held INSERT ends, interrupted or not
+    writer.abort()
+    writer.close()
+    con.close()
+    assert begun == [1]              # the queued batches were never begun
+    assert writer.committed_games == 0
+    assert _games_in(db) == []
+
+
+def _niceness(_: int) -> int:
+    return os.nice(0)
+
+
+def test_workers_run_at_the_niceness_asked_above_the_parent() -> None:
+    with Pool(2, nice=3) as pool:
+        seen = set(pool.imap(_niceness, range(4)))
+    assert seen == {os.nice(0) + 3}
+
+
+def test_the_load_starts_its_workers_at_a_lower_priority(
+        tmp_path: Path, tasks: list[Task], monkeypatch: pytest.MonkeyPatch) -> None:
+    from cabo_log.db import load
+
+    asked: list[int] = []
+
+    class Recorded(Pool):
+        def __init__(self, jobs: int, **options: Any) -> None:
+            asked.append(options.get("nice", 0))
+            super().__init__(jobs, **options)
+
+    monkeypatch.setattr(load, "Pool", Recorded)
+    monkeypatch.setattr(load, "INLINE_BYTES", 0)     # workers even for four small games,
+    monkeypatch.setattr(load, "CHUNK_FILES", 1)      # in four chunks
+    summary = load.load_paths([str(Path(t.path).parent) for t in tasks[:1]],
+                              tmp_path / "cabo.duckdb", jobs=2)
+    assert summary.loaded == len(tasks)
+    assert asked == [load.WORKER_NICE] and load.WORKER_NICE > 0
