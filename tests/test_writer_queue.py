@@ -1,7 +1,8 @@
 """The load's writer queues batches behind the one it is writing (``writer.QUEUED``), so the
 loader is not held up while DuckDB appends: written in order, all of them by ``flush``, a failed
-one failing those behind it unwritten, a stop dropping the queued ones; and the load's workers
-run at a lower priority than the parent (``load.WORKER_NICE``)."""
+one failing those behind it unwritten, a stop dropping the queued ones. It holds a batch's small
+tables back until the transaction commits (``writer.DEFER_ROWS``), never past a DELETE of their
+rows. The load's workers run at a lower priority than the parent (``load.WORKER_NICE``)."""
 
 from __future__ import annotations
 
@@ -164,6 +165,44 @@ def test_abort_drops_the_queued_batches(tmp_path: Path, tasks: list[Task],
     assert begun == [1]              # the queued batches were never begun
     assert writer.committed_games == 0
     assert _games_in(db) == []
+
+
+def _counts(db: Path) -> dict[str, int]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]  # type: ignore[index]
+                for t in ("games", "game_players", "rounds", "events", "files")}
+    finally:
+        con.close()
+
+
+def test_small_tables_wait_for_the_commit_and_never_outlive_a_delete(
+        tmp_path: Path, tasks: list[Task]) -> None:
+    """A game written, then replaced in a later batch of the same transaction: the replacing
+    batch's DELETE must find the first version's rows, held back or not, or the game would be
+    there twice."""
+    writer, gated, con, db = _writer(tmp_path, commit_rows=10**9)
+    gated.gate.set()
+    _submit_game(writer, tasks[0])
+    writer.wait()
+    once = gated.inserts
+    writer.replace_games(["q0"])
+    writer.forget_files([tasks[0].path])
+    _submit_game(writer, tasks[0])
+    writer.flush()
+    writer.close()
+    con.close()
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    writer, whole, con, _ = _writer(alone)
+    whole.gate.set()
+    _submit_game(writer, tasks[0])
+    writer.flush()
+    writer.close()
+    con.close()
+    assert _counts(db) == _counts(alone / "cabo.duckdb")
+    assert _counts(db)["games"] == 1
+    assert once < whole.inserts      # the first batch held some of its tables back
 
 
 def _niceness(_: int) -> int:
