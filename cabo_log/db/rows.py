@@ -23,6 +23,7 @@ from librt.strings import write_i16_le, write_i32_le, write_i64_le
 
 from cabo_log.db.open_rows import CallRows, Names, PowerRows
 from cabo_log.db.row_layout import Common, Row, RowSink
+from cabo_log.log.fastlines import EventProjector
 from cabo_log.log.replay import ReplayResult, ReplayVisitor, replay_bytes
 from engine import Event, GameStart, GameState, Outcome
 from engine.events import (
@@ -43,8 +44,9 @@ from engine.events import (
 from engine.state import POWER
 
 
-class GameRows:
-    """The rows of one game while it replays. Each event kind's rows are written to its
+class GameRows(EventProjector):
+    """The rows of one game while it replays (the ``EventProjector`` of its ``RowCollector``:
+    the replay calls its ``event`` natively). Each event kind's rows are written to its
     ``COMMON`` columns (``row_layout.Common``, attribute ``draws_c``...) and its own columns
     (one flat list, in the order of ``row_layout.OWN``, attribute ``draws``...), those of a
     ``sink`` (a chunk's; without one, a sink of the game's own), after the rows of the games
@@ -310,6 +312,10 @@ class RowCollector(ReplayVisitor["RowCollector"]):
 
     def __init__(self, data: bytes | None = None, sink: RowSink | None = None) -> None:
         self.rows = GameRows(sink)
+        # what the replay calls instead of ``event`` (``fastlines.projector_of``): the rows'
+        # own, unless a subclass has an ``event`` of its own
+        self.projector: EventProjector | None = (
+            self.rows if type(self).event is RowCollector.event else None)
         self.header: GameStart | None = None
         self.header_line = 1
         self.times: dict[int, int | float | str] = {}   # line -> its raw ``t`` (``stamp``)
