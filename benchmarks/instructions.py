@@ -6,8 +6,10 @@ process with no stage (imports, reading and parsing the corpus) is subtracted, a
 divided by the events. The modules of every stage (``pyarrow`` and the row stage's included)
 are imported in every stage, the base too: a load worker imports them once, not per event, and
 over a corpus of 60 logs their import alone would count ~7 k instructions per event in
-``collect`` (``--cold`` imports each stage's own modules in the stage, as before). Stages: ``orjson`` (``orjson.loads`` of every line, the reference),
-``decode`` (what ``replay_bytes`` decodes with: the header by the exact reader, the body by
+``collect`` (``--cold`` imports each stage's own modules in the stage, as before).
+
+Stages: ``orjson`` (``orjson.loads`` of every line, the reference), ``decode`` (what
+``replay_bytes`` decodes with: the header by the exact reader, the body by
 ``fastdecode.fast_body``, which builds the engine's events in ``fastlines``), ``apply``
 (``new_game`` + ``apply`` of parsed events + ``finish``), ``replay`` (``replay_bytes``:
 decode + validate + apply), ``collect`` (the replay with the loader's ``RowCollector`` riding
