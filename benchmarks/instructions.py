@@ -105,7 +105,9 @@ def run_rows(stage: str, logs: list[bytes]) -> None:
 
 def count(stage: str, corpus: Path, pythonpath: str, cold: bool = False) -> tuple[int, int]:
     """(instructions, events) of one callgrind run of ``stage`` (``cold``: see ``run_stage``)."""
-    env = {**os.environ, "PYTHONPATH": pythonpath}
+    # one hash seed for every run: a random one moves the count of a stage by ~±200
+    # instructions per event over 15 logs (dict and set layouts), more than most changes
+    env = {"PYTHONHASHSEED": "0", **os.environ, "PYTHONPATH": pythonpath}
     run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                           sys.executable, __file__, "--stage", stage, "--corpus", str(corpus),
                           *(["--cold"] if cold else [])],

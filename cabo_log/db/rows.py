@@ -148,8 +148,9 @@ class GameRows(EventProjector):
             self.snaps.extend(_snap(e, g, out))
         elif isinstance(e, Cabo):
             seat = g.round.caller
-            self.turns_of[seat] += 1
-            self.calls.start(g, out, self.turns_of[seat])
+            turns = self.turns_of
+            turns[seat] = turns[seat] + 1   # (not ``+=``: compiled, a generic in-place add)
+            self.calls.start(g, out, turns[seat])
             self._common(self.cabos_c, line, self._player(e.player, seat), e, g, out)
         elif isinstance(e, Deal):
             self._deal(e, g)
@@ -222,7 +223,8 @@ class GameRows(EventProjector):
     # --- the handlers of the frequent kinds: their own columns ----------------------------
     def _draw(self, e: Draw, g: GameState, seat: int) -> int:
         r = g.round
-        self.turns_of[seat] += 1
+        turns = self.turns_of
+        turns[seat] = turns[seat] + 1   # (not ``+=``: compiled, a generic in-place add)
         # what the drawer knows of their row now is what they know when they place the card
         # (a face-up card is always known to everybody, so ``known`` says it all)
         # (one bit a position of the row, no list per draw)
@@ -251,9 +253,10 @@ class GameRows(EventProjector):
         chosen: int | None = None
         known = self.before_replace
         if known >= 0:   # the turn's draw was seen (the drawer is the replacing player)
-            chosen = 0
+            count = 0   # (an int, not ``chosen``: compiled, an optional's sum is generic)
             for p in e.positions:
-                chosen += (known >> p) & 1
+                count += (known >> p) & 1
+            chosen = count
         return (e.positions, e.into, e.end, out.success, out.penalty, out.discarded or None,
                 out.earned, delta, chosen)
 
