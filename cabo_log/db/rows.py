@@ -72,6 +72,7 @@ class GameRows(EventProjector):
         self.players: list[str] = []
         self.seat_codes: list[int] = []   # each seat's player's code in ``names``
         self.drawer = -1   # the seat of the turn's player (set by its draw)
+        self.deck_code = 0   # the code of "deck" in ``names`` (0: not looked up yet)
         # a card's code in ``names`` and its value, found once per game
         self.cards: dict[str, tuple[int, int]] = {}
         (self.games, self.draws, self.discards, self.replaces, self.power_uses, self.skips,
@@ -237,7 +238,13 @@ class GameRows(EventProjector):
                 mask |= position
             position <<= 1
         self.before_replace = mask
-        return self.names.code(e.source)
+        source = e.source
+        if source == "deck":   # most draws: compared by value (the decoder's new str is not
+            code = self.deck_code   # hashed yet), looked up once a game
+            if code == 0:
+                code = self.deck_code = self.names.code(source)
+            return code
+        return self.names.code(source)
 
     def _replace(self, e: Replace, g: GameState, out: Outcome) -> Row:
         values_of = g.values_of
