@@ -3,8 +3,13 @@ shared machine does not move (wall-clock figures there swing by ±30 %).
 
 Each stage runs once over the corpus in a fresh ``valgrind --tool=callgrind`` process; the same
 process with no stage (imports, reading and parsing the corpus) is subtracted, and the rest
-divided by the events. Stages: ``orjson`` (``orjson.loads`` of every line, the reference),
-``decode`` (what ``replay_bytes`` decodes with: the header by the exact reader, the body by
+divided by the events. The modules of every stage (``pyarrow`` and the row stage's included)
+are imported in every stage, the base too: a load worker imports them once, not per event, and
+over a corpus of 60 logs their import alone would count ~7 k instructions per event in
+``collect`` (``--cold`` imports each stage's own modules in the stage, as before).
+
+Stages: ``orjson`` (``orjson.loads`` of every line, the reference), ``decode`` (what
+``replay_bytes`` decodes with: the header by the exact reader, the body by
 ``fastdecode.fast_body``, which builds the engine's events in ``fastlines``), ``apply``
 (``new_game`` + ``apply`` of parsed events + ``finish``), ``replay`` (``replay_bytes``:
 decode + validate + apply), ``collect`` (the replay with the loader's ``RowCollector`` riding
@@ -35,11 +40,14 @@ ROOT = Path(__file__).resolve().parents[1]
 STAGES = ("orjson", "decode", "apply", "replay", "collect", "rows", "worker")
 
 
-def run_stage(stage: str, corpus: Path) -> int:
-    """Run ``stage`` (or nothing, for ``none``) over the corpus; returns the events."""
+def run_stage(stage: str, corpus: Path, cold: bool = False) -> int:
+    """Run ``stage`` (or nothing, for ``none``) over the corpus; returns the events. Unless
+    ``cold``, the row stage's modules are imported first, whatever the stage."""
     import orjson
 
     import cabo_log.db.replay_files  # noqa: F401  (imported in every stage: the base has it)
+    if not cold:
+        import cabo_log.db.chunk  # noqa: F401  (pyarrow, the rows: imported once a worker)
     from cabo_log.log.fastdecode import fast_body
     from cabo_log.log.logfile import decode_line, iter_lines, parse_line
     from cabo_log.log.replay import replay_bytes
@@ -95,11 +103,14 @@ def run_rows(stage: str, logs: list[bytes]) -> None:
                 serialise(batches)
 
 
-def count(stage: str, corpus: Path, pythonpath: str) -> tuple[int, int]:
-    """(instructions, events) of one callgrind run of ``stage``."""
-    env = {**os.environ, "PYTHONPATH": pythonpath}
+def count(stage: str, corpus: Path, pythonpath: str, cold: bool = False) -> tuple[int, int]:
+    """(instructions, events) of one callgrind run of ``stage`` (``cold``: see ``run_stage``)."""
+    # one hash seed for every run: a random one moves the count of a stage by ~±200
+    # instructions per event over 15 logs (dict and set layouts), more than most changes
+    env = {"PYTHONHASHSEED": "0", **os.environ, "PYTHONPATH": pythonpath}
     run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          sys.executable, __file__, "--stage", stage, "--corpus", str(corpus)],
+                          sys.executable, __file__, "--stage", stage, "--corpus", str(corpus),
+                          *(["--cold"] if cold else [])],
                          env=env, capture_output=True, text=True, check=True)
     collected = re.search(r"Collected : (\d+)", run.stderr)
     events = re.search(r"^events (\d+)$", run.stdout, re.MULTILINE)
@@ -116,20 +127,23 @@ def main() -> None:
                         help="with the compiled engine (build/mypyc, `make compiled`)")
     parser.add_argument("--stages", nargs="+", choices=STAGES, default=STAGES,
                         help="the stages to count (all)")
+    parser.add_argument("--cold", action="store_true",
+                        help="import each stage's modules in the stage (pyarrow's import then "
+                             "counts in collect, rows, worker)")
     parser.add_argument("--stage", choices=("none", *STAGES), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stage:
         import engine.game
-        print(f"events {run_stage(args.stage, args.corpus)}")
+        print(f"events {run_stage(args.stage, args.corpus, args.cold)}")
         print(f"engine {engine.game.__file__}")
         return
     path = [str(ROOT / "build" / "mypyc")] if args.compiled else []
     pythonpath = os.pathsep.join([*path, str(ROOT)])
-    base, events = count("none", args.corpus, pythonpath)
+    base, events = count("none", args.corpus, pythonpath, args.cold)
     print(f"{'compiled' if args.compiled else 'pure'} engine, {events:,} events "
-          f"(instructions per event, setup subtracted)")
+          f"(instructions per event, setup{'' if args.cold else ' and imports'} subtracted)")
     for stage in args.stages:
-        total, _ = count(stage, args.corpus, pythonpath)
+        total, _ = count(stage, args.corpus, pythonpath, args.cold)
         print(f"{stage:8s} {(total - base) / events:>10,.0f}")
 
 

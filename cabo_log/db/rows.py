@@ -23,6 +23,7 @@ from librt.strings import write_i16_le, write_i32_le, write_i64_le
 
 from cabo_log.db.open_rows import CallRows, Names, PowerRows
 from cabo_log.db.row_layout import Common, Row, RowSink
+from cabo_log.log.fastlines import EventProjector
 from cabo_log.log.replay import ReplayResult, ReplayVisitor, replay_bytes
 from engine import Event, GameStart, GameState, Outcome
 from engine.events import (
@@ -43,8 +44,9 @@ from engine.events import (
 from engine.state import POWER
 
 
-class GameRows:
-    """The rows of one game while it replays. Each event kind's rows are written to its
+class GameRows(EventProjector):
+    """The rows of one game while it replays (the ``EventProjector`` of its ``RowCollector``:
+    the replay calls its ``event`` natively). Each event kind's rows are written to its
     ``COMMON`` columns (``row_layout.Common``, attribute ``draws_c``...) and its own columns
     (one flat list, in the order of ``row_layout.OWN``, attribute ``draws``...), those of a
     ``sink`` (a chunk's; without one, a sink of the game's own), after the rows of the games
@@ -70,6 +72,7 @@ class GameRows:
         self.players: list[str] = []
         self.seat_codes: list[int] = []   # each seat's player's code in ``names``
         self.drawer = -1   # the seat of the turn's player (set by its draw)
+        self.deck_code = 0   # the code of "deck" in ``names`` (0: not looked up yet)
         # a card's code in ``names`` and its value, found once per game
         self.cards: dict[str, tuple[int, int]] = {}
         (self.games, self.draws, self.discards, self.replaces, self.power_uses, self.skips,
@@ -123,11 +126,13 @@ class GameRows:
             rows.append(out.earned)
         elif isinstance(e, Replace):
             self._common(self.replaces_c, line, self._player(e.player, self.drawer), e, g, out)
-            self.replaces.extend(self._replace(e, g, out))
+            # (``+=``, not ``extend``: compiled, an in-place concat of the tuple, cheaper than
+            # ``extend``'s slice assignment)
+            self.replaces += self._replace(e, g, out)
         elif isinstance(e, Power):
             self._common(self.power_uses_c, line, self._player(e.player, self.drawer), e, g,
                          out)
-            self.power_uses.extend(self._power(e, g, out))
+            self.power_uses += self._power(e, g, out)
         elif isinstance(e, Skip):
             if powers.open:
                 powers.close("skipped", g.events - 1)
@@ -143,11 +148,12 @@ class GameRows:
         """The rows of the kinds that come once a turn at most."""
         if isinstance(e, Snap):
             self._common(self.snaps_c, line, self.names.code(e.player), e, g, out)
-            self.snaps.extend(_snap(e, g, out))
+            self.snaps += _snap(e, g, out)
         elif isinstance(e, Cabo):
             seat = g.round.caller
-            self.turns_of[seat] += 1
-            self.calls.start(g, out, self.turns_of[seat])
+            turns = self.turns_of
+            turns[seat] = turns[seat] + 1   # (not ``+=``: compiled, a generic in-place add)
+            self.calls.start(g, out, turns[seat])
             self._common(self.cabos_c, line, self._player(e.player, seat), e, g, out)
         elif isinstance(e, Deal):
             self._deal(e, g)
@@ -160,7 +166,7 @@ class GameRows:
             self._common(self.reshuffles_c, line, 0, e, g, out)
         elif isinstance(e, Forfeit):
             self._common(self.forfeits_c, line, self.names.code(e.player), e, g, out)
-            self.forfeits.extend((e.reason, out.discarded or None))
+            self.forfeits += (e.reason, out.discarded or None)
         elif isinstance(e, RoundEnd):
             self._common(self.round_ends_c, line, 0, e, g, out)
             self.round_ends.append(
@@ -220,7 +226,8 @@ class GameRows:
     # --- the handlers of the frequent kinds: their own columns ----------------------------
     def _draw(self, e: Draw, g: GameState, seat: int) -> int:
         r = g.round
-        self.turns_of[seat] += 1
+        turns = self.turns_of
+        turns[seat] = turns[seat] + 1   # (not ``+=``: compiled, a generic in-place add)
         # what the drawer knows of their row now is what they know when they place the card
         # (a face-up card is always known to everybody, so ``known`` says it all)
         # (one bit a position of the row, no list per draw)
@@ -233,7 +240,13 @@ class GameRows:
                 mask |= position
             position <<= 1
         self.before_replace = mask
-        return self.names.code(e.source)
+        source = e.source
+        if source == "deck":   # most draws: compared by value (the decoder's new str is not
+            code = self.deck_code   # hashed yet), looked up once a game
+            if code == 0:
+                code = self.deck_code = self.names.code(source)
+            return code
+        return self.names.code(source)
 
     def _replace(self, e: Replace, g: GameState, out: Outcome) -> Row:
         values_of = g.values_of
@@ -249,9 +262,10 @@ class GameRows:
         chosen: int | None = None
         known = self.before_replace
         if known >= 0:   # the turn's draw was seen (the drawer is the replacing player)
-            chosen = 0
+            count = 0   # (an int, not ``chosen``: compiled, an optional's sum is generic)
             for p in e.positions:
-                chosen += (known >> p) & 1
+                count += (known >> p) & 1
+            chosen = count
         return (e.positions, e.into, e.end, out.success, out.penalty, out.discarded or None,
                 out.earned, delta, chosen)
 
@@ -310,6 +324,10 @@ class RowCollector(ReplayVisitor["RowCollector"]):
 
     def __init__(self, data: bytes | None = None, sink: RowSink | None = None) -> None:
         self.rows = GameRows(sink)
+        # what the replay calls instead of ``event`` (``fastlines.projector_of``): the rows'
+        # own, unless a subclass has an ``event`` of its own
+        self.projector: EventProjector | None = (
+            self.rows if type(self).event is RowCollector.event else None)
         self.header: GameStart | None = None
         self.header_line = 1
         self.times: dict[int, int | float | str] = {}   # line -> its raw ``t`` (``stamp``)
