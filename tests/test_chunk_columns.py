@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from cabo_log.db.chunk import _array, _decode, _merged
+from cabo_log.db.arrays import array_of as _array
+from cabo_log.db.arrays import decoded as _decode
+from cabo_log.db.arrays import merged as _merged
 from cabo_log.db.schema import BOOL, I16, I32, STR
 
 

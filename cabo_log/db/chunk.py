@@ -4,8 +4,8 @@ Each table's batch is built from its schema (``schema.WIRE``; ``events`` is stor
 tables of ``event_tables``, each a batch of its own): for every column, the values are read by
 the column's name from the rows. The ``events``' common columns (``row_layout.Common``) and the
 ``powers`` columns (``open_rows.PowerColumns``) are machine values in byte buffers, handed to
-Arrow as they are (``_buffered``); the rest are Python values converted in one call per column:
-an event kind's own columns are slices of its flat list (``row_layout.FLAT``), the other
+Arrow as they are (``arrays.buffered``); the rest are Python values converted in one call per
+column: an event kind's own columns are slices of its flat list (``row_layout.FLAT``), the other
 tables' rows tuples. The coded string columns (``row_layout.CODED``, ``open_rows.POWER_CODED``)
 are decoded by one ``take`` from the games' names. A column that no row fills costs nothing (an
 all-null array). ``game_id`` and ``ruleset`` are dictionary-encoded: one value per game,
@@ -15,21 +15,30 @@ referenced by a parallel column of game numbers (``Chunk.owner``).
 from __future__ import annotations
 
 import gc
-import struct
 from array import array
 from collections.abc import Sequence
-from itertools import repeat
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from cabo_log.db.arrays import (
+    BYTE_VALID,
+    array_of,
+    bitmaps_of,
+    buffered,
+    bytes_array,
+    decoded,
+    int32,
+    merged,
+    names_of,
+)
 from cabo_log.db.event_tables import KINDS, STORED_WIRE
 from cabo_log.db.game_rows import ScoreColumns, game_rows
 from cabo_log.db.open_rows import POWER_TYPES
 from cabo_log.db.row_layout import CODED, COMMON, FLAT, LAYOUTS, Common, RowSink
 from cabo_log.db.rows import RowCollector
-from cabo_log.db.schema import BOOL, I16, I32, I64, SCHEMAS, STR, WIRE
+from cabo_log.db.schema import BOOL, I32, SCHEMAS, STR, WIRE
 from engine import GameState
 
 TABLES = tuple(name for name in SCHEMAS if name != "events")
@@ -127,22 +136,22 @@ class Chunk:
         for name in TABLES:
             if name == "powers":
                 if self.sink.powers.rows():
-                    out[name] = [_batch(name, self._power_columns(names), _int32(self.owner[name]),
+                    out[name] = [_batch(name, self._power_columns(names), int32(self.owner[name]),
                                         keys)]
                 continue
             if name == "round_scores":
                 if self.scores.rows():
                     out[name] = [_batch(name, self._score_columns(names),
-                                        _int32(self.owner[name]), keys)]
+                                        int32(self.owner[name]), keys)]
                 continue
             rows = self.tables[name]
             if rows:   # one conversion of the tuples as structs: its fields are the columns
                 columns = pa.array(rows, _STRUCTS[name]).flatten()
-                out[name] = [_batch(name, columns, _int32(self.owner[name]), keys)]
+                out[name] = [_batch(name, columns, int32(self.owner[name]), keys)]
         for table, stored in KINDS.items():   # ``events``: the table of each kind
             kinds = [kind for kind in stored if self.common[kind].rows()]
             if kinds:
-                owner = _int32(b"".join([self.owner[k] for k in kinds]))
+                owner = int32(b"".join([self.owner[k] for k in kinds]))
                 out[table] = [_batch(table, self._event_columns(table, kinds, owner, names),
                                      owner, keys)]
         return out
@@ -153,14 +162,14 @@ class Chunk:
         much as converting thousands of values, and there are 26 columns a chunk): the coded
         columns' codes one after the other, each row's game's base added in one ``add`` and
         decoded in one ``take`` (each column a slice of it); every bitmap (the nullable
-        columns' validity, the booleans' values) in one cast (``_bitmaps``)."""
+        columns' validity, the booleans' values) in one cast (``bitmaps``)."""
         o = self.sink.powers
         rows = o.rows()
         fields = list(WIRE["powers"])[2:]
         coded = [f.name for f in fields if POWER_TYPES[f.name] == "code"]
-        base = pc.take(_array(self.bases, I32), _int32(self.owner["powers"]))
-        codes = _int32(b"".join([o.buffer(name).getvalue() for name in coded]))
-        strings = _names_of(names, pc.add(codes, pa.concat_arrays([base] * len(coded))))
+        base = pc.take(array_of(self.bases, I32), int32(self.owner["powers"]))
+        codes = int32(b"".join([o.buffer(name).getvalue() for name in coded]))
+        strings = names_of(names, pc.add(codes, pa.concat_arrays([base] * len(coded))))
         decoded = {name: strings.slice(i * rows, rows) for i, name in enumerate(coded)}
         # the bytes (one a row) of each bitmap: "valid NAME" (0 where NULL), "NAME" (values)
         flags: dict[str, bytes] = {}
@@ -170,11 +179,11 @@ class Chunk:
                 flags[f"valid {f.name}"] = o.buffer(f"has_{f.name}").getvalue()
             elif kind == "bool?":
                 data = o.buffer(f.name).getvalue()
-                flags[f"valid {f.name}"] = data.translate(_VALID)
+                flags[f"valid {f.name}"] = data.translate(BYTE_VALID)
                 flags[f.name] = data
             elif kind == "bool":
                 flags[f.name] = o.buffer(f.name).getvalue()
-        bitmaps = _bitmaps(flags, rows)
+        bitmaps = bitmaps_of(flags, rows)
         arrays = []
         for f in fields:
             name, kind = f.name, POWER_TYPES[f.name]
@@ -205,7 +214,7 @@ class Chunk:
         fields = list(WIRE["round_scores"])[2:]
         coded = ("player", "dealt", "hand")
         codes = [getattr(o, name).getvalue() for name in coded]
-        strings = _names_of(names, _int32(b"".join(codes)))
+        strings = names_of(names, int32(b"".join(codes)))
         decoded, start = {}, 0
         for name, data in zip(coded, codes, strict=True):
             decoded[name] = strings.slice(start, len(data) // 4)
@@ -215,7 +224,7 @@ class Chunk:
         flags = {f.name: getattr(o, f.name).getvalue() for f in fields if f.type == BOOL}
         if nulls:
             flags["valid dealt"] = has_dealt
-        bitmaps = _bitmaps(flags, rows)
+        bitmaps = bitmaps_of(flags, rows)
         valid = bitmaps.get("valid dealt")
         arrays = []
         for f in fields:
@@ -241,7 +250,7 @@ class Chunk:
         """The columns after the key of an ``events`` table (``event_tables``): each of its
         kinds' values by name, one kind after the other. A table holds only the columns its
         kinds fill, so most are one conversion of one kind's values; in ``events_other`` the
-        NULL rows of a column are made in as few calls as its kinds allow (``_merged``: every
+        NULL rows of a column are made in as few calls as its kinds allow (``merged``: every
         pyarrow call costs microseconds, as much as converting ~100 values), and the ``CODED``
         and ``type`` columns in C, each in one ``take`` over all kinds."""
         given = {kind: _columns(self.events[kind], FLAT[kind]) for kind in kinds}
@@ -253,7 +262,7 @@ class Chunk:
             raw = [self.times[game].get(line) for game, line in zip(
                 owner.to_pylist(), lines, strict=True)]
             times["t_ms"], times["t_iso"] = _split_times(raw)
-        base = pc.take(_array(self.bases, I32), owner)   # each row's game's names
+        base = pc.take(array_of(self.bases, I32), owner)   # each row's game's names
         arrays = []
         for field in list(STORED_WIRE[table])[2:]:
             name, kind_type = field.name, field.type
@@ -262,14 +271,14 @@ class Chunk:
                 arrays.append(_common_column(name, kind_type, commons, len(owner), base,
                                              names))
             elif name in CODED:
-                arrays.append(_decode(segments, sizes, base, names))
+                arrays.append(decoded(segments, sizes, base, names))
             elif name == "type":
                 index = b"".join(bytes((i,)) * n for i, n in enumerate(sizes))
-                arrays.append(pc.take(pa.array(kinds, STR), _bytes_array(index)))
+                arrays.append(pc.take(pa.array(kinds, STR), bytes_array(index)))
             elif name in times:
-                arrays.append(_array(times[name], kind_type))
+                arrays.append(array_of(times[name], kind_type))
             else:
-                arrays.append(_merged(segments, sizes, kind_type))
+                arrays.append(merged(segments, sizes, kind_type))
         return arrays
 
 
@@ -279,8 +288,6 @@ _COMMON_TYPES = {"seq": "i32", "line": "i64", "round": "i32", "turn": "i32", "pl
                  "auto": "bool", "card": "code", "value": "i16?", "deck_left": "i16?",
                  "implicit_skip": "true?", "round_ended": "true?"}
 _HAS = {"value": "has_value", "deck_left": "has_deck"}
-# a nullable bool's byte ("bool?": 0, 1, 2 for NULL) -> 1 where it has a value
-_VALID = bytes(1 if b < 2 else 0 for b in range(256))
 
 
 def _common_column(name: str, kind: pa.DataType, commons: list[Common], rows: int,
@@ -288,43 +295,7 @@ def _common_column(name: str, kind: pa.DataType, commons: list[Common], rows: in
     """A ``COMMON`` column of an ``events`` table: its kinds' buffers (``row_layout.Common``)
     joined and handed to Arrow as they are."""
     has = _joined(commons, _HAS[name]) if name in _HAS else None
-    return _buffered(_joined(commons, name), _COMMON_TYPES[name], kind, rows, has, base, names)
-
-
-def _buffered(data: bytes, held: str, kind: pa.DataType, rows: int, has: bytes | None,
-              base: pa.Array, names: pa.Array) -> pa.Array:
-    """A column of machine values (``held`` as ``open_rows.POWER_TYPES`` says; ``has``: a
-    byte a row, 0 where NULL) as Arrow: the buffer as it is, the coded ones decoded in one
-    ``take`` from the names (each row's ``base`` added to its code)."""
-    if held == "code":
-        codes = pa.Array.from_buffers(I32, rows, [None, pa.py_buffer(data)])
-        return _names_of(names, pc.add(codes, base))
-    if held == "bool":
-        return _bytes_array(data).cast(kind)
-    if held == "true?":
-        has = data
-    elif held == "bool?":
-        has = data.translate(_VALID)
-    validity = None
-    if has is not None:
-        nulls = has.count(0)
-        if nulls == rows:
-            return pa.nulls(rows, kind)
-        if nulls:
-            validity = _bitmap(has)
-    if held in ("true?", "bool?"):
-        return pa.Array.from_buffers(kind, rows, [validity, _bitmap(data)])
-    return pa.Array.from_buffers(kind, rows, [validity, pa.py_buffer(data)])
-
-
-def _bitmaps(flags: dict[str, bytes], rows: int) -> dict[str, pa.Buffer]:
-    """Each entry's bytes (one a row, 0 or not) -> Arrow's bitmap of them, all in one cast:
-    joined, each padded to a whole number of bitmap bytes, and the result sliced."""
-    width = (rows + 7) // 8
-    pad = bytes(width * 8 - rows)
-    bits: pa.Buffer = _bytes_array(b"".join([data + pad for data in flags.values()])).cast(
-        BOOL).buffers()[1]
-    return {name: bits.slice(i * width, width) for i, name in enumerate(flags)}
+    return buffered(_joined(commons, name), _COMMON_TYPES[name], kind, rows, has, base, names)
 
 
 def _joined(commons: list[Common], name: str) -> bytes:
@@ -332,78 +303,10 @@ def _joined(commons: list[Common], name: str) -> bytes:
     return b"".join([getattr(common, name).getvalue() for common in commons])
 
 
-def _bitmap(flags: bytes) -> pa.Buffer:
-    """One byte a row (0 or not) -> Arrow's bitmap of them."""
-    buffer: pa.Buffer = _bytes_array(flags).cast(BOOL).buffers()[1]
-    return buffer
-
-
-def _merged(segments: list[list[Any] | None], sizes: list[int], kind: pa.DataType
-            ) -> pa.Array:
-    """One ``events`` column from each kind's values (None: the kind has no such column, its
-    rows are NULL there): each run of NULL rows (kinds without the column, or with only NULLs
-    in it) one ``pa.nulls``, each kind's values one conversion. (Converting the values of
-    neighbouring kinds in one call was dearer: a NULL among them sends the whole list the slow
-    ``pa.array`` way instead of ``struct``.)"""
-    parts: list[pa.Array] = []
-    values: list[Any] = []
-    nulls = 0
-    for segment, size in zip(segments, sizes, strict=True):
-        if segment is None or (segment[0] is None and segment.count(None) == size):
-            if values:
-                parts.append(_array(values, kind))
-                values = []
-            nulls += size
-            continue
-        if nulls:
-            parts.append(pa.nulls(nulls, kind))
-            nulls = 0
-        if values:
-            parts.append(_array(values, kind))
-        values = segment
-    if values:
-        parts.append(_array(values, kind))
-    if nulls:
-        parts.append(pa.nulls(nulls, kind))
-    return parts[0] if len(parts) == 1 else pa.concat_arrays(parts)
-
-
-def _decode(segments: list[list[Any] | None], sizes: list[int], base: pa.Array,
-            names: pa.Array) -> pa.Array:
-    """A ``CODED`` column: each row's code in its game's names (0 for NULL, and for the kinds
-    without the column) -> the str."""
-    try:   # the usual case: a game has fewer than 256 distinct values (names, cards)
-        codes = _bytes_array(b"".join(bytes(s) if s is not None else bytes(n)
-                                      for s, n in zip(segments, sizes, strict=True)))
-    except ValueError:
-        codes = _array([c for s, n in zip(segments, sizes, strict=True)
-                        for c in (s if s is not None else repeat(0, n))], I32)
-    return _names_of(names, pc.add(codes.cast(I32), base))
-
-
-def _names_of(names: pa.Array, indices: pa.Array) -> pa.Array:
-    """The strings of coded values: ``names`` at ``indices`` (codes plus their game's base).
-    The take keeps its bounds check: without it (~70 instructions an event, under 0.5 % of a
-    worker's) a code out of range, a bug, would read memory that is not the names' and load
-    wrong strings, or crash the worker, instead of failing the chunk with an error."""
-    return pc.take(names, indices)
-
-
-def _bytes_array(data: bytes) -> pa.Array:
-    """Bytes as an Arrow uint8 array (no copy)."""
-    return pa.Array.from_buffers(pa.uint8(), len(data), [None, pa.py_buffer(data)])
-
-
 def _columns(flat: list[Any], names: tuple[str, ...]) -> dict[str, list[Any]]:
     """A kind's flat rows -> column name -> its values (a slice each, copied in C)."""
     width = len(names)
     return {name: flat[j::width] for j, name in enumerate(names)}
-
-
-def _int32(values: array[int] | bytes) -> pa.Array:
-    """Machine int32s (an ``array("i")`` or its bytes) as an Arrow int32 array (no copy)."""
-    data = bytes(values) if isinstance(values, array) else values
-    return pa.Array.from_buffers(I32, len(data) // 4, [None, pa.py_buffer(data)])
 
 
 def _batch(table: str, columns: list[pa.Array], index: pa.Array,
@@ -413,36 +316,6 @@ def _batch(table: str, columns: list[pa.Array], index: pa.Array,
         [pa.DictionaryArray.from_arrays(index, keys[0]),
          pa.DictionaryArray.from_arrays(index, keys[1]), *columns],
         schema=STORED_WIRE[table] if table in STORED_WIRE else WIRE[table])
-
-
-_MACHINE_INTS = {I16: "h", I32: "i", I64: "q"}
-
-
-def _array(values: Sequence[Any], kind: pa.DataType) -> pa.Array:
-    """``pa.array(values, kind)``, with three shortcuts: no work for a column of NULLs, a
-    boolean column without NULLs packed by ``bytes`` and an integer column without NULLs by
-    ``struct`` (a fraction of ``pa.array``'s instructions; a NULL or a value out of range goes
-    the ``pa.array`` way, which says so).
-    Nothing counts the NULLs first: counting compares every value with None, which costs as
-    much as converting it."""
-    count = len(values)
-    if values[0] is None and values.count(None) == count:   # quick: None is None
-        return pa.nulls(count, kind)
-    if kind == BOOL:   # without NULLs, ``bytes`` packs them in C (a NULL raises TypeError)
-        try:
-            packed = bytes(values)
-        except TypeError:
-            return pa.array(values, kind)
-        return pa.Array.from_buffers(pa.uint8(), count, [None, pa.py_buffer(packed)]).cast(kind)
-    code = _MACHINE_INTS.get(kind)
-    if code is not None:
-        try:
-            packed = struct.pack(f"={count}{code}", *values)
-        except struct.error:
-            pass
-        else:
-            return pa.Array.from_buffers(kind, count, [None, pa.py_buffer(packed)])
-    return pa.array(values, kind)
 
 
 def _split_times(raw: Sequence[Any]) -> tuple[list[Any], list[Any]]:
