@@ -30,7 +30,7 @@ import duckdb
 sys.path.insert(0, str(Path(__file__).parent))
 from load import make_corpus, unique_games  # noqa: E402 - the corpus of the load benchmark
 
-CLI = [sys.executable, "-c", "from cabo_log.cli import main; main()"]
+CLI = [sys.executable, "-c", "from cabo_log.launch import main; main()"]
 
 
 def group(pgid: int) -> list[int]:

@@ -422,7 +422,7 @@ def test_a_killed_worker_leaves_the_database_as_before(
 
 
 def _cli(*args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from cabo_log.cli import main; main()",
+    return subprocess.run([sys.executable, "-c", "from cabo_log.launch import main; main()",
                            *args], capture_output=True, text=True, check=False, **kwargs)
 
 
@@ -435,7 +435,7 @@ def test_ctrl_c_leaves_the_database_as_before(
     fifo = folder / "zz-stuck.jsonl"
     os.mkfifo(fifo)
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from cabo_log.cli import main; main()", "load", str(folder),
+        [sys.executable, "-c", "from cabo_log.launch import main; main()", "load", str(folder),
          "--db", str(db), "--jobs", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     writer = _wait_for_reader(fifo)

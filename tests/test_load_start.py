@@ -25,7 +25,7 @@ from cabo_log.play.simulate import simulate_game
 
 # a load whose workers start (no load is too small for them) from the command line
 LOAD = ("import sys; from cabo_log.db import load; load.INLINE_BYTES = 0; "
-        "from cabo_log.cli import main; sys.argv[0] = 'cabo-log'; main()")
+        "from cabo_log.launch import main; sys.argv[0] = 'cabo-log'; main()")
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +63,7 @@ def test_a_command_imports_no_other_commands_library() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.splitlines()
     assert out == ["['export', 'load', 'report', 'sql']", "[]"]
-    helped = subprocess.run([sys.executable, "-c", "from cabo_log.cli import main; main()",
+    helped = subprocess.run([sys.executable, "-c", "from cabo_log.launch import main; main()",
                              "--help"], capture_output=True, text=True, check=True,
                             env={**os.environ, "COLUMNS": "200"}).stdout
     for name in cli.COMMAND_MODULES:
@@ -78,7 +78,7 @@ def test_the_load_command_imports_neither_duckdb_nor_arrow_nor_the_replay(
             "load.load_paths = lambda *a, **k: print(sorted(m for m in ('duckdb', 'pyarrow', "
             "'engine', 'msgspec', 'cabo_log.db.rows', 'cabo_log.db.chunk', "
             "'cabo_log.log.replay') if m in sys.modules)) or sys.exit(0); "
-            "from cabo_log.cli import main; sys.argv[0] = 'cabo-log'; main()")
+            "from cabo_log.launch import main; sys.argv[0] = 'cabo-log'; main()")
     out = subprocess.run([sys.executable, "-c", code, "load", str(folder), "--db",
                           str(tmp_path / "x.duckdb")], capture_output=True, text=True)
     assert (out.returncode, out.stdout) == (0, "[]\n"), out.stderr
@@ -158,7 +158,7 @@ def test_the_command_starts_the_forkserver_before_typer_parses(
             "t.get_command = lambda app: calls.append('typer') or get(app); "
             "load.prestart = lambda preload: calls.append('prestart'); "
             "load.load_paths = lambda *a, **k: print(calls) or sys.exit(0); "
-            "from cabo_log.cli import main; sys.argv[0] = 'cabo-log'; main()")
+            "from cabo_log.launch import main; sys.argv[0] = 'cabo-log'; main()")
     for limit, args, expected in ((0, [], "['prestart', 'typer']"),
                                   (0, ["--jobs", "1"], "['typer']"),
                                   (1 << 40, [], "['typer']")):

@@ -75,9 +75,6 @@ def _register_for(args: list[str]) -> None:
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["load"]:   # its workers' forkserver starts before typer parses
-        from cabo_log.launch import start_load_workers  # (a no-op when ``launch`` did)
-
-        start_load_workers(sys.argv[2:])
+    """The command line (the console script, ``launch.main``, first starts a load's workers)."""
     _register_for(sys.argv[1:])
     app(prog_name="cabo-log")

@@ -74,14 +74,9 @@ CHECKPOINT_ROWS = 2_000_000  # and folds the committed rows into the file every 
 DRAIN_COMMIT_ROWS = 200_000  # a load of more rows commits when every chunk is handed out (the
                             # COMMIT then overlaps the workers' last chunks); a smaller one's
                             # last COMMIT is short anyway, and one transaction is all or nothing
-WORKER_NICE = 10            # the workers' niceness: the parent's writer, the one stage that
-                            # cannot run in parallel, gets a core whenever it has rows to
-                            # write. At the same priority, three busy threads on two cores gave
-                            # it two thirds of one: it fell behind, and after the last chunk it
-                            # still had ~0.5-0.8 s of appends alone with one core idle (0.16 s
-                            # at 10). Where the kernel groups a session's processes
-                            # (autogroup, most distributions' default), the niceness weighs
-                            # only among the load's own processes, not against other programs
+WORKER_NICE = 10            # the workers' niceness: the writer, the one serial stage, gets a
+                            # core whenever it has rows (at 0 it fell behind: ~0.5-0.8 s of
+                            # appends alone after the last chunk; docs/workers.md)
 PLAN_BLOCK = 1024           # files stat'ed and looked up in the database at a time
 WORKER_PRELOAD = [replay_files.__name__, *replay_files.REPLAY_MODULES]   # what the workers'
                                             # forkserver imports once

@@ -258,12 +258,12 @@ class Writer:
         if self.checkpoint_rows and self._unfolded >= self.checkpoint_rows:
             self._checkpoint()
 
-    def _insert_deferred(self, opened: Batch, tables: Iterable[str]) -> None:
+    def _insert_deferred(self, opened: Batch, tables: Sequence[str]) -> None:
         """Append the rows of ``tables`` that the open transaction holds back: each
         append costs DuckDB ~1.5-2 ms whatever its size, and a batch's smaller tables (its
         games, players, rounds, files...) are held until they are ``DEFER_ROWS`` or the
         transaction commits, or a DELETE on them comes first."""
-        for table in list(tables):
+        for table in tables:
             batches = opened.tables.pop(table, None)
             if batches:
                 self.insert(table, pa.Table.from_batches(batches))
