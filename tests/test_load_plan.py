@@ -14,6 +14,7 @@ import pytest
 
 from cabo_log.db import known as knownmod
 from cabo_log.db import load as loadmod
+from cabo_log.db import writer as writermod
 from cabo_log.db.listing import count_logs, iter_logs, listed_in
 from cabo_log.db.load import load_paths
 from cabo_log.log.logfile import dumps_event, find_logs
@@ -152,12 +153,10 @@ def test_small_batches_and_checkpoints_load_the_same_rows(
 
 def test_the_last_results_are_written_while_the_workers_finish(
         tmp_path: Path, game: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
-    """The batches handed to the writer shrink towards the end (each at least half of what is
-    still to come, ``load.DRAIN_SHARE``), down to one result each once every chunk is handed
-    out: the last rows are not written in one big batch after the workers. The first of
-    those commits the load's transaction (its COMMIT runs while the workers finish), so the
-    last COMMIT holds only the results after it, unless the load is smaller than
-    ``load.DRAIN_COMMIT_ROWS``. The same rows as a load in one process."""
+    """Once every chunk is handed out, each result goes to the writer as it comes, with the
+    share of files still to come (``Batch.to_come``), 0 with the last: the writer then holds
+    nothing back, and the last rows are not written in one big batch after the workers. One
+    transaction, committed by the final flush; the same rows as a load in one process."""
     folder = tmp_path / "logs"
     folder.mkdir()
     for i in range(8):
@@ -171,34 +170,38 @@ def test_the_last_results_are_written_while_the_workers_finish(
 
     load_paths([folder], tmp_path / "one.duckdb", jobs=1)
     submitted: list[int] = []   # rows (without the loader's own) of each batch handed over
-    commits: list[bool] = []    # and whether it commits (the drain's first one does)
+    to_come: list[float] = []   # and the share of files still to come said with it
     submit = loadmod._Loader.submit
 
-    def spy(self: Any, commit: bool = False) -> None:
+    def spy(self: Any, share: float) -> None:
         pending = self.writer.pending.tables
         submitted.append(sum(b.num_rows for t, items in pending.items()
                              if t not in ("files", "load_errors") for b in items))
-        commits.append(commit)
-        submit(self, commit)
+        to_come.append(share)
+        submit(self, share)
+
+    commits: list[int] = []
+    write = writermod.Writer._write_batch
+
+    def count_commits(self: Any, batch: Any) -> None:
+        write(self, batch)
+        commits.append(self.batches)
 
     monkeypatch.setattr(loadmod._Loader, "submit", spy)
+    monkeypatch.setattr(writermod.Writer, "_write_batch", count_commits)
     monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
     monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)
     monkeypatch.setattr(loadmod, "FLUSH_ROWS", 10**9)   # never full: only the end decides
-    monkeypatch.setattr(loadmod, "DRAIN_COMMIT_ROWS", 1)
     summary = load_paths([folder], tmp_path / "two.duckdb", jobs=2)
     assert summary.loaded == 8
     per_game = sum(submitted) // 8    # the files are one game under eight ids
     assert per_game and sum(submitted) == 8 * per_game
-    assert submitted == sorted(submitted, reverse=True), submitted
-    assert submitted[0] <= 4 * per_game and submitted[-1] == per_game, submitted
-    assert commits.count(True) == 1 and commits.index(True) >= len(commits) - 4, commits
+    assert len(submitted) >= 2 and submitted[1:] == [per_game] * (len(submitted) - 1), submitted
+    assert submitted[0] < 8 * per_game, submitted
+    assert to_come == sorted(to_come, reverse=True) and to_come[-1] == 0.0, to_come
+    assert 0.0 < to_come[0] < 1.0, to_come
+    assert commits[-1] == 1 and commits.count(1) == 1, commits   # the flush's, the only one
     assert rows(tmp_path / "two.duckdb") == rows(tmp_path / "one.duckdb")
-    commits.clear()   # a load smaller than ``DRAIN_COMMIT_ROWS``: one transaction, as before
-    monkeypatch.setattr(loadmod, "DRAIN_COMMIT_ROWS", 10**9)
-    load_paths([folder], tmp_path / "three.duckdb", jobs=2)
-    assert commits and True not in commits, commits
-    assert rows(tmp_path / "three.duckdb") == rows(tmp_path / "one.duckdb")
 
 
 def test_the_filter_of_held_games_never_forgets_one() -> None:

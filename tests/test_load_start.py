@@ -222,3 +222,38 @@ def test_the_early_reading_knows_every_option_of_load() -> None:
         (flags if param.is_flag else valued).update(names)
     assert flags == set(LOAD_FLAGS)
     assert valued == set(LOAD_VALUED)
+
+
+# --- a finished load leaves without the interpreter's teardown ------------------------------------
+
+def test_a_finished_load_leaves_at_once_with_its_output_and_status(
+        tmp_path: Path, folder: Path) -> None:
+    """``launch.leave``: the summary (stdout, a pipe) and the line of a rejected log (stderr)
+    are all there, the status is the command's (1: a log was rejected; 0 with
+    ``--allow-errors``), the database is closed (no write-ahead log left) and whole; an
+    ``atexit`` handler of the process never runs (the teardown was skipped)."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for path in folder.iterdir():
+        (logs / path.name).write_bytes(path.read_bytes())
+    (logs / "bad.jsonl").write_bytes(b'{"type": "game"}\n')
+    db = tmp_path / "cabo.duckdb"
+    code = ("import atexit, sys; atexit.register(print, 'torn down'); " + LOAD)
+    run = subprocess.run([sys.executable, "-c", code, "load", str(logs), "--db", str(db)],
+                         capture_output=True, text=True)
+    assert run.returncode == 1, run.stderr
+    assert run.stdout.startswith(f"{db}: loaded 4 games") and "torn down" not in run.stdout
+    assert f"{logs / 'bad.jsonl'}:1:" in run.stderr
+    assert not Path(f"{db}.wal").exists()
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM games").fetchone() == (4,)
+    finally:
+        con.close()
+    again = subprocess.run([sys.executable, "-c", code, "load", str(logs), "--db", str(db),
+                            "--allow-errors"], capture_output=True, text=True)
+    assert again.returncode == 0 and "skipped 4 unchanged" in again.stdout, again.stderr
+    other = subprocess.run([sys.executable, "-c", "import atexit; atexit.register(print, "
+                            "'torn down'); from cabo_log.launch import main; main()",
+                            "--version"], capture_output=True, text=True)
+    assert other.stdout.endswith("torn down\n")   # any other command ends as usual

@@ -36,6 +36,14 @@ class _GatedInsert:
         self.inserts = 0
 
     def execute(self, sql: str, *args: Any) -> Any:
+        self._through(sql)
+        return self.con.execute(sql, *args)
+
+    def from_arrow(self, data: Any) -> Any:
+        """The writer's append (``relation.insert_into``), gated like an INSERT."""
+        return _GatedRelation(self, self.con.from_arrow(data))
+
+    def _through(self, sql: str) -> None:
         if sql.startswith(self.held):
             self.inserting.set()
             assert self.gate.wait(60)
@@ -44,10 +52,18 @@ class _GatedInsert:
             if self.fail_inserts:
                 self.fail_inserts -= 1
                 raise duckdb.IOException("disk full (simulated)")
-        return self.con.execute(sql, *args)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.con, name)
+
+
+class _GatedRelation:
+    def __init__(self, gated: _GatedInsert, relation: Any) -> None:
+        self.gated, self.relation = gated, relation
+
+    def insert_into(self, table: str) -> None:
+        self.gated._through(f"INSERT INTO {table}")
+        self.relation.insert_into(table)
 
 
 def _games(folder: Path, count: int) -> list[Task]:
@@ -90,7 +106,7 @@ def _games_in(db: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def tasks(tmp_path_factory: pytest.TempPathFactory) -> list[Task]:
-    return _games(tmp_path_factory.mktemp("queue"), 4)
+    return _games(tmp_path_factory.mktemp("queue"), writermod.QUEUED + 2)
 
 
 def test_submit_returns_while_the_batch_before_is_being_written(
@@ -203,6 +219,38 @@ def test_small_tables_wait_for_the_commit_and_never_outlive_a_delete(
     assert _counts(db) == _counts(alone / "cabo.duckdb")
     assert _counts(db)["games"] == 1
     assert once < whole.inserts      # the first batch held some of its tables back
+
+
+def test_a_table_is_held_back_until_as_many_rows_as_are_still_to_come(
+        tmp_path: Path, tasks: list[Task]) -> None:
+    """``Batch.to_come``: a table's rows wait in the transaction while they are fewer than
+    its rows still to come (its rows so far times ``to_come``) and than ``DEFER_ROWS``; none
+    wait once nothing is to come. Written or held, the same rows in the end."""
+    writer, gated, con, db = _writer(tmp_path, commit_rows=10**9)
+    gated.gate.set()
+    seen = []
+
+    def submit(task: Task, to_come: float) -> None:
+        outcomes, rows = replay_tasks([task])
+        for table, items in rows.batches().items():
+            writer.add(table, items)
+        writer.add("files", [known.files_batch(outcomes)])
+        writer.submit(to_come=to_come)
+        writer.wait()
+        seen.append(gated.inserts)
+
+    tables = len(replay_tasks([tasks[0]])[1].batches()) + 1   # a game's tables, and ``files``
+    submit(tasks[0], float("inf"))   # unknown: held up to DEFER_ROWS (a game is far fewer)
+    submit(tasks[1], 1.0)            # as many to come as came: the two games' rows written
+    submit(tasks[2], 0.5)            # a game held, half of three games to come
+    submit(tasks[3], 0.0)            # nothing to come: everything written
+    assert seen[0] == 0 and seen[1] >= tables and seen[2] == seen[1], seen
+    assert seen[3] >= seen[2] + tables, seen
+    writer.flush()
+    writer.close()
+    con.close()
+    assert _games_in(db) == ["q0", "q1", "q2", "q3"]
+    assert _counts(db)["games"] == 4
 
 
 def _niceness(_: int) -> int:

@@ -59,21 +59,15 @@ if TYPE_CHECKING:
 CHUNK_BYTES = 1 << 20       # about this much log text per task sent to a worker
 CHUNK_FILES = 256           # and at most this many files
 INLINE_BYTES = 2 << 20      # below this much changed data, replay in this process
-FLUSH_ROWS = 400_000        # the writer appends to DuckDB once this many rows are waiting
-                            # (each append costs DuckDB ~2 ms per table whatever its size:
-                            # 100,000 cost the parent ~0.3 s more CPU on 2,000 games), or
-DRAIN_SHARE = 2             # once they are this share of what is still to come: the batches
-                            # shrink towards the end, so the last rows are written as soon as
-                            # they come, not in one big batch after the workers are done
+FLUSH_ROWS = 20_000         # rows handed to the writer at a time (about a chunk's), and
+                            # every result as it comes once every chunk is handed out: the
+                            # writer appends them when it sees fit (``writer.Batch.to_come``)
 COMMIT_ROWS = 2_000_000     # and commits once a transaction holds this many: enough for
                             # each ``events`` table (``event_tables``) to get whole row groups
                             # (122,880 rows), which DuckDB writes straight to the file; a
                             # smaller part goes through the write-ahead log and is written
                             # again by the checkpoint (400,000: +0.9 s of 5 s for 2,000 games)
 CHECKPOINT_ROWS = 2_000_000  # and folds the committed rows into the file every this many
-DRAIN_COMMIT_ROWS = 200_000  # a load of more rows commits when every chunk is handed out (the
-                            # COMMIT then overlaps the workers' last chunks); a smaller one's
-                            # last COMMIT is short anyway, and one transaction is all or nothing
 WORKER_NICE = 10            # the workers' niceness: the writer, the one serial stage, gets a
                             # core whenever it has rows (at 0 it fell behind: ~0.5-0.8 s of
                             # appends alone after the last chunk; docs/workers.md)
@@ -93,8 +87,8 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
                on_total: Callable[[int], None] | None = None) -> LoadSummary:
     """Load log files and folders (searched for ``*.jsonl``) into the database.
 
-    The rows go to DuckDB about ``FLUSH_ROWS`` at a time (once every chunk is handed out to
-    the workers, each result as it comes), into a transaction committed once it holds
+    The rows go to the writer about ``FLUSH_ROWS`` at a time (once every chunk is handed out
+    to the workers, each result as it comes), into a transaction committed once it holds
     ``COMMIT_ROWS`` (a batch: many row groups at once, which DuckDB writes compressed
     straight to the database file, with little left for the checkpoint at the end).
     Raises ``db.DatabaseError`` when the database cannot be used, ``LoadError`` when the load
@@ -185,10 +179,11 @@ class _Loader:
         self.known = Known(con, self.stamp)
         self.listed = listed or (lambda path: False)
         self.before: dict[str, tuple[str | None, int]] = {}   # planned path -> game, events
+        self.fresh: set[str] = set()   # planned paths of which the database has no row, in
+                                       # ``files`` or ``load_errors``: nothing to delete
         self.held: dict[str, str | None] = {}   # game_id -> path (None: deleted), uncommitted
         self.submitted: list[tuple[int, dict[str, str | None]]] = []   # (batch, its ``held``)
         self.draining = False   # every chunk is handed out: write each result as it comes
-        self.drained = False    # and the transaction was committed when it began
         self.total = 0          # files listed
         self.handled = 0        # files whose outcome came back
         self.passed = 0         # files skipped unchanged without a worker seeing them
@@ -218,7 +213,10 @@ class _Loader:
                     yield Task(path, 0, None)   # the worker reports why it is unreadable
                     continue
                 before = known.get(path)
-                if before is None or self.force:
+                if before is None and path not in with_errors:
+                    self.fresh.add(path)
+                    yield Task(path, st.st_size, None)
+                elif before is None or self.force:
                     yield Task(path, st.st_size, None)
                 elif (before[0] == st.st_size and before[1] == st.st_mtime_ns
                         and path not in with_errors):
@@ -307,9 +305,13 @@ class _Loader:
                                 *(self.before.get(o.path, (None, 0))[0] for o in outcomes)])
         drop: list[str] = []
         files: list[Outcome] = []
+        forget: list[str] = []   # the paths whose ``files`` and ``load_errors`` rows go
         errors: list[dict[str, Any]] = []
         for out in outcomes:
             before = self.before.pop(out.path, None)
+            fresh = out.path in self.fresh
+            if fresh:
+                self.fresh.discard(out.path)
             if out.status != "unchanged":
                 summary.replayed += 1
             holder = holders.get(out.game_id) if out.game_id is not None else None
@@ -324,9 +326,12 @@ class _Loader:
                 summary.rejected.append(out.error)
                 errors.append({**out.error, "game_id": out.game_id, "ruleset": out.ruleset,
                                "size": out.size, "hash": out.hash, "file": out.path})
-                self.writer.forget_errors([out.path])
+                if not fresh:
+                    self.writer.forget_errors([out.path])
                 continue
             files.append(out)
+            if not fresh:
+                forget.append(out.path)
             if out.status == "unchanged":
                 summary.skipped += 1
                 out.game_id, out.events = before if before is not None else (None, 0)
@@ -351,7 +356,8 @@ class _Loader:
             self._hold(holders, out.game_id, out.path)
         if drop:
             batches = without_games(batches, drop)
-        self.writer.forget_files(f.path for f in files)
+        if forget:
+            self.writer.forget_files(forget)
         self.writer.add("files", [files_batch(files, self.stamp)] if files else [])
         self.writer.add("load_errors", [errors_batch(errors)] if errors else [])
         for table, items in batches.items():
@@ -359,24 +365,18 @@ class _Loader:
             self.rows_in += sum(b.num_rows for b in items)
         self.handled += len(outcomes)
         if self.writer.pending.rows and (self.draining
-                                         or self.writer.pending.rows >= self._flush_at()):
-            # the drain's first batch commits (``DRAIN_COMMIT_ROWS``), while the workers
-            # finish their last chunks: the last COMMIT compresses only what came after
-            self.submit(commit=self.draining and not self.drained
-                        and self.rows_in >= DRAIN_COMMIT_ROWS)
-            self.drained = self.draining
+                                         or self.writer.pending.rows >= FLUSH_ROWS):
+            self.submit(self._to_come())
         if progress is not None:
             progress(len(outcomes))
 
-    def _flush_at(self) -> int:
-        """How many rows waiting are worth an append: ``FLUSH_ROWS``, or fewer once that is
-        more than ``1 / DRAIN_SHARE`` of the rows still to come (estimated from the files left
-        and the rows per file so far). The last batches shrink geometrically: the writer is
-        never left with a big batch to append after the workers have finished."""
+    def _to_come(self) -> float:
+        """Files still to come per file handled (the writer's estimate of each table's rows
+        still to come: ``Batch.to_come``); 0 once every file's result is in."""
         left = self.total - self.handled - self.passed
-        if left <= 0 or not self.handled:
-            return 0 if left <= 0 else FLUSH_ROWS
-        return min(FLUSH_ROWS, left * self.rows_in // (self.handled * DRAIN_SHARE))
+        if left <= 0:
+            return 0.0
+        return left / self.handled if self.handled else float("inf")
 
     def _hold(self, holders: dict[str, tuple[str, bool] | None], game_id: str,
               path: str) -> None:
@@ -384,9 +384,9 @@ class _Loader:
         self.known.saw(game_id)
         holders[game_id] = (path, True)
 
-    def submit(self, commit: bool = False) -> None:
+    def submit(self, to_come: float) -> None:
         """Hand what is pending to the writer; its games stay remembered until committed."""
-        batch = self.writer.submit(commit)
+        batch = self.writer.submit(to_come=to_come)
         if self.held:
             self.submitted.append((batch, self.held))
             self.held = {}
