@@ -240,15 +240,25 @@ class Pool:
             lifeline.close()
 
     def imap(self, fn: Callable[[T], R], items: Iterable[T], *,
-             window: int | None = None) -> Iterator[R]:
+             window: int | None = None, now: bool = False) -> Iterator[R]:
         """``fn(item)`` for every item, in order, computed by the workers. At most ``window``
         items (default twice the workers) are handed out beyond the oldest result not yet
         consumed, so memory stays flat however many items there are. An exception raised by
         ``fn`` is raised here in its item's turn (after the results of the items before it);
-        a worker that dies raises ``WorkerDied`` at once."""
+        a worker that dies raises ``WorkerDied`` at once. ``now``: the workers start and get
+        their first items at once, not when the first result is asked for (the caller has
+        more to do meanwhile)."""
         if self.jobs <= 1:
-            yield from map(fn, items)
-            return
+            return map(fn, items)
+        if not now:
+            return self._imap(fn, items, window)
+        self.start(main=_in_main(fn) or _in_main(self.initializer))
+        dispatch = _Dispatch(self.workers, fn, iter(items), window or 2 * self.jobs)
+        dispatch.hand_out()
+        return dispatch.run()
+
+    def _imap(self, fn: Callable[[T], R], items: Iterable[T],
+              window: int | None) -> Iterator[R]:
         self.start(main=_in_main(fn) or _in_main(self.initializer))
         yield from _Dispatch(self.workers, fn, iter(items), window or 2 * self.jobs).run()
 
@@ -339,19 +349,19 @@ class _Dispatch(Generic[T, R]):
 
     def run(self) -> Iterator[R]:
         while True:
-            self._hand_out()
+            self.hand_out()
             while self.done in self.results:
                 ok, value = self.results.pop(self.done)
                 if not ok:
                     raise value           # in its turn: the results before it came first
                 yield value
                 self.done += 1
-                self._hand_out()
+                self.hand_out()
             if self.exhausted and self.done == self.sent:
                 return
             self._gather()
 
-    def _hand_out(self) -> None:
+    def hand_out(self) -> None:
         while self.idle and not self.exhausted and self.sent - self.done < self.window:
             try:
                 item = next(self.items)

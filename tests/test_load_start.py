@@ -224,7 +224,7 @@ def test_the_early_reading_knows_every_option_of_load() -> None:
     assert valued == set(LOAD_VALUED)
 
 
-# --- a finished load leaves without the interpreter's teardown ------------------------------------
+# --- a finished load leaves without the interpreter's teardown -------------------------------
 
 def test_a_finished_load_leaves_at_once_with_its_output_and_status(
         tmp_path: Path, folder: Path) -> None:
@@ -257,3 +257,65 @@ def test_a_finished_load_leaves_at_once_with_its_output_and_status(
                             "'torn down'); from cabo_log.launch import main; main()",
                             "--version"], capture_output=True, text=True)
     assert other.stdout.endswith("torn down\n")   # any other command ends as usual
+
+
+# --- a new database: the workers replay before it is open ---------------------------------------
+
+def test_a_new_databases_workers_replay_before_it_is_opened(
+        tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database that does not exist yet holds nothing to plan against: the workers get the
+    first chunks before DuckDB opens it (a spool file is written meanwhile). An existing
+    database is opened first (its ``files`` say what is unchanged)."""
+    from cabo_log.db import load_connection
+    from cabo_log.db.replay_files import SPOOL_PREFIX
+
+    spooled_before_open: list[bool] = []
+    opened = load_connection.open_for_load
+    patience = [20.0]   # seconds to wait for the first spool file
+
+    def watched(database: Any) -> Any:
+        deadline = time.monotonic() + patience[0]
+        found = False
+        while not found:
+            found = any(p.name.startswith(SPOOL_PREFIX) and any(p.iterdir())
+                        for p in Path(database).parent.iterdir() if p.is_dir())
+            if not found and time.monotonic() > deadline:
+                break
+            time.sleep(0.02)
+        spooled_before_open.append(found)
+        return opened(database)
+
+    monkeypatch.setattr(load_connection, "open_for_load", watched)
+    monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)
+    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
+    db = tmp_path / "new" / "cabo.duckdb"
+    db.parent.mkdir()
+    assert load_paths([folder], db, jobs=2).loaded == 4
+    assert spooled_before_open == [True]
+    patience[0] = 0.0   # look once: the workers have not started
+    summary = load_paths([folder], db, jobs=2, force=True)   # existing: opened first
+    assert summary.loaded == 4 and spooled_before_open == [True, False]
+
+
+def test_a_new_database_that_cannot_be_opened_stops_the_workers_it_started(
+        tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers started on a new database's first chunks are killed and their spool
+    removed when the database then cannot be opened; the error is the database's."""
+    import multiprocessing
+
+    import duckdb as duck
+
+    from cabo_log.db import load_connection
+    from cabo_log.db.replay_files import SPOOL_PREFIX
+
+    def refused(database: Any) -> Any:
+        raise duck.IOException("cannot open the file (simulated)")
+
+    monkeypatch.setattr(load_connection, "open_for_load", refused)
+    monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)
+    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
+    db = tmp_path / "cabo.duckdb"
+    with pytest.raises(duck.IOException, match="simulated"):
+        load_paths([folder], db, jobs=2)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(SPOOL_PREFIX)]
+    assert not [p for p in multiprocessing.active_children() if "cabo-log-worker" in p.name]

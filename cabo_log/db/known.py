@@ -57,9 +57,12 @@ class Seen:
 
 
 class Known:
-    def __init__(self, con: Any, stamp: int) -> None:
-        self.con = con
+    def __init__(self, con: Any, stamp: int, *, new: bool = False) -> None:
+        self.con = con          # (None until a new database is open: see ``new``)
         self.stamp = stamp      # ``loaded_at`` (µs) of the ``files`` rows this load writes
+        self.new = new          # the database did not exist when the load began: it holds
+                                # no file but those this load writes, each listed once, so
+                                # ``files`` and ``with_errors`` need not ask it
         self.seen: Seen | None = None   # made on the first ``games`` question
         self.scanned = False
 
@@ -70,6 +73,8 @@ class Known:
 
     def files(self, paths: Sequence[str]) -> dict[str, FileRow]:
         """path -> its ``files`` row, for those of ``paths`` loaded before."""
+        if self.new:
+            return {}
         rows = self.con.execute(
             "SELECT path, size, mtime_ns, hash, game_id, events FROM files "
             "WHERE path IN (SELECT unnest($p))", {"p": list(paths)}).fetchall()
@@ -78,6 +83,8 @@ class Known:
     def with_errors(self, paths: Sequence[str]) -> set[str]:
         """Those of ``paths`` that have ``load_errors`` rows (replayed again, whatever their
         size and mtime say)."""
+        if self.new:
+            return set()
         return {row[0] for row in self.con.execute(
             "SELECT DISTINCT file FROM load_errors WHERE file IN (SELECT unnest($p))",
             {"p": list(paths)}).fetchall()}
