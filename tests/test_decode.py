@@ -256,6 +256,12 @@ BODIES = [
     b'"cards":[["ana",0],["bo",1]]}\n',   # a peek with cards too
     b'{"type":"power","player":"ana","power":"spy"}\n',  # a spy with no target
     b'{"type":"power","player":"ana","power":"swap","target":["ana",0]}\n',  # a swap, no cards
+    # as many bytes as canonical lines with one newline each, the newline elsewhere
+    # (``events_of``'s ``aligned``): two on one line, the second split over two
+    b'{"type":"cabo","player":"ana"}{"type":"cabo",\n"player":"ana"}',
+    b'{"type":"cabo","player":"ana"}{"type":"cabo","player":"ana"}\n\n',
+    b'{"type":"cabo","player":"ana"}\n\n{"type":"cabo","player":"ana"}{"type":"cabo",'
+    b'"player":"ana"}',                     # a blank line, then two on one
 ]
 
 

@@ -82,11 +82,13 @@ KIND: Final[dict[str, int]] = {tag: number for number, tag in enumerate(LAYOUT)}
 on."""
 
 
-def events_of(lines: list[Any], structs: tuple[type, ...], stamped: bool,
-              ) -> tuple[list[Event], list[Stamp], int] | None:
+def events_of(lines: list[Any], structs: tuple[type, ...], stamped: bool, body: bytes = b"",
+              ) -> tuple[list[Event], list[Stamp], int, bool] | None:
     """The engine's event and the ``t`` of every decoded line (no list at all, ``[]``, when
-    no line has one) and the size of the lines written canonically (``fastdecode.fast_body``'s
-    proof; -1 when a line has a ``t``, whose float could be written in several ways).
+    no line has one), the size of the lines written canonically (``fastdecode.fast_body``'s
+    proof; -1 when a line has a ``t``, whose float could be written in several ways), and
+    whether ``body`` (the bytes the lines were decoded from) has a newline where each line
+    would end if every line before it were canonical and ended with one.
     ``structs`` are the struct classes in ``KIND`` order, the ``stamped`` ones (with ``t`` and
     ``h`` last) or the lean ones. None when a line carries a hash ``h`` (a chained log is read
     line by line, where each line's link is checked first), is a power whose ``target`` and
@@ -96,6 +98,9 @@ def events_of(lines: list[Any], structs: tuple[type, ...], stamped: bool,
     stamps: list[Stamp] = []
     size: i64 = 0
     timed = False
+    aligned = True
+    ends: i64 = 0      # the newlines before the line (one per line before it)
+    length: i64 = len(body)
     to_tuple = astuple   # a local: a module's imported name is a dict lookup on each use
     draw, replace, discard, power, peek = structs[0], structs[1], structs[2], structs[3], \
         structs[4]
@@ -151,6 +156,10 @@ def events_of(lines: list[Any], structs: tuple[type, ...], stamped: bool,
             size += _PEEK + len(player) + _ints_size(v[3])
         else:
             size += _rare(cls, structs, v, seq, auto, events)
+        if aligned:   # (the last line's end may be the end of the body: no newline there)
+            at = size + ends
+            aligned = at == length or (at < length and body[at] == 10)
+            ends += 1
         if t is not None:   # most logs have no ``t``: then no list of Nones is built at all
             timed = True
             while len(stamps) < len(events) - 1:
@@ -159,7 +168,7 @@ def events_of(lines: list[Any], structs: tuple[type, ...], stamped: bool,
     if stamps:
         while len(stamps) < len(events):
             stamps.append(None)
-    return events, stamps, -1 if timed else size
+    return events, stamps, -1 if timed else size, aligned
 
 
 def keys_of(lines: list[Any]) -> int:
