@@ -206,7 +206,9 @@ class _Loader:
         self.fresh: set[str] = set()   # planned paths of which the database has no row, in
                                        # ``files`` or ``load_errors``: nothing to delete
         self.held: dict[str, str | None] = {}   # game_id -> path (None: deleted), uncommitted
-        self.submitted: list[tuple[int, dict[str, str | None]]] = []   # (batch, its ``held``)
+        self.sent: dict[str, tuple[str | None, int]] = {}   # game_id -> (path, batch): held,
+                                # handed to the writer, not yet committed (the last say)
+        self.pruned = 0         # ``sent`` holds no game of the batches up to this one
         self.draining = False   # every chunk is handed out: write each result as it comes
         self.total = 0          # files listed
         self.handled = 0        # files whose outcome came back
@@ -332,9 +334,9 @@ class _Loader:
         wrote anything, the file the game now comes from or None when it deleted it)."""
         if game_id in self.held:
             return True, self.held[game_id]
-        for _, held in reversed(self.submitted):
-            if game_id in held:
-                return True, held[game_id]
+        sent = self.sent.get(game_id)
+        if sent is not None:
+            return True, sent[0]
         return False, None
 
     def handle(self, outcomes: list[Outcome], batches: dict[str, list[pa.RecordBatch]],
@@ -342,8 +344,9 @@ class _Loader:
         """Record one chunk's results with the writer (written with its batch)."""
         summary = self.summary
         committed = self.writer.committed_through
-        while self.submitted and self.submitted[0][0] <= committed:
-            del self.submitted[0]      # the database answers for these games now
+        if committed > self.pruned:   # the database answers for these games now
+            self.sent = {g: sent for g, sent in self.sent.items() if sent[1] > committed}
+            self.pruned = committed
         holders = self.holders([*(o.game_id for o in outcomes if o.status == "loaded"),
                                 *(self.before.get(o.path, (None, 0))[0] for o in outcomes)])
         drop: list[str] = []
@@ -430,9 +433,9 @@ class _Loader:
     def submit(self, to_come: float) -> None:
         """Hand what is pending to the writer; its games stay remembered until committed."""
         batch = self.writer.submit(to_come=to_come)
-        if self.held:
-            self.submitted.append((batch, self.held))
-            self.held = {}
+        for game_id, path in self.held.items():
+            self.sent[game_id] = (path, batch)
+        self.held = {}
 
 
 def _chunks(tasks: Iterable[Task]) -> Iterator[list[Task]]:
