@@ -45,8 +45,10 @@ from cabo_log.db.row_layout import (
     LAYOUTS,
     LIST_CODED,
     LISTED,
+    NUMBERED,
     Common,
     ListColumn,
+    NumberColumn,
     RowSink,
 )
 from cabo_log.db.rows import RowCollector
@@ -80,6 +82,8 @@ class Chunk:
         self.common: dict[str, Common] = dict(zip(LAYOUTS, self.sink.common, strict=True))
         self.lists: dict[tuple[str, str], ListColumn] = dict(zip(LISTED, self.sink.lists,
                                                                  strict=True))
+        self.numbers: dict[tuple[str, str], NumberColumn] = dict(
+            zip(NUMBERED, self.sink.numbers, strict=True))
         # each table's (each event kind's) rows: the number of the game each belongs to, as
         # int32 (an ``array``: handed to Arrow as it is)
         self.owner: dict[str, array[int]] = {name: array("i") for name in (*TABLES, *LAYOUTS)}
@@ -120,6 +124,8 @@ class Chunk:
                                           strict=True):
                 self.events[kind].extend(flat)
                 self.common[kind].extend(common)
+            for key, number in zip(NUMBERED, game.sink.numbers, strict=True):
+                self.numbers[key].extend(number)
             for key, column in zip(LISTED, game.sink.lists, strict=True):
                 _copy_list(self.lists[key], column, key[1] in LIST_CODED,
                            game.sink.cards.values, self.sink.cards)
@@ -292,6 +298,8 @@ class Chunk:
                 arrays.append(decoded(segments, sizes, base, names))
             elif name in _LISTED_NAMES:
                 arrays.append(self._list_column(name, kind_type, kinds, sizes, cards))
+            elif name in _NUMBERED_NAMES:
+                arrays.append(self._number_column(name, kind_type, kinds, sizes, base, names))
             elif name == "type":
                 index = b"".join(bytes((i,)) * n for i, n in enumerate(sizes))
                 arrays.append(pc.take(pa.array(kinds, STR), bytes_array(index)))
@@ -339,7 +347,26 @@ class Chunk:
                                      children=[values])
 
 
+    def _number_column(self, name: str, kind: pa.DataType, kinds: list[str], sizes: list[int],
+                       base: pa.Array, names: pa.Array) -> pa.Array:
+        """A numbered column (``row_layout.NUMBERED``) of an ``events`` table: its kinds'
+        buffers (``row_layout.NumberColumn``) joined and handed to Arrow as they are (a kind
+        without the column NULL rows)."""
+        values: list[bytes] = []
+        has: list[bytes] = []
+        for k, size in zip(kinds, sizes, strict=True):
+            number = self.numbers.get((k, name))
+            if number is None:
+                values.append(bytes(2 * size))
+                has.append(bytes(size))
+            else:
+                values.append(number.values.getvalue())
+                has.append(number.has.getvalue())
+        return buffered(b"".join(values), "i16?", kind, sum(sizes), b"".join(has), base, names)
+
+
 _LISTED_NAMES = frozenset(name for _, name in LISTED)
+_NUMBERED_NAMES = frozenset(name for _, name in NUMBERED)
 
 
 def _copy_list(into: ListColumn, rows: ListColumn, coded: bool, cards: list[str | None],

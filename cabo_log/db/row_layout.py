@@ -89,18 +89,32 @@ LISTED: tuple[tuple[str, str], ...] = (
 # how a listed column holds its values: card codes into the sink's ``RowSink.cards`` (int32),
 # or positions (int16)
 LIST_CODED: frozenset[str] = frozenset({"discarded"})
+# the int16 columns of the kinds' own, held as machine values too (``NumberColumn``, one per
+# pair, in this order in ``RowSink.numbers``): a nullable one went the slow ``pa.array`` way
+# (~270 instructions a value), the others were packed by ``struct`` from their slice
+NUMBERED: tuple[tuple[str, str], ...] = (
+    (Replace.TYPE, "into"), (Replace.TYPE, "row_delta"), (Replace.TYPE, "known_chosen"),
+    (Power.TYPE, "target_position"), (Power.TYPE, "swap_position_a"),
+    (Power.TYPE, "swap_position_b"), (Power.TYPE, "row_delta"),
+    (Snap.TYPE, "position"), (Snap.TYPE, "row_delta"))
 # event type -> the columns of its flat list (``RowSink.kinds``): its own, after ``COMMON``,
-# but the listed ones
+# but the listed and the numbered ones
 FLAT: dict[str, tuple[str, ...]] = {
-    kind: tuple(c for c in columns[len(COMMON):] if (kind, c) not in LISTED)
+    kind: tuple(c for c in columns[len(COMMON):]
+                if (kind, c) not in LISTED and (kind, c) not in NUMBERED)
     for kind, columns in LAYOUTS.items()}
 
 
 def _check_listed() -> None:
-    """Every listed column is one of its kind's own (a typo fails at import)."""
-    for kind, column in LISTED:
+    """Every listed and numbered column is one of its kind's own, and every numbered one an
+    int16 (a typo fails at import)."""
+    types = dict(zip(SCHEMAS["events"].names, SCHEMAS["events"].types, strict=True))
+    for kind, column in (*LISTED, *NUMBERED):
         if column not in LAYOUTS[kind][len(COMMON):]:
             raise AssertionError(f"{kind}: {column} is not one of its own columns")
+    for kind, column in NUMBERED:
+        if str(types[column]) != "int16":
+            raise AssertionError(f"{kind}: {column} is not an int16 column")
 
 
 _check_listed()
@@ -215,10 +229,49 @@ class ListColumn:
         self.count = count
 
 
+class NumberColumn:
+    """One int16 column of one event kind's own (``NUMBERED``), as machine values: a
+    little-endian int16 a row (0 where NULL) and a byte a row (``has``: 0 where NULL), as
+    ``Common.value``; ``chunk`` hands them to Arrow as they are."""
+
+    def __init__(self) -> None:
+        self.values = BytesWriter()
+        self.has = BytesWriter()
+
+    def rows(self) -> int:
+        """How many rows are written."""
+        return len(self.has)
+
+    def add(self, value: int) -> None:
+        """A row's value."""
+        write_i16_le(self.values, value)
+        self.has.append(1)
+
+    def optional(self, value: int | None) -> None:
+        """A row's value, or NULL."""
+        if value is None:
+            write_i16_le(self.values, 0)
+            self.has.append(0)
+        else:
+            write_i16_le(self.values, value)
+            self.has.append(1)
+
+    def truncate(self, rows: int) -> None:
+        """Keep the first ``rows`` rows."""
+        self.values.truncate(rows * 2)
+        self.has.truncate(rows)
+
+    def extend(self, other: NumberColumn) -> None:
+        """Append the rows of ``other`` (a game's rows collected on their own)."""
+        self.values.write(other.values.getvalue())
+        self.has.write(other.has.getvalue())
+
+
 class RowSink:
     """Where the rows of many games are appended, one game at a time: each event kind's
     ``COMMON`` columns (``common``) and own columns (``kinds``: a flat list each, laid out as
-    ``OWN`` but the ``LISTED`` columns), both in ``LAYOUTS`` order, the listed columns
+    ``OWN`` but the ``LISTED`` and ``NUMBERED`` columns), both in ``LAYOUTS`` order, the
+    numbered columns (``numbers``, in ``NUMBERED`` order), the listed columns
     (``lists``, in ``LISTED`` order; their cards coded in ``cards``, the chunk's, not a
     game's: a row's items need no game's base to decode) and the ``powers`` rows
     (``open_rows.PowerColumns``).
@@ -232,10 +285,12 @@ class RowSink:
         self.kinds: list[Flat] = [[] for _ in LAYOUTS]
         self.powers = PowerColumns()
         self.lists: list[ListColumn] = [ListColumn() for _ in LISTED]
+        self.numbers: list[NumberColumn] = [NumberColumn() for _ in NUMBERED]
         self.cards = Names()   # the cards of the listed columns (never rolled back)
         self.committed: list[int] = [0] * len(LAYOUTS)   # each flat list's values
         self.committed_rows: list[int] = [0] * (len(LAYOUTS) + 1)   # ``common``'s, powers'
         self.committed_lists: list[int] = [0] * len(LISTED)   # each list column's rows
+        self.committed_numbers: list[int] = [0] * len(NUMBERED)   # each number column's rows
 
     def rollback(self) -> None:
         """Drop what was appended since the last ``commit``."""
@@ -254,9 +309,13 @@ class RowSink:
                                         strict=True):
             if column.rows() > n:
                 column.truncate(n, 4 if name in LIST_CODED else 2)
+        for number, n in zip(self.numbers, self.committed_numbers, strict=True):
+            if number.rows() > n:
+                number.truncate(n)
 
     def commit(self) -> None:
         """Keep what was appended: the rows of a game that is loaded."""
         self.committed = [len(rows) for rows in self.kinds]
         self.committed_rows = [*(common.rows() for common in self.common), self.powers.rows()]
         self.committed_lists = [column.rows() for column in self.lists]
+        self.committed_numbers = [number.rows() for number in self.numbers]

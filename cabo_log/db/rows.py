@@ -87,6 +87,10 @@ class GameRows(EventProjector):
         (self.discard_discarded, self.replace_positions, self.replace_discarded,
          self.snap_discarded, self.peek_positions, self.forfeit_discarded) = sink.lists
         self.list_cards = sink.cards
+        # the int16 columns of the kinds' own (``row_layout.NUMBERED``, in its order)
+        (self.replace_into, self.replace_delta, self.replace_chosen, self.power_target,
+         self.power_swap_a, self.power_swap_b, self.power_delta, self.snap_position,
+         self.snap_delta) = sink.numbers
 
     def counts(self) -> list[int]:
         """How many rows this game wrote of each kind, then of ``powers``."""
@@ -154,7 +158,7 @@ class GameRows(EventProjector):
         """The rows of the kinds that come once a turn at most."""
         if isinstance(e, Snap):
             self._common(self.snaps_c, line, self.names.code(e.player), e, g, out)
-            self.snaps += _snap(e, g, out)
+            self.snaps += self._snap(e, g, out)
             _cards_or_null(self.snap_discarded, out.discarded, self.list_cards)
         elif isinstance(e, Cabo):
             seat = g.round.caller
@@ -257,6 +261,7 @@ class GameRows(EventProjector):
         return self.names.code(source)
 
     def _replace(self, e: Replace, g: GameState, out: Outcome) -> Row:
+        """The own columns of a replace (its numbered ones written here)."""
         values_of = g.values_of
         card = out.card
         assert card is not None
@@ -267,22 +272,30 @@ class GameRows(EventProjector):
         else:
             penalty = values_of[out.penalty] if out.penalty is not None else 0
             delta = values_of[card] + penalty
-        chosen: int | None = None
+        self.replace_into.optional(e.into)
+        self.replace_delta.add(delta)
         known = self.before_replace
         if known >= 0:   # the turn's draw was seen (the drawer is the replacing player)
-            count = 0   # (an int, not ``chosen``: compiled, an optional's sum is generic)
+            count = 0
             for p in e.positions:
                 count += (known >> p) & 1
-            chosen = count
-        return (e.into, e.end, out.success, out.penalty, out.earned, delta, chosen)
+            self.replace_chosen.add(count)
+        else:
+            self.replace_chosen.optional(None)
+        return (e.end, out.success, out.penalty, out.earned)
 
     def _power(self, e: Power, g: GameState, out: Outcome) -> Row:
+        """The own columns of a power's use (its numbered ones written here)."""
         cards = e.cards
         if cards is None:
             target = e.target
             assert target is not None
             self.powers.peeked(e, g, out)
-            return (e.power, target[0], target[1], None, None, None, None, None, None, None)
+            self.power_target.add(target[1])
+            self.power_swap_a.optional(None)
+            self.power_swap_b.optional(None)
+            self.power_delta.optional(None)
+            return (e.power, target[0], None, None, None, None)
         given, received = out.moved
         gain: int | None = None
         seat = self._seat(e.player, g)
@@ -290,8 +303,23 @@ class GameRows(EventProjector):
             gain = g.values_of[given] - g.values_of[received]
         self.powers.swapped(e, g, out, gain, seat)
         (sa, spa), (sb, spb) = cards
-        return (e.power, None, None, sa, spa, sb, spb, given, received,
-                -gain if gain is not None else None)
+        self.power_target.optional(None)
+        self.power_swap_a.add(spa)
+        self.power_swap_b.add(spb)
+        self.power_delta.optional(-gain if gain is not None else None)
+        return (e.power, None, sa, sb, given, received)
+
+    def _snap(self, e: Snap, g: GameState, out: Outcome) -> Row:
+        """The own columns of a snap (its numbered ones written here)."""
+        card = out.card
+        penalty = out.penalty
+        if out.success:
+            delta = -g.values_of[card] if card is not None else 0
+        else:
+            delta = g.values_of[penalty] if penalty is not None else 0
+        self.snap_position.add(e.position)
+        self.snap_delta.add(delta)
+        return out.success, penalty
 
     def _deal(self, e: Deal, g: GameState) -> None:
         r = g.round
@@ -323,14 +351,6 @@ def _no_card(c: Common) -> None:
     c.has_value.append(0)
 
 
-def _snap(e: Snap, g: GameState, out: Outcome) -> Row:
-    card = out.card
-    penalty = out.penalty
-    if out.success:
-        delta = -g.values_of[card] if card is not None else 0
-    else:
-        delta = g.values_of[penalty] if penalty is not None else 0
-    return e.position, out.success, penalty, delta
 
 
 class RowCollector(ReplayVisitor["RowCollector"]):
