@@ -202,13 +202,6 @@ class ListColumn:
         write_i32_le(self.ends, count)
         self.valid.append(1)
 
-    def code(self, code: int) -> None:
-        """A row of one card, its code in ``RowSink.cards`` known already."""
-        write_i32_le(self.values, code)
-        self.count += 1
-        write_i32_le(self.ends, self.count)
-        self.valid.append(1)
-
     def positions(self, items: tuple[int, ...]) -> None:
         """A row of positions."""
         count = self.count

@@ -74,10 +74,8 @@ class GameRows(EventProjector):
         self.seat_codes: list[int] = []   # each seat's player's code in ``names``
         self.drawer = -1   # the seat of the turn's player (set by its draw)
         self.deck_code = 0   # the code of "deck" in ``names`` (0: not looked up yet)
-        # a card's code in ``names``, its value and its code in the sink's ``cards`` (the
-        # list columns'), found once per game
-        self.cards: dict[str, tuple[int, int, int]] = {}
-        self.card_code = 0   # the last card ``_common`` wrote: its code in the sink's cards
+        # a card's code in ``names`` and its value, found once per game
+        self.cards: dict[str, tuple[int, int]] = {}
         (self.games, self.draws, self.discards, self.replaces, self.power_uses, self.skips,
          self.cabos, self.snaps, self.deals, self.peeks, self.reshuffles, self.forfeits,
          self.round_ends, self.game_ends) = sink.kinds
@@ -132,11 +130,7 @@ class GameRows(EventProjector):
             self.draws.append(self._draw(e, g, seat))
         elif isinstance(e, Discard):
             self._common(self.discards_c, line, self._player(e.player, self.drawer), e, g, out)
-            discarded = out.discarded
-            if len(discarded) == 1 and discarded[0] is out.card:   # the usual discard: the
-                self.discard_discarded.code(self.card_code)   # row's card, coded already
-            else:
-                self.discard_discarded.cards(discarded, self.list_cards)
+            self.discard_discarded.cards(out.discarded, self.list_cards)
             self.discards.append(out.earned)
         elif isinstance(e, Replace):
             self._common(self.replaces_c, line, self._player(e.player, self.drawer), e, g, out)
@@ -230,11 +224,9 @@ class GameRows(EventProjector):
         if card is not None:
             known = self.cards.get(card)
             if known is None:   # the card's code and value, once per game
-                known = self.cards[card] = (self.names.code(card), g.values_of[card],
-                                            self.list_cards.code(card))
+                known = self.cards[card] = (self.names.code(card), g.values_of[card])
             write_i32_le(c.card, known[0])
             write_i16_le(c.value, known[1])
-            self.card_code = known[2]
             c.has_value.append(1)
         else:
             _no_card(c)
