@@ -7,7 +7,7 @@ list columns (``row_layout.ListColumn``) and the ``powers`` columns (``open_rows
 are machine values in byte buffers, handed to Arrow as they are (``arrays.buffered``); the
 rest are Python values converted in one call per column: an event kind's other own columns are
 slices of its flat list (``row_layout.FLAT``), the other tables' rows tuples. The coded string
-columns (``row_layout.CODED``, ``open_rows.POWER_CODED``)
+columns (``row_layout.CODED``, ``open_rows.POWER_CODED``, the cards of the list columns)
 are decoded by one ``take`` from the games' names. A column that no row fills costs nothing (an
 all-null array). ``game_id`` and ``ruleset`` are dictionary-encoded: one value per game,
 referenced by a parallel column of game numbers (``Chunk.owner``).
@@ -37,13 +37,13 @@ from cabo_log.db.arrays import (
 )
 from cabo_log.db.event_tables import KINDS, STORED_WIRE
 from cabo_log.db.game_rows import ScoreColumns, game_rows
-from cabo_log.db.open_rows import POWER_TYPES
+from cabo_log.db.open_rows import POWER_TYPES, Names
 from cabo_log.db.row_layout import (
     CODED,
     COMMON,
     FLAT,
     LAYOUTS,
-    LIST_CARDS,
+    LIST_CODED,
     LISTED,
     NUMBERED,
     Common,
@@ -127,7 +127,8 @@ class Chunk:
             for key, number in zip(NUMBERED, game.sink.numbers, strict=True):
                 self.numbers[key].extend(number)
             for key, column in zip(LISTED, game.sink.lists, strict=True):
-                _copy_list(self.lists[key], column, key[1] in LIST_CARDS)
+                _copy_list(self.lists[key], column, key[1] in LIST_CODED,
+                           game.sink.cards.values, self.sink.cards)
         counts = game.counts()   # each kind's rows, then the powers'
         self.sink.commit()
         for kind, count in zip((*LAYOUTS, "powers"), counts, strict=True):
@@ -154,6 +155,7 @@ class Chunk:
     def _batches(self) -> dict[str, list[pa.RecordBatch]]:
         keys = pa.array(self.game_ids, STR), pa.array(self.rulesets, STR)
         names = pa.array(self.names, STR)
+        cards = pa.array(self.sink.cards.values, STR)   # the listed columns' cards
         out: dict[str, list[pa.RecordBatch]] = {}
         for name in TABLES:
             if name == "powers":
@@ -174,8 +176,8 @@ class Chunk:
             kinds = [kind for kind in stored if self.common[kind].rows()]
             if kinds:
                 owner = int32(b"".join([self.owner[k] for k in kinds]))
-                out[table] = [_batch(table, self._event_columns(table, kinds, owner, names),
-                                     owner, keys)]
+                out[table] = [_batch(table, self._event_columns(table, kinds, owner, names,
+                                                                cards), owner, keys)]
         return out
 
     def _power_columns(self, names: pa.Array) -> list[pa.Array]:
@@ -267,8 +269,8 @@ class Chunk:
                                  pa.py_buffer(data)]))
         return arrays
 
-    def _event_columns(self, table: str, kinds: list[str], owner: pa.Array, names: pa.Array
-                       ) -> list[pa.Array]:
+    def _event_columns(self, table: str, kinds: list[str], owner: pa.Array, names: pa.Array,
+                       cards: pa.Array) -> list[pa.Array]:
         """The columns after the key of an ``events`` table (``event_tables``): each of its
         kinds' values by name, one kind after the other. A table holds only the columns its
         kinds fill, so most are one conversion of one kind's values; in ``events_other`` the
@@ -295,7 +297,7 @@ class Chunk:
             elif name in CODED:
                 arrays.append(decoded(segments, sizes, base, names))
             elif name in _LISTED_NAMES:
-                arrays.append(self._list_column(name, kind_type, kinds, sizes))
+                arrays.append(self._list_column(name, kind_type, kinds, sizes, cards))
             elif name in _NUMBERED_NAMES:
                 arrays.append(self._number_column(name, kind_type, kinds, sizes, base, names))
             elif name == "type":
@@ -308,17 +310,16 @@ class Chunk:
         return arrays
 
 
-    def _list_column(self, name: str, kind: pa.DataType, kinds: list[str], sizes: list[int]
-                     ) -> pa.Array:
+    def _list_column(self, name: str, kind: pa.DataType, kinds: list[str], sizes: list[int],
+                     cards: pa.Array) -> pa.Array:
         """A list column (``row_layout.LISTED``) of an ``events`` table from its kinds'
-        buffers (``row_layout.ListColumn``) as they are: the items (the cards converted by one
-        ``pa.array``), the offsets (each kind's ends after the items of the kinds
+        buffers (``row_layout.ListColumn``) as they are: the items (the cards decoded from
+        ``cards`` by one ``take``), the offsets (each kind's ends after the items of the kinds
         before it; a kind without the column NULL rows of no items) and the validity."""
         rows = sum(sizes)
         ends: list[bytes] = [bytes(4)]   # Arrow's offsets begin with 0
         valid: list[bytes] = []
         items: list[bytes] = []
-        cards: list[str] = []
         count = 0   # the items of the kinds before
         for k, size in zip(kinds, sizes, strict=True):
             column = self.lists.get((k, name))
@@ -332,14 +333,13 @@ class Chunk:
             ends.append(data)
             valid.append(column.valid.getvalue())
             items.append(column.values.getvalue())
-            cards += column.items
             count += column.count
         flags = b"".join(valid)
         nulls = flags.count(0)
         if nulls == rows:
             return pa.nulls(rows, kind)
-        if name in LIST_CARDS:
-            values = pa.array(cards, STR)
+        if name in LIST_CODED:
+            values = names_of(cards, int32(b"".join(items)))
         else:
             values = pa.Array.from_buffers(I16, count, [None, pa.py_buffer(b"".join(items))])
         return pa.Array.from_buffers(kind, rows, [bitmap(flags) if nulls else None,
@@ -369,22 +369,24 @@ _LISTED_NAMES = frozenset(name for _, name in LISTED)
 _NUMBERED_NAMES = frozenset(name for _, name in NUMBERED)
 
 
-def _copy_list(into: ListColumn, rows: ListColumn, cards: bool) -> None:
+def _copy_list(into: ListColumn, rows: ListColumn, coded: bool, cards: list[str | None],
+               codes: Names) -> None:
     """Append the rows of ``rows`` (a game's own, collected without the chunk's sink) to
-    ``into``, the ends after ``into``'s items (``cards``: its items are cards, not
-    positions)."""
+    ``into``: the ends after ``into``'s items, the cards coded again in the chunk's ``codes``
+    (``cards``: the values of the game's own codes)."""
     ends = memoryview(rows.ends.getvalue()).cast("i")
     valid = rows.valid.getvalue()
-    positions = memoryview(rows.values.getvalue()).cast("h").tolist()
+    items = memoryview(rows.values.getvalue()).cast("i" if coded else "h").tolist()
     start = 0
     for end, has in zip(ends, valid, strict=True):
+        row = items[start:end]
+        start = end
         if not has:
             into.null()
-        elif cards:
-            into.cards(tuple(rows.items[start:end]))
+        elif coded:
+            into.cards(tuple(str(cards[c]) for c in row), codes)
         else:
-            into.positions(tuple(positions[start:end]))
-        start = end
+            into.positions(tuple(row))
 
 
 # how a ``COMMON`` column is held (as ``open_rows.POWER_TYPES``; "true?": 1 True, 0 NULL) and

@@ -13,7 +13,7 @@ from typing import Any
 
 from librt.strings import BytesWriter, read_i32_le, write_i16_le, write_i32_le
 
-from cabo_log.db.open_rows import PowerColumns
+from cabo_log.db.open_rows import Names, PowerColumns
 from cabo_log.db.schema import SCHEMAS
 from engine import Event, GameStart
 from engine.events import (
@@ -86,9 +86,9 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
 LISTED: tuple[tuple[str, str], ...] = (
     (Discard.TYPE, "discarded"), (Replace.TYPE, "positions"), (Replace.TYPE, "discarded"),
     (Snap.TYPE, "discarded"), (Peek.TYPE, "positions"), (Forfeit.TYPE, "discarded"))
-# the listed columns whose items are cards (str, ``ListColumn.cards``); the others' are
-# positions (int16, ``ListColumn.values``)
-LIST_CARDS: frozenset[str] = frozenset({"discarded"})
+# how a listed column holds its values: card codes into the sink's ``RowSink.cards`` (int32),
+# or positions (int16)
+LIST_CODED: frozenset[str] = frozenset({"discarded"})
 # the int16 columns of the kinds' own, held as machine values too (``NumberColumn``, one per
 # pair, in this order in ``RowSink.numbers``): a nullable one went the slow ``pa.array`` way
 # (~270 instructions a value), the others were packed by ``struct`` from their slice
@@ -175,17 +175,14 @@ class Common:
 
 
 class ListColumn:
-    """One list column of one event kind's rows (``LISTED``): every row's items one after the
-    other, the positions as little-endian int16s (``values``), the cards of ``discarded`` as
-    the str objects the replay has (``items``: extending a list by a row's tuple costs a
-    fraction of coding each card by a dict lookup, and ``pa.array`` of the column's strings
-    less than a ``take`` of their codes would save), after each row the count of items so far
-    as an int32 (``ends``: Arrow's offsets, but the leading 0), and a byte a row (``valid``: 0
-    where NULL). ``chunk`` hands the buffers to Arrow as they are."""
+    """One list column of one event kind's rows (``LISTED``), as machine values: every row's
+    items one after the other in ``values`` (little-endian int32 codes into ``RowSink.cards``
+    for the cards of ``discarded``, int16 for ``positions``), after each row the count of
+    items so far as an int32 (``ends``: Arrow's offsets, but the leading 0), and a byte a row
+    (``valid``: 0 where NULL). ``chunk`` hands them to Arrow as they are."""
 
     def __init__(self) -> None:
         self.values = BytesWriter()
-        self.items: list[str] = []
         self.ends = BytesWriter()
         self.valid = BytesWriter()
         self.count = 0   # the items written
@@ -194,11 +191,15 @@ class ListColumn:
         """How many rows are written."""
         return len(self.valid)
 
-    def cards(self, items: tuple[str, ...]) -> None:
-        """A row of cards."""
-        self.items.extend(items)
-        self.count += len(items)
-        write_i32_le(self.ends, self.count)
+    def cards(self, items: tuple[str, ...], names: Names) -> None:
+        """A row of cards (their codes in ``names``)."""
+        count = self.count
+        values = self.values
+        for item in items:
+            write_i32_le(values, names.code(item))
+            count += 1
+        self.count = count
+        write_i32_le(self.ends, count)
         self.valid.append(1)
 
     def positions(self, items: tuple[int, ...]) -> None:
@@ -217,15 +218,12 @@ class ListColumn:
         write_i32_le(self.ends, self.count)
         self.valid.append(0)
 
-    def truncate(self, rows: int) -> None:
-        """Keep the first ``rows`` rows."""
+    def truncate(self, rows: int, width: int) -> None:
+        """Keep the first ``rows`` rows (``width``: the bytes of an item)."""
         count: int = 0
         if rows:
             count = read_i32_le(self.ends.getvalue(), (rows - 1) * 4)
-        if len(self.items) > count:
-            del self.items[count:]
-        if len(self.values) > count * 2:
-            self.values.truncate(count * 2)
+        self.values.truncate(count * width)
         self.ends.truncate(rows * 4)
         self.valid.truncate(rows)
         self.count = count
@@ -274,7 +272,8 @@ class RowSink:
     ``COMMON`` columns (``common``) and own columns (``kinds``: a flat list each, laid out as
     ``OWN`` but the ``LISTED`` and ``NUMBERED`` columns), both in ``LAYOUTS`` order, the
     numbered columns (``numbers``, in ``NUMBERED`` order), the listed columns
-    (``lists``, in ``LISTED`` order) and the ``powers`` rows
+    (``lists``, in ``LISTED`` order; their cards coded in ``cards``, the chunk's, not a
+    game's: a row's items need no game's base to decode) and the ``powers`` rows
     (``open_rows.PowerColumns``).
     A ``chunk.Chunk`` hands its sink to each game's ``GameRows``, which appends in place: no
     per-game lists to grow and then copy into the chunk's, and free. A game's rows are kept by
@@ -287,6 +286,7 @@ class RowSink:
         self.powers = PowerColumns()
         self.lists: list[ListColumn] = [ListColumn() for _ in LISTED]
         self.numbers: list[NumberColumn] = [NumberColumn() for _ in NUMBERED]
+        self.cards = Names()   # the cards of the listed columns (never rolled back)
         self.committed: list[int] = [0] * len(LAYOUTS)   # each flat list's values
         self.committed_rows: list[int] = [0] * (len(LAYOUTS) + 1)   # ``common``'s, powers'
         self.committed_lists: list[int] = [0] * len(LISTED)   # each list column's rows
@@ -305,9 +305,10 @@ class RowSink:
         n = self.committed_rows[-1]
         if self.powers.started() > n:
             self.powers.truncate(n)
-        for column, n in zip(self.lists, self.committed_lists, strict=True):
+        for (_, name), column, n in zip(LISTED, self.lists, self.committed_lists,
+                                        strict=True):
             if column.rows() > n:
-                column.truncate(n)
+                column.truncate(n, 4 if name in LIST_CODED else 2)
         for number, n in zip(self.numbers, self.committed_numbers, strict=True):
             if number.rows() > n:
                 number.truncate(n)

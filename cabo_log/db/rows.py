@@ -83,9 +83,10 @@ class GameRows(EventProjector):
         (self.games_c, self.draws_c, self.discards_c, self.replaces_c, self.power_uses_c,
          self.skips_c, self.cabos_c, self.snaps_c, self.deals_c, self.peeks_c,
          self.reshuffles_c, self.forfeits_c, self.round_ends_c, self.game_ends_c) = sink.common
-        # the list columns (``row_layout.LISTED``, in its order)
+        # the list columns (``row_layout.LISTED``, in its order) and the codes of their cards
         (self.discard_discarded, self.replace_positions, self.replace_discarded,
          self.snap_discarded, self.peek_positions, self.forfeit_discarded) = sink.lists
+        self.list_cards = sink.cards
         # the int16 columns of the kinds' own (``row_layout.NUMBERED``, in its order)
         (self.replace_into, self.replace_delta, self.replace_chosen, self.power_target,
          self.power_swap_a, self.power_swap_b, self.power_delta, self.snap_position,
@@ -129,7 +130,7 @@ class GameRows(EventProjector):
             self.draws.append(self._draw(e, g, seat))
         elif isinstance(e, Discard):
             self._common(self.discards_c, line, self._player(e.player, self.drawer), e, g, out)
-            self.discard_discarded.cards(out.discarded)
+            self.discard_discarded.cards(out.discarded, self.list_cards)
             self.discards.append(out.earned)
         elif isinstance(e, Replace):
             self._common(self.replaces_c, line, self._player(e.player, self.drawer), e, g, out)
@@ -137,7 +138,7 @@ class GameRows(EventProjector):
             # ``extend``'s slice assignment)
             self.replaces += self._replace(e, g, out)
             self.replace_positions.positions(e.positions)
-            _cards_or_null(self.replace_discarded, out.discarded)
+            _cards_or_null(self.replace_discarded, out.discarded, self.list_cards)
         elif isinstance(e, Power):
             self._common(self.power_uses_c, line, self._player(e.player, self.drawer), e, g,
                          out)
@@ -158,7 +159,7 @@ class GameRows(EventProjector):
         if isinstance(e, Snap):
             self._common(self.snaps_c, line, self.names.code(e.player), e, g, out)
             self.snaps += self._snap(e, g, out)
-            _cards_or_null(self.snap_discarded, out.discarded)
+            _cards_or_null(self.snap_discarded, out.discarded, self.list_cards)
         elif isinstance(e, Cabo):
             seat = g.round.caller
             turns = self.turns_of
@@ -177,7 +178,7 @@ class GameRows(EventProjector):
         elif isinstance(e, Forfeit):
             self._common(self.forfeits_c, line, self.names.code(e.player), e, g, out)
             self.forfeits.append(e.reason)
-            _cards_or_null(self.forfeit_discarded, out.discarded)
+            _cards_or_null(self.forfeit_discarded, out.discarded, self.list_cards)
         elif isinstance(e, RoundEnd):
             self._common(self.round_ends_c, line, 0, e, g, out)
             self.round_ends.append(
@@ -335,10 +336,10 @@ class GameRows(EventProjector):
         self.turns_of = [0] * len(g.players)
 
 
-def _cards_or_null(column: ListColumn, cards: tuple[str, ...]) -> None:
+def _cards_or_null(column: ListColumn, cards: tuple[str, ...], names: Names) -> None:
     """A row of ``cards``, NULL when there are none (the columns whose empty list is NULL)."""
     if cards:
-        column.cards(cards)
+        column.cards(cards, names)
     else:
         column.null()
 
