@@ -3,14 +3,15 @@
 Each table's batch is built from its schema (``schema.WIRE``; ``events`` is stored as the
 tables of ``event_tables``, each a batch of its own): for every column, the values are read by
 the column's name from the rows. The ``events``' common columns (``row_layout.Common``), their
-list columns (``row_layout.ListColumn``) and the ``powers`` columns (``open_rows.PowerColumns``)
-are machine values in byte buffers, handed to Arrow as they are (``arrays.buffered``); the
-rest are Python values converted in one call per column: an event kind's other own columns are
-slices of its flat list (``row_layout.FLAT``), the other tables' rows tuples. The coded string
-columns (``row_layout.CODED``, ``open_rows.POWER_CODED``, the cards of the list columns)
-are decoded by one ``take`` from the games' names. A column that no row fills costs nothing (an
-all-null array). ``game_id`` and ``ruleset`` are dictionary-encoded: one value per game,
-referenced by a parallel column of game numbers (``Chunk.owner``).
+list and int16 columns (``row_layout.ListColumn``, ``NumberColumn``) and the ``powers``
+columns (``open_rows.PowerColumns``) are machine values in byte buffers, handed to Arrow as
+they are (``arrays.buffered``); the rest are Python values converted in one call per column:
+an event kind's other own columns are slices of its flat list (``row_layout.FLAT``), the other
+tables' rows tuples. The coded string columns (``row_layout.CODED``,
+``open_rows.POWER_CODED``) are decoded by one ``take`` from the games' names, the list
+columns' cards from the chunk's own (``RowSink.cards``). A column that no row fills costs
+nothing (an all-null array). ``game_id`` and ``ruleset`` are dictionary-encoded: one value per
+game, referenced by a parallel column of game numbers (``Chunk.owner``).
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """The layout of the ``events`` rows a load builds: the columns every event has (``COMMON``),
 each event kind's own (``OWN``, checked against the ``events`` schema when this module loads),
 each kind's columns (``LAYOUTS``), and where many games' rows are written (``RowSink``): the
-``COMMON`` columns of each kind as machine values in byte buffers (``Common``), its own columns
-as one flat list (``FLAT``: ``OWN`` in order). ``rows.GameRows`` writes them; ``chunk`` and
+``COMMON`` columns of each kind as machine values in byte buffers (``Common``), its list
+columns (``LISTED``: ``ListColumn``) and int16 columns (``NUMBERED``: ``NumberColumn``) as
+machine values too, its other own columns as one flat list (``FLAT``: ``OWN`` in order, but
+those). ``rows.GameRows`` writes them; ``chunk`` and
 ``event_tables`` read them. It is compiled with ``rows`` by the optional mypyc build
 (``Common`` and ``RowSink`` native classes that the compiled visitor writes to directly).
 """
