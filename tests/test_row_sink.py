@@ -13,7 +13,7 @@ from librt.strings import BytesWriter
 
 from cabo_log.db.chunk import Chunk
 from cabo_log.db.event_tables import widen
-from cabo_log.db.row_layout import COMMON, LAYOUTS
+from cabo_log.db.row_layout import FLAT, LAYOUTS
 from cabo_log.db.rows import collect
 from cabo_log.play.simulate import write_games
 
@@ -59,11 +59,11 @@ def test_each_row_holds_its_lines_seq_line_player_and_auto() -> None:
         for seq, (line, event) in enumerate(_lines(path)):
             expected[event["type"]].append(
                 (game, seq, line, event.get("player"), bool(event.get("auto", False))))
-    for kind, columns in LAYOUTS.items():
+    for kind in LAYOUTS:
         common, flat = chunk.common[kind], chunk.events[kind]
         games = chunk.owner[kind]
         assert common.rows() == len(games)
-        assert len(flat) == (len(columns) - len(COMMON)) * len(games)   # its own columns
+        assert len(flat) == len(FLAT[kind]) * len(games)   # its own columns (but the listed)
         seqs, lines = _ints(common.seq, "i"), _ints(common.line, "q")
         players, autos = _ints(common.player, "i"), _ints(common.auto, "B")
         got = []

@@ -2,14 +2,16 @@
 
 Each table's batch is built from its schema (``schema.WIRE``; ``events`` is stored as the
 tables of ``event_tables``, each a batch of its own): for every column, the values are read by
-the column's name from the rows. The ``events``' common columns (``row_layout.Common``) and the
-``powers`` columns (``open_rows.PowerColumns``) are machine values in byte buffers, handed to
-Arrow as they are (``arrays.buffered``); the rest are Python values converted in one call per
-column: an event kind's own columns are slices of its flat list (``row_layout.FLAT``), the other
-tables' rows tuples. The coded string columns (``row_layout.CODED``, ``open_rows.POWER_CODED``)
-are decoded by one ``take`` from the games' names. A column that no row fills costs nothing (an
-all-null array). ``game_id`` and ``ruleset`` are dictionary-encoded: one value per game,
-referenced by a parallel column of game numbers (``Chunk.owner``).
+the column's name from the rows. The ``events``' common columns (``row_layout.Common``), their
+list and int16 columns (``row_layout.ListColumn``, ``NumberColumn``) and the ``powers``
+columns (``open_rows.PowerColumns``) are machine values in byte buffers, handed to Arrow as
+they are (``arrays.buffered``); the rest are Python values converted in one call per column:
+an event kind's other own columns are slices of its flat list (``row_layout.FLAT``), the other
+tables' rows tuples. The coded string columns (``row_layout.CODED``,
+``open_rows.POWER_CODED``) are decoded by one ``take`` from the games' names, the list
+columns' cards from the chunk's own (``RowSink.cards``). A column that no row fills costs
+nothing (an all-null array). ``game_id`` and ``ruleset`` are dictionary-encoded: one value per
+game, referenced by a parallel column of game numbers (``Chunk.owner``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import pyarrow.compute as pc
 from cabo_log.db.arrays import (
     BYTE_VALID,
     array_of,
+    bitmap,
     bitmaps_of,
     buffered,
     bytes_array,
@@ -35,10 +38,22 @@ from cabo_log.db.arrays import (
 )
 from cabo_log.db.event_tables import KINDS, STORED_WIRE
 from cabo_log.db.game_rows import ScoreColumns, game_rows
-from cabo_log.db.open_rows import POWER_TYPES
-from cabo_log.db.row_layout import CODED, COMMON, FLAT, LAYOUTS, Common, RowSink
+from cabo_log.db.open_rows import POWER_TYPES, Names
+from cabo_log.db.row_layout import (
+    CODED,
+    COMMON,
+    FLAT,
+    LAYOUTS,
+    LIST_CODED,
+    LISTED,
+    NUMBERED,
+    Common,
+    ListColumn,
+    NumberColumn,
+    RowSink,
+)
 from cabo_log.db.rows import RowCollector
-from cabo_log.db.schema import BOOL, I32, SCHEMAS, STR, WIRE
+from cabo_log.db.schema import BOOL, I16, I32, SCHEMAS, STR, WIRE
 from engine import GameState
 
 TABLES = tuple(name for name in SCHEMAS if name != "events")
@@ -66,6 +81,10 @@ class Chunk:
         self.scores = ScoreColumns()   # the ``round_scores`` rows (``game_rows``)
         self.events: dict[str, list[Any]] = dict(zip(LAYOUTS, self.sink.kinds, strict=True))
         self.common: dict[str, Common] = dict(zip(LAYOUTS, self.sink.common, strict=True))
+        self.lists: dict[tuple[str, str], ListColumn] = dict(zip(LISTED, self.sink.lists,
+                                                                 strict=True))
+        self.numbers: dict[tuple[str, str], NumberColumn] = dict(
+            zip(NUMBERED, self.sink.numbers, strict=True))
         # each table's (each event kind's) rows: the number of the game each belongs to, as
         # int32 (an ``array``: handed to Arrow as it is)
         self.owner: dict[str, array[int]] = {name: array("i") for name in (*TABLES, *LAYOUTS)}
@@ -106,6 +125,11 @@ class Chunk:
                                           strict=True):
                 self.events[kind].extend(flat)
                 self.common[kind].extend(common)
+            for key, number in zip(NUMBERED, game.sink.numbers, strict=True):
+                self.numbers[key].extend(number)
+            for key, column in zip(LISTED, game.sink.lists, strict=True):
+                _copy_list(self.lists[key], column, key[1] in LIST_CODED,
+                           game.sink.cards.values, self.sink.cards)
         counts = game.counts()   # each kind's rows, then the powers'
         self.sink.commit()
         for kind, count in zip((*LAYOUTS, "powers"), counts, strict=True):
@@ -132,6 +156,7 @@ class Chunk:
     def _batches(self) -> dict[str, list[pa.RecordBatch]]:
         keys = pa.array(self.game_ids, STR), pa.array(self.rulesets, STR)
         names = pa.array(self.names, STR)
+        cards = pa.array(self.sink.cards.values, STR)   # the listed columns' cards
         out: dict[str, list[pa.RecordBatch]] = {}
         for name in TABLES:
             if name == "powers":
@@ -152,8 +177,8 @@ class Chunk:
             kinds = [kind for kind in stored if self.common[kind].rows()]
             if kinds:
                 owner = int32(b"".join([self.owner[k] for k in kinds]))
-                out[table] = [_batch(table, self._event_columns(table, kinds, owner, names),
-                                     owner, keys)]
+                out[table] = [_batch(table, self._event_columns(table, kinds, owner, names,
+                                                                cards), owner, keys)]
         return out
 
     def _power_columns(self, names: pa.Array) -> list[pa.Array]:
@@ -245,8 +270,8 @@ class Chunk:
                                  pa.py_buffer(data)]))
         return arrays
 
-    def _event_columns(self, table: str, kinds: list[str], owner: pa.Array, names: pa.Array
-                       ) -> list[pa.Array]:
+    def _event_columns(self, table: str, kinds: list[str], owner: pa.Array, names: pa.Array,
+                       cards: pa.Array) -> list[pa.Array]:
         """The columns after the key of an ``events`` table (``event_tables``): each of its
         kinds' values by name, one kind after the other. A table holds only the columns its
         kinds fill, so most are one conversion of one kind's values; in ``events_other`` the
@@ -272,6 +297,10 @@ class Chunk:
                                              names))
             elif name in CODED:
                 arrays.append(decoded(segments, sizes, base, names))
+            elif name in _LISTED_NAMES:
+                arrays.append(self._list_column(name, kind_type, kinds, sizes, cards))
+            elif name in _NUMBERED_NAMES:
+                arrays.append(self._number_column(name, kind_type, kinds, sizes, base, names))
             elif name == "type":
                 index = b"".join(bytes((i,)) * n for i, n in enumerate(sizes))
                 arrays.append(pc.take(pa.array(kinds, STR), bytes_array(index)))
@@ -280,6 +309,85 @@ class Chunk:
             else:
                 arrays.append(merged(segments, sizes, kind_type))
         return arrays
+
+
+    def _list_column(self, name: str, kind: pa.DataType, kinds: list[str], sizes: list[int],
+                     cards: pa.Array) -> pa.Array:
+        """A list column (``row_layout.LISTED``) of an ``events`` table from its kinds'
+        buffers (``row_layout.ListColumn``) as they are: the items (the cards decoded from
+        ``cards`` by one ``take``), the offsets (each kind's ends after the items of the kinds
+        before it; a kind without the column NULL rows of no items) and the validity."""
+        rows = sum(sizes)
+        ends: list[bytes] = [bytes(4)]   # Arrow's offsets begin with 0
+        valid: list[bytes] = []
+        items: list[bytes] = []
+        count = 0   # the items of the kinds before
+        for k, size in zip(kinds, sizes, strict=True):
+            column = self.lists.get((k, name))
+            if column is None:
+                ends.append(array("i", (count,)).tobytes() * size)
+                valid.append(bytes(size))
+                continue
+            data = column.ends.getvalue()
+            if count:   # (``events_other``: a second kind with the column)
+                data = pc.add(int32(data), pa.scalar(count, I32)).buffers()[1].to_pybytes()
+            ends.append(data)
+            valid.append(column.valid.getvalue())
+            items.append(column.values.getvalue())
+            count += column.count
+        flags = b"".join(valid)
+        nulls = flags.count(0)
+        if nulls == rows:
+            return pa.nulls(rows, kind)
+        if name in LIST_CODED:
+            values = names_of(cards, int32(b"".join(items)))
+        else:
+            values = pa.Array.from_buffers(I16, count, [None, pa.py_buffer(b"".join(items))])
+        return pa.Array.from_buffers(kind, rows, [bitmap(flags) if nulls else None,
+                                                  pa.py_buffer(b"".join(ends))],
+                                     children=[values])
+
+
+    def _number_column(self, name: str, kind: pa.DataType, kinds: list[str], sizes: list[int],
+                       base: pa.Array, names: pa.Array) -> pa.Array:
+        """A numbered column (``row_layout.NUMBERED``) of an ``events`` table: its kinds'
+        buffers (``row_layout.NumberColumn``) joined and handed to Arrow as they are (a kind
+        without the column NULL rows)."""
+        values: list[bytes] = []
+        has: list[bytes] = []
+        for k, size in zip(kinds, sizes, strict=True):
+            number = self.numbers.get((k, name))
+            if number is None:
+                values.append(bytes(2 * size))
+                has.append(bytes(size))
+            else:
+                values.append(number.values.getvalue())
+                has.append(number.has.getvalue())
+        return buffered(b"".join(values), "i16?", kind, sum(sizes), b"".join(has), base, names)
+
+
+_LISTED_NAMES = frozenset(name for _, name in LISTED)
+_NUMBERED_NAMES = frozenset(name for _, name in NUMBERED)
+
+
+def _copy_list(into: ListColumn, rows: ListColumn, coded: bool, cards: list[str | None],
+               codes: Names) -> None:
+    """Append the rows of ``rows`` (a game's own, collected without the chunk's sink) to
+    ``into``: the ends after ``into``'s items, the cards coded again in the chunk's ``codes``
+    (``cards``: the values of the game's own codes)."""
+    ends = memoryview(rows.ends.getvalue()).cast("i")
+    valid = rows.valid.getvalue()
+    items = memoryview(rows.values.getvalue()).cast("i" if coded else "h").tolist()
+    start = 0
+    for end, has in zip(ends, valid, strict=True):
+        row = items[start:end]
+        start = end
+        if not has:
+            into.null()
+        elif coded:
+            into.cards(tuple(str(cards[c]) for c in row), codes)
+        else:
+            into.positions(tuple(row))
 
 
 # how a ``COMMON`` column is held (as ``open_rows.POWER_TYPES``; "true?": 1 True, 0 NULL) and

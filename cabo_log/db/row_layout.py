@@ -1,8 +1,10 @@
 """The layout of the ``events`` rows a load builds: the columns every event has (``COMMON``),
 each event kind's own (``OWN``, checked against the ``events`` schema when this module loads),
 each kind's columns (``LAYOUTS``), and where many games' rows are written (``RowSink``): the
-``COMMON`` columns of each kind as machine values in byte buffers (``Common``), its own columns
-as one flat list (``FLAT``: ``OWN`` in order). ``rows.GameRows`` writes them; ``chunk`` and
+``COMMON`` columns of each kind as machine values in byte buffers (``Common``), its list
+columns (``LISTED``: ``ListColumn``) and int16 columns (``NUMBERED``: ``NumberColumn``) as
+machine values too, its other own columns as one flat list (``FLAT``: ``OWN`` in order, but
+those). ``rows.GameRows`` writes them; ``chunk`` and
 ``event_tables`` read them. It is compiled with ``rows`` by the optional mypyc build
 (``Common`` and ``RowSink`` native classes that the compiled visitor writes to directly).
 """
@@ -11,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from librt.strings import BytesWriter
+from librt.strings import BytesWriter, read_i32_le, write_i16_le, write_i32_le
 
-from cabo_log.db.open_rows import PowerColumns
+from cabo_log.db.open_rows import Names, PowerColumns
 from cabo_log.db.schema import SCHEMAS
 from engine import Event, GameStart
 from engine.events import (
@@ -79,9 +81,45 @@ _check_own()
 # event type -> the columns of its rows (the header is a ``game`` event with none of its own)
 LAYOUTS: dict[str, tuple[str, ...]] = {
     GameStart.TYPE: COMMON, **{cls.TYPE: COMMON + columns for cls, columns in OWN.items()}}
-# event type -> the columns of its flat list (``RowSink.kinds``): its own, after ``COMMON``
-FLAT: dict[str, tuple[str, ...]] = {kind: columns[len(COMMON):]
-                                    for kind, columns in LAYOUTS.items()}
+# the list columns of the kinds that have them, held as machine values (``ListColumn``, one
+# per pair, in this order in ``RowSink.lists``), not as a tuple a row in the kind's flat list:
+# ``pa.array`` of a list of tuples cost ~800 instructions a row, and every tuple kept alive
+# until the chunk is sent was one more object for the allocator and the garbage collector
+LISTED: tuple[tuple[str, str], ...] = (
+    (Discard.TYPE, "discarded"), (Replace.TYPE, "positions"), (Replace.TYPE, "discarded"),
+    (Snap.TYPE, "discarded"), (Peek.TYPE, "positions"), (Forfeit.TYPE, "discarded"))
+# how a listed column holds its values: card codes into the sink's ``RowSink.cards`` (int32),
+# or positions (int16)
+LIST_CODED: frozenset[str] = frozenset({"discarded"})
+# the int16 columns of the kinds' own, held as machine values too (``NumberColumn``, one per
+# pair, in this order in ``RowSink.numbers``): a nullable one went the slow ``pa.array`` way
+# (~270 instructions a value), the others were packed by ``struct`` from their slice
+NUMBERED: tuple[tuple[str, str], ...] = (
+    (Replace.TYPE, "into"), (Replace.TYPE, "row_delta"), (Replace.TYPE, "known_chosen"),
+    (Power.TYPE, "target_position"), (Power.TYPE, "swap_position_a"),
+    (Power.TYPE, "swap_position_b"), (Power.TYPE, "row_delta"),
+    (Snap.TYPE, "position"), (Snap.TYPE, "row_delta"))
+# event type -> the columns of its flat list (``RowSink.kinds``): its own, after ``COMMON``,
+# but the listed and the numbered ones
+FLAT: dict[str, tuple[str, ...]] = {
+    kind: tuple(c for c in columns[len(COMMON):]
+                if (kind, c) not in LISTED and (kind, c) not in NUMBERED)
+    for kind, columns in LAYOUTS.items()}
+
+
+def _check_listed() -> None:
+    """Every listed and numbered column is one of its kind's own, and every numbered one an
+    int16 (a typo fails at import)."""
+    types = dict(zip(SCHEMAS["events"].names, SCHEMAS["events"].types, strict=True))
+    for kind, column in (*LISTED, *NUMBERED):
+        if column not in LAYOUTS[kind][len(COMMON):]:
+            raise AssertionError(f"{kind}: {column} is not one of its own columns")
+    for kind, column in NUMBERED:
+        if str(types[column]) != "int16":
+            raise AssertionError(f"{kind}: {column} is not an int16 column")
+
+
+_check_listed()
 
 
 # how each ``Common`` buffer holds a row: its bytes (``chunk`` reads them as Arrow buffers)
@@ -138,10 +176,107 @@ class Common:
             mine[name].write(buffer.getvalue())
 
 
+class ListColumn:
+    """One list column of one event kind's rows (``LISTED``), as machine values: every row's
+    items one after the other in ``values`` (little-endian int32 codes into ``RowSink.cards``
+    for the cards of ``discarded``, int16 for ``positions``), after each row the count of
+    items so far as an int32 (``ends``: Arrow's offsets, but the leading 0), and a byte a row
+    (``valid``: 0 where NULL). ``chunk`` hands them to Arrow as they are."""
+
+    def __init__(self) -> None:
+        self.values = BytesWriter()
+        self.ends = BytesWriter()
+        self.valid = BytesWriter()
+        self.count = 0   # the items written
+
+    def rows(self) -> int:
+        """How many rows are written."""
+        return len(self.valid)
+
+    def cards(self, items: tuple[str, ...], names: Names) -> None:
+        """A row of cards (their codes in ``names``)."""
+        count = self.count
+        values = self.values
+        for item in items:
+            write_i32_le(values, names.code(item))
+            count += 1
+        self.count = count
+        write_i32_le(self.ends, count)
+        self.valid.append(1)
+
+    def positions(self, items: tuple[int, ...]) -> None:
+        """A row of positions."""
+        count = self.count
+        values = self.values
+        for item in items:
+            write_i16_le(values, item)
+            count += 1
+        self.count = count
+        write_i32_le(self.ends, count)
+        self.valid.append(1)
+
+    def null(self) -> None:
+        """A NULL row."""
+        write_i32_le(self.ends, self.count)
+        self.valid.append(0)
+
+    def truncate(self, rows: int, width: int) -> None:
+        """Keep the first ``rows`` rows (``width``: the bytes of an item)."""
+        count: int = 0
+        if rows:
+            count = read_i32_le(self.ends.getvalue(), (rows - 1) * 4)
+        self.values.truncate(count * width)
+        self.ends.truncate(rows * 4)
+        self.valid.truncate(rows)
+        self.count = count
+
+
+class NumberColumn:
+    """One int16 column of one event kind's own (``NUMBERED``), as machine values: a
+    little-endian int16 a row (0 where NULL) and a byte a row (``has``: 0 where NULL), as
+    ``Common.value``; ``chunk`` hands them to Arrow as they are."""
+
+    def __init__(self) -> None:
+        self.values = BytesWriter()
+        self.has = BytesWriter()
+
+    def rows(self) -> int:
+        """How many rows are written."""
+        return len(self.has)
+
+    def add(self, value: int) -> None:
+        """A row's value."""
+        write_i16_le(self.values, value)
+        self.has.append(1)
+
+    def optional(self, value: int | None) -> None:
+        """A row's value, or NULL."""
+        if value is None:
+            write_i16_le(self.values, 0)
+            self.has.append(0)
+        else:
+            write_i16_le(self.values, value)
+            self.has.append(1)
+
+    def truncate(self, rows: int) -> None:
+        """Keep the first ``rows`` rows."""
+        self.values.truncate(rows * 2)
+        self.has.truncate(rows)
+
+    def extend(self, other: NumberColumn) -> None:
+        """Append the rows of ``other`` (a game's rows collected on their own)."""
+        self.values.write(other.values.getvalue())
+        self.has.write(other.has.getvalue())
+
+
 class RowSink:
     """Where the rows of many games are appended, one game at a time: each event kind's
     ``COMMON`` columns (``common``) and own columns (``kinds``: a flat list each, laid out as
-    ``OWN``), both in ``LAYOUTS`` order, and the ``powers`` rows (``open_rows.PowerColumns``).
+    ``OWN`` but the ``LISTED`` and ``NUMBERED`` columns), both in ``LAYOUTS`` order, the
+    numbered columns (``numbers``, in ``NUMBERED`` order), the listed columns
+    (``lists``, in ``LISTED`` order; their cards coded in ``cards``, the chunk's, not a
+    game's: a row's items need no game's base to decode) and the ``powers`` rows
+    (``open_rows.PowerColumns``).
     A ``chunk.Chunk`` hands its sink to each game's ``GameRows``, which appends in place: no
     per-game lists to grow and then copy into the chunk's, and free. A game's rows are kept by
     ``commit``; the next game (or ``rollback``) drops the rows of a game that was not
@@ -151,9 +286,13 @@ class RowSink:
         self.common: list[Common] = [Common() for _ in LAYOUTS]
         self.kinds: list[Flat] = [[] for _ in LAYOUTS]
         self.powers = PowerColumns()
+        self.lists: list[ListColumn] = [ListColumn() for _ in LISTED]
+        self.numbers: list[NumberColumn] = [NumberColumn() for _ in NUMBERED]
+        self.cards = Names()   # the cards of the listed columns (never rolled back)
         self.committed: list[int] = [0] * len(LAYOUTS)   # each flat list's values
         self.committed_rows: list[int] = [0] * (len(LAYOUTS) + 1)   # ``common``'s, powers'
-
+        self.committed_lists: list[int] = [0] * len(LISTED)   # each list column's rows
+        self.committed_numbers: list[int] = [0] * len(NUMBERED)   # each number column's rows
 
     def rollback(self) -> None:
         """Drop what was appended since the last ``commit``."""
@@ -168,8 +307,17 @@ class RowSink:
         n = self.committed_rows[-1]
         if self.powers.started() > n:
             self.powers.truncate(n)
+        for (_, name), column, n in zip(LISTED, self.lists, self.committed_lists,
+                                        strict=True):
+            if column.rows() > n:
+                column.truncate(n, 4 if name in LIST_CODED else 2)
+        for number, n in zip(self.numbers, self.committed_numbers, strict=True):
+            if number.rows() > n:
+                number.truncate(n)
 
     def commit(self) -> None:
         """Keep what was appended: the rows of a game that is loaded."""
         self.committed = [len(rows) for rows in self.kinds]
         self.committed_rows = [*(common.rows() for common in self.common), self.powers.rows()]
+        self.committed_lists = [column.rows() for column in self.lists]
+        self.committed_numbers = [number.rows() for number in self.numbers]

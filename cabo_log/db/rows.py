@@ -7,8 +7,9 @@ The columns come from one place each (``row_layout``): every event has the ``COM
 and each event kind its own (``OWN``), which the handlers here append in that order. The
 ``COMMON`` values of an event are written as machine values into its kind's byte buffers
 (``row_layout.Common``: ``chunk`` hands them to Arrow as they are, no Python object per value,
-no conversion); its own values are appended as one tuple to its kind's flat list, whose
-columns ``chunk`` takes by a slice (``flat[j::width]``, in C).
+no conversion); its list columns (``row_layout.LISTED``: ``discarded``, ``positions``) are
+machine values too (``row_layout.ListColumn``); its other own values are appended as one tuple
+to its kind's flat list, whose columns ``chunk`` takes by a slice (``flat[j::width]``, in C).
 
 This module is compiled by the optional mypyc build (tools/build_compiled.py, ``APP_MODULES``):
 ``GameRows`` is then a native class whose handlers read the engine's native state and outcome
@@ -22,7 +23,7 @@ import orjson
 from librt.strings import write_i16_le, write_i32_le, write_i64_le
 
 from cabo_log.db.open_rows import CallRows, Names, PowerRows
-from cabo_log.db.row_layout import Common, Row, RowSink
+from cabo_log.db.row_layout import Common, ListColumn, Row, RowSink
 from cabo_log.log.fastlines import EventProjector
 from cabo_log.log.replay import ReplayResult, ReplayVisitor, replay_bytes
 from engine import Event, GameStart, GameState, Outcome
@@ -82,6 +83,14 @@ class GameRows(EventProjector):
         (self.games_c, self.draws_c, self.discards_c, self.replaces_c, self.power_uses_c,
          self.skips_c, self.cabos_c, self.snaps_c, self.deals_c, self.peeks_c,
          self.reshuffles_c, self.forfeits_c, self.round_ends_c, self.game_ends_c) = sink.common
+        # the list columns (``row_layout.LISTED``, in its order) and the codes of their cards
+        (self.discard_discarded, self.replace_positions, self.replace_discarded,
+         self.snap_discarded, self.peek_positions, self.forfeit_discarded) = sink.lists
+        self.list_cards = sink.cards
+        # the int16 columns of the kinds' own (``row_layout.NUMBERED``, in its order)
+        (self.replace_into, self.replace_delta, self.replace_chosen, self.power_target,
+         self.power_swap_a, self.power_swap_b, self.power_delta, self.snap_position,
+         self.snap_delta) = sink.numbers
 
     def counts(self) -> list[int]:
         """How many rows this game wrote of each kind, then of ``powers``."""
@@ -120,15 +129,16 @@ class GameRows(EventProjector):
             self._common(self.draws_c, line, self._player(e.player, seat), e, g, out)
             self.draws.append(self._draw(e, g, seat))
         elif isinstance(e, Discard):
-            rows = self.discards
             self._common(self.discards_c, line, self._player(e.player, self.drawer), e, g, out)
-            rows.append(out.discarded)
-            rows.append(out.earned)
+            self.discard_discarded.cards(out.discarded, self.list_cards)
+            self.discards.append(out.earned)
         elif isinstance(e, Replace):
             self._common(self.replaces_c, line, self._player(e.player, self.drawer), e, g, out)
             # (``+=``, not ``extend``: compiled, an in-place concat of the tuple, cheaper than
             # ``extend``'s slice assignment)
             self.replaces += self._replace(e, g, out)
+            self.replace_positions.positions(e.positions)
+            _cards_or_null(self.replace_discarded, out.discarded, self.list_cards)
         elif isinstance(e, Power):
             self._common(self.power_uses_c, line, self._player(e.player, self.drawer), e, g,
                          out)
@@ -148,7 +158,8 @@ class GameRows(EventProjector):
         """The rows of the kinds that come once a turn at most."""
         if isinstance(e, Snap):
             self._common(self.snaps_c, line, self.names.code(e.player), e, g, out)
-            self.snaps += _snap(e, g, out)
+            self.snaps += self._snap(e, g, out)
+            _cards_or_null(self.snap_discarded, out.discarded, self.list_cards)
         elif isinstance(e, Cabo):
             seat = g.round.caller
             turns = self.turns_of
@@ -161,12 +172,13 @@ class GameRows(EventProjector):
             self.deals.append(e.first)
         elif isinstance(e, Peek):
             self._common(self.peeks_c, line, self.names.code(e.player), e, g, out)
-            self.peeks.append(e.positions)
+            self.peek_positions.positions(e.positions)
         elif isinstance(e, Reshuffle):
             self._common(self.reshuffles_c, line, 0, e, g, out)
         elif isinstance(e, Forfeit):
             self._common(self.forfeits_c, line, self.names.code(e.player), e, g, out)
-            self.forfeits += (e.reason, out.discarded or None)
+            self.forfeits.append(e.reason)
+            _cards_or_null(self.forfeit_discarded, out.discarded, self.list_cards)
         elif isinstance(e, RoundEnd):
             self._common(self.round_ends_c, line, 0, e, g, out)
             self.round_ends.append(
@@ -249,6 +261,7 @@ class GameRows(EventProjector):
         return self.names.code(source)
 
     def _replace(self, e: Replace, g: GameState, out: Outcome) -> Row:
+        """The own columns of a replace (its numbered ones written here)."""
         values_of = g.values_of
         card = out.card
         assert card is not None
@@ -259,23 +272,30 @@ class GameRows(EventProjector):
         else:
             penalty = values_of[out.penalty] if out.penalty is not None else 0
             delta = values_of[card] + penalty
-        chosen: int | None = None
+        self.replace_into.optional(e.into)
+        self.replace_delta.add(delta)
         known = self.before_replace
         if known >= 0:   # the turn's draw was seen (the drawer is the replacing player)
-            count = 0   # (an int, not ``chosen``: compiled, an optional's sum is generic)
+            count = 0
             for p in e.positions:
                 count += (known >> p) & 1
-            chosen = count
-        return (e.positions, e.into, e.end, out.success, out.penalty, out.discarded or None,
-                out.earned, delta, chosen)
+            self.replace_chosen.add(count)
+        else:
+            self.replace_chosen.optional(None)
+        return (e.end, out.success, out.penalty, out.earned)
 
     def _power(self, e: Power, g: GameState, out: Outcome) -> Row:
+        """The own columns of a power's use (its numbered ones written here)."""
         cards = e.cards
         if cards is None:
             target = e.target
             assert target is not None
             self.powers.peeked(e, g, out)
-            return (e.power, target[0], target[1], None, None, None, None, None, None, None)
+            self.power_target.add(target[1])
+            self.power_swap_a.optional(None)
+            self.power_swap_b.optional(None)
+            self.power_delta.optional(None)
+            return (e.power, target[0], None, None, None, None)
         given, received = out.moved
         gain: int | None = None
         seat = self._seat(e.player, g)
@@ -283,8 +303,23 @@ class GameRows(EventProjector):
             gain = g.values_of[given] - g.values_of[received]
         self.powers.swapped(e, g, out, gain, seat)
         (sa, spa), (sb, spb) = cards
-        return (e.power, None, None, sa, spa, sb, spb, given, received,
-                -gain if gain is not None else None)
+        self.power_target.optional(None)
+        self.power_swap_a.add(spa)
+        self.power_swap_b.add(spb)
+        self.power_delta.optional(-gain if gain is not None else None)
+        return (e.power, None, sa, sb, given, received)
+
+    def _snap(self, e: Snap, g: GameState, out: Outcome) -> Row:
+        """The own columns of a snap (its numbered ones written here)."""
+        card = out.card
+        penalty = out.penalty
+        if out.success:
+            delta = -g.values_of[card] if card is not None else 0
+        else:
+            delta = g.values_of[penalty] if penalty is not None else 0
+        self.snap_position.add(e.position)
+        self.snap_delta.add(delta)
+        return out.success, penalty
 
     def _deal(self, e: Deal, g: GameState) -> None:
         r = g.round
@@ -301,6 +336,14 @@ class GameRows(EventProjector):
         self.turns_of = [0] * len(g.players)
 
 
+def _cards_or_null(column: ListColumn, cards: tuple[str, ...], names: Names) -> None:
+    """A row of ``cards``, NULL when there are none (the columns whose empty list is NULL)."""
+    if cards:
+        column.cards(cards, names)
+    else:
+        column.null()
+
+
 def _no_card(c: Common) -> None:
     """A row without a card: code 0, its value NULL."""
     write_i32_le(c.card, 0)
@@ -308,14 +351,6 @@ def _no_card(c: Common) -> None:
     c.has_value.append(0)
 
 
-def _snap(e: Snap, g: GameState, out: Outcome) -> Row:
-    card = out.card
-    penalty = out.penalty
-    if out.success:
-        delta = -g.values_of[card] if card is not None else 0
-    else:
-        delta = g.values_of[penalty] if penalty is not None else 0
-    return e.position, out.success, penalty, out.discarded or None, delta
 
 
 class RowCollector(ReplayVisitor["RowCollector"]):
