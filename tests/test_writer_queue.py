@@ -281,3 +281,30 @@ def test_the_load_starts_its_workers_at_a_lower_priority(
                               tmp_path / "cabo.duckdb", jobs=2)
     assert summary.loaded == len(tasks)
     assert asked == [load.WORKER_NICE] and load.WORKER_NICE > 0
+
+
+def test_held_rows_are_copied_out_of_the_spool_and_bounded_in_bytes(
+        tmp_path: Path, tasks: list[Task], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table's held batches are copied into memory of the writer's own once more than
+    ``HELD_MAPPED`` of them are held (each batch read from a spool file keeps the whole file
+    mapped), and appended once they are ``HELD_BYTES``; the same rows in the end."""
+    monkeypatch.setattr(writermod, "HELD_MAPPED", 2)
+    writer, gated, con, db = _writer(tmp_path, commit_rows=10**9)
+    gated.gate.set()
+    held_batches = []
+    for task in tasks[:5]:
+        _submit_game(writer, task)   # to_come unknown: every table held (a game is small)
+        writer.wait()
+        assert writer._open is not None
+        held_batches.append(len(writer._open.tables["games"]))
+    assert gated.inserts == 0
+    assert max(held_batches) <= writermod.HELD_MAPPED + 1 and held_batches[-1] < 5, held_batches
+    monkeypatch.setattr(writermod, "HELD_BYTES", 1)   # any rows held are now too many
+    _submit_game(writer, tasks[5])
+    writer.wait()
+    assert gated.inserts > 0
+    writer.flush()
+    writer.close()
+    con.close()
+    assert _games_in(db) == [f"q{i}" for i in range(6)]
+    assert _counts(db)["games"] == 6
