@@ -284,8 +284,9 @@ class Writer:
         to come (its rows so far times ``to_come``, the loader's estimate). What is held is
         written after the workers' last chunk, with a core idle: so the rows held of each
         table shrink with what is still to come (a small table is appended once half its rows
-        are in, then three quarters...), and none are held once nothing is to come. Measured on 2,000 games, held until
-        ``DEFER_ROWS`` or the COMMIT alone: ~0.3 s of appends after the last chunk."""
+        are in, then three quarters...), and none are held once nothing is to come. Measured
+        on 2,000 games, held until ``DEFER_ROWS`` or the COMMIT alone: ~0.3 s of appends
+        after the last chunk."""
         rows, size = held   # (what the transaction holds of it: ``Batch.held``)
         return rows < min(DEFER_ROWS, self._seen[table] * to_come) and size < HELD_BYTES
 
