@@ -244,10 +244,9 @@ class _Loader:
                     yield Task(path, 0, None)   # the worker reports why it is unreadable
                     continue
                 before = known.get(path)
-                if before is None and path not in with_errors:
-                    self.fresh.add(path)
-                    yield Task(path, st.st_size, None)
-                elif before is None or self.force:
+                if before is None or self.force:
+                    if before is None and path not in with_errors:
+                        self.fresh.add(path)
                     yield Task(path, st.st_size, None)
                 elif (before[0] == st.st_size and before[1] == st.st_mtime_ns
                         and path not in with_errors):
@@ -356,8 +355,7 @@ class _Loader:
         for out in outcomes:
             before = self.before.pop(out.path, None)
             fresh = out.path in self.fresh
-            if fresh:
-                self.fresh.discard(out.path)
+            self.fresh.discard(out.path)
             if out.status != "unchanged":
                 summary.replayed += 1
             holder = holders.get(out.game_id) if out.game_id is not None else None

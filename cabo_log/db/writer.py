@@ -32,14 +32,21 @@ QUEUED = 8   # batches submitted and not yet written that ``submit`` lets wait b
 
 
 @dataclass
+class Held:
+    """What the open transaction holds back of a table (``Writer._holds_back``)."""
+
+    rows: int = 0
+    size: int = 0               # bytes
+    mapped: int = 0             # its last batches still read from the spool (``_own_held``)
+
+
+@dataclass
 class Batch:
     """What one transaction of a load writes: rows to append, rows to delete first."""
 
     tables: dict[str, list[pa.RecordBatch]] = field(default_factory=dict)
-    mapped: dict[str, int] = field(default_factory=dict)   # (held in a transaction) table ->
-                                # its last batches still read from the spool (``_own_held``)
-    held: dict[str, tuple[int, int]] = field(default_factory=dict)   # (held in a transaction)
-                                # table -> the rows and bytes of its held batches
+    held: dict[str, Held] = field(default_factory=dict)   # (the open transaction's) what
+                                # it holds back of each table in ``tables``
     rows: int = 0
     games: int = 0
     delete_games: list[str] = field(default_factory=list)
@@ -244,13 +251,14 @@ class Writer:
                 opened.tables.setdefault(table, []).extend(batches)
                 rows = sum(b.num_rows for b in batches)
                 self._seen[table] = self._seen.get(table, 0) + rows
-                held = opened.held.get(table, (0, 0))
-                held = opened.held[table] = (held[0] + rows,
-                                             held[1] + sum(b.nbytes for b in batches))
+                held = opened.held.setdefault(table, Held())
+                held.rows += rows
+                held.size += sum(b.nbytes for b in batches)
+                held.mapped += len(batches)
                 if not self._holds_back(table, held, batch.to_come):
                     self._insert_deferred(opened, [table])
-                else:
-                    self._own_held(opened, table, len(batches))
+                elif held.mapped > HELD_MAPPED:
+                    self._own_held(opened.tables[table], held)
             if last:   # the transaction commits with this batch: nothing may stay behind
                 self._insert_deferred(opened, list(opened.tables))
             opened.rows += batch.rows
@@ -277,32 +285,30 @@ class Writer:
         if self.checkpoint_rows and self._unfolded >= self.checkpoint_rows:
             self._checkpoint()
 
-    def _holds_back(self, table: str, held: tuple[int, int], to_come: float) -> bool:
-        """Whether the rows of ``table`` that the transaction holds (``held``: rows, bytes)
-        wait for more: each append costs DuckDB ~1-2 ms whatever its size, so a table's rows
-        wait until they are ``DEFER_ROWS`` (or ``HELD_BYTES``), or as many as its rows still
-        to come (its rows so far times ``to_come``, the loader's estimate). What is held is
+    def _holds_back(self, table: str, held: Held, to_come: float) -> bool:
+        """Whether the rows of ``table`` that the transaction holds wait for more: each
+        append costs DuckDB ~1-2 ms whatever its size, so a table's rows wait until they are
+        ``DEFER_ROWS`` (or ``HELD_BYTES``), or as many as its rows still to come (its rows
+        so far times ``to_come``, the loader's estimate). What is held is
         written after the workers' last chunk, with a core idle: so the rows held of each
         table shrink with what is still to come (a small table is appended once half its rows
         are in, then three quarters...), and none are held once nothing is to come. Measured
         on 2,000 games, held until ``DEFER_ROWS`` or the COMMIT alone: ~0.3 s of appends
         after the last chunk."""
-        rows, size = held   # (what the transaction holds of it: ``Batch.held``)
-        return rows < min(DEFER_ROWS, self._seen[table] * to_come) and size < HELD_BYTES
+        return (held.rows < min(DEFER_ROWS, self._seen[table] * to_come)
+                and held.size < HELD_BYTES)
 
-    def _own_held(self, opened: Batch, table: str, added: int) -> None:
-        """Copy a table's held rows out of the spool files they lie in once they come from
-        more than ``HELD_MAPPED`` of them: a batch read from a worker's file keeps the whole
-        file mapped while it lives, and a small table's rows (a ``games`` row a game) are held
-        across hundreds of chunks (measured before: the loader's peak 217 MB at 5,000 small
-        games, 428 MB at 50,000). The copy is of few rows: those of the small tables, or up to
-        ``DEFER_ROWS`` of a big one."""
-        mapped = opened.mapped.get(table, 0) + added
-        if mapped > HELD_MAPPED:
-            held = opened.tables[table]
-            held[-mapped:] = pa.Table.from_batches(held[-mapped:]).combine_chunks().to_batches()
-            mapped = 0
-        opened.mapped[table] = mapped
+    def _own_held(self, batches: list[pa.RecordBatch], held: Held) -> None:
+        """Copy a table's held rows out of the spool files they lie in (their last
+        ``held.mapped`` batches), done once they come from more than ``HELD_MAPPED`` of them:
+        a batch read from a worker's file keeps the whole file mapped while it lives, and a
+        small table's rows (a ``games`` row a game) are held across hundreds of chunks
+        (measured before: the loader's peak 217 MB at 5,000 small games, 428 MB at 50,000).
+        The copy is of few rows: those of the small tables, or up to ``DEFER_ROWS`` of a big
+        one."""
+        tail = batches[-held.mapped:]
+        batches[-held.mapped:] = pa.Table.from_batches(tail).combine_chunks().to_batches()
+        held.mapped = 0
 
     def _insert_deferred(self, opened: Batch, tables: Sequence[str]) -> None:
         """Append the rows of ``tables`` that the open transaction holds back
@@ -310,7 +316,6 @@ class Writer:
         them comes first."""
         for table in tables:
             batches = opened.tables.pop(table, None)
-            opened.mapped.pop(table, None)
             opened.held.pop(table, None)
             if batches:
                 self.insert(table, pa.Table.from_batches(batches))
