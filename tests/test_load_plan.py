@@ -69,13 +69,15 @@ def test_the_listing_is_find_logs_as_a_stream(tmp_path: Path) -> None:
                      "one-transaction-asked"])
 def small_batches(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """One file per chunk, each chunk handed to DuckDB at once; committed at once (the database
-    answers) or all in one transaction (the loader's memory of uncommitted batches answers).
+    answers; checkpointed and attached again after each commit) or all in one transaction (the
+    loader's memory of uncommitted batches answers).
     The database is asked only about the game ids its filter (``known.Seen``) may hold, or
     (``-asked``, a database too big to read into the filter) about every game id."""
     commit_rows, filtered = request.param
     monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
     monkeypatch.setattr(loadmod, "FLUSH_ROWS", 1)
     monkeypatch.setattr(loadmod, "COMMIT_ROWS", commit_rows)
+    monkeypatch.setattr(loadmod, "CHECKPOINT_ROWS", commit_rows)   # and attached again
     monkeypatch.setattr(knownmod, "SCAN_GAMES", 10**6 if filtered else -1)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +129,50 @@ def _attached(p: Path, read_only: bool, config: dict[str, Any], row_group_size: 
         con.close()
         raise
     return con
+
+
+REATTACH_WAIT = 10.0   # seconds ``reattach`` waits for a program that opened the file meanwhile
+
+
+def reattach(con: duckdb.DuckDBPyConnection, row_group_size: int,
+             wait: float = REATTACH_WAIT) -> None:
+    """Detach the file attached by ``connect(row_group_size=...)`` and attach it again, through
+    ``con`` (a cursor of that connection: the others find it again by its name). DuckDB keeps
+    the metadata of every row group it wrote in memory while the file stays attached; attached
+    again, it reads what it needs when it needs it (a load's memory otherwise grows with the
+    rows it wrote: docs/performance.md, "Memory, flat"). No other cursor may use the file
+    meanwhile (``writer.Writer.reopening``).
+    Detached, the file is not locked for a moment: a program that opens it then holds it, and
+    the file is attached again once it lets go (``attach_again``)."""
+    row = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = $name",
+                      {"name": ALIAS}).fetchone()
+    if row is None:
+        raise DatabaseError("no database attached to reopen")
+    con.execute("USE memory")
+    con.execute(f"DETACH {ALIAS}")
+    attach_again(con, Path(row[0]), row_group_size, wait)
+
+
+def attach_again(con: duckdb.DuckDBPyConnection, p: Path, row_group_size: int,
+                 wait: float) -> None:
+    """Attach ``p`` (detached by ``reattach``), waiting up to ``wait`` seconds while another
+    program holds it open; then a sentence saying so (``DatabaseError``)."""
+    literal = str(p).replace("'", "''")
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            con.execute(f"ATTACH '{literal}' AS {ALIAS} (ROW_GROUP_SIZE {int(row_group_size)})")
+            break
+        except duckdb.IOException as exc:
+            if "lock" not in str(exc).lower():
+                raise DatabaseError(f"cannot open {p} again: {_reason(exc)}") from None
+            if time.monotonic() >= deadline:
+                raise DatabaseError(
+                    f"cannot open {p} again: another program opened it while the load was "
+                    f"reopening it, and held it for {wait:g} s (what the load committed is "
+                    "kept: load again once that program has closed it)") from None
+            time.sleep(0.05)
+    con.execute(f"USE {ALIAS}")
 
 
 def use_same(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:

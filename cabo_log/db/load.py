@@ -14,8 +14,10 @@ bounded number in flight.
 Memory stays flat however many files there are: the parent holds no list of them, asks the
 database what it knew of each block of files (``known``) and which game ids it holds for each
 chunk, and remembers only the games of the batches not committed yet. DuckDB's own memory is
-bounded by ``DUCKDB_MEMORY`` and by folding the committed batches into the database file every
-``CHECKPOINT_ROWS`` rows (until then it keeps bookkeeping of every row appended).
+bounded by a transaction's rows (``COMMIT_ROWS``), by dropping the blocks it wrote from its cache
+(``writer.Writer._drop_cache``) and by folding the committed batches into the database file every
+``CHECKPOINT_ROWS`` rows and attaching it again (``database.reattach``): until then DuckDB keeps
+the metadata of every row group written (docs/performance.md, "Memory, flat").
 """
 
 from __future__ import annotations
@@ -64,12 +66,16 @@ INLINE_BYTES = 2 << 20      # below this much changed data, replay in this proce
 FLUSH_ROWS = 20_000         # rows handed to the writer at a time (about a chunk's), and
                             # every result as it comes once every chunk is handed out: the
                             # writer appends them when it sees fit (``writer.Batch.to_come``)
-COMMIT_ROWS = 2_000_000     # and commits once a transaction holds this many: enough for
-                            # each ``events`` table (``event_tables``) to get whole row groups
-                            # (122,880 rows), which DuckDB writes straight to the file; a
-                            # smaller part goes through the write-ahead log and is written
-                            # again by the checkpoint (400,000: +0.9 s of 5 s for 2,000 games)
-CHECKPOINT_ROWS = 2_000_000  # and folds the committed rows into the file every this many
+COMMIT_ROWS = 1_000_000     # and commits once a transaction holds this many: enough for
+                            # each ``events`` table (``event_tables``) to get whole row groups,
+                            # which DuckDB writes straight to the file; a smaller part goes
+                            # through the write-ahead log and is written again by the
+                            # checkpoint (row groups of 122,880 rows, 400,000: +0.9 s of 5 s for
+                            # 2,000 games). What a transaction holds is what the loader's memory
+                            # grows by (its blocks, its games remembered: 2,000,000 -> 1,000,000
+                            # the peak at 100,000 small games ~250 -> ~231 MB, the file +4 %)
+CHECKPOINT_ROWS = 1_000_000  # and folds the committed rows into the file every this many, and
+                            # attaches it again (``Writer._checkpoint``)
 WORKER_NICE = 10            # the workers' niceness: the writer, the one serial stage, gets a
                             # core whenever it has rows (at 0 it fell behind: ~0.5-0.8 s of
                             # appends alone after the last chunk; docs/workers.md)
@@ -120,7 +126,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         import duckdb
 
         from cabo_log.db import database as db
-        from cabo_log.db.load_connection import close_after_load, open_for_load
+        from cabo_log.db.load_connection import close_after_load, open_for_load, reopen_for_load
         from cabo_log.db.writer import Writer
 
         con = open_for_load(database)
@@ -131,7 +137,8 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
             raise LoadInterrupted(0, stop.signum) from None
         raise
     try:   # its cursor runs a statement, which a stop signal can cut short too
-        writer = Writer(con, commit_rows=COMMIT_ROWS, checkpoint_rows=CHECKPOINT_ROWS)
+        writer = Writer(con, commit_rows=COMMIT_ROWS, checkpoint_rows=CHECKPOINT_ROWS,
+                        reopen=reopen_for_load)
     except BaseException as exc:
         loader.abandon(exc)
         close_after_load(con, stopping=True)
@@ -219,6 +226,7 @@ class _Loader:
         """The database is open (after ``begin``, for a new one)."""
         self.con = self.known.con = con
         self.writer = writer
+        self.known.lock = writer.reopening
 
     def start(self, files: Iterable[str], on_total: Callable[[int], None] | None,
               progress: Progress | None, total: int | None = None) -> Iterator[Task]:
@@ -292,13 +300,15 @@ class _Loader:
                 self.handle(outcomes, rows.batches() if len(rows) else {}, progress)
             return
         # the workers keep the cores busy: DuckDB's own threads would only compete with them
-        self.con.execute("SET threads = 1")
+        with self.writer.reopening:   # (the writer may be attaching the database again)
+            self.con.execute("SET threads = 1")
         for outcomes, spooled in self.results:
             self.handle(outcomes, unspool(spooled), progress)
         self.results = None
         self.working.close()   # the workers told to leave, the spool removed
         # the workers are done: the last batch and the checkpoint at close may use every core
-        self.con.execute("RESET threads")
+        with self.writer.reopening:
+            self.con.execute("RESET threads")
 
     def abandon(self, error: BaseException) -> None:
         """The load failed or was stopped: kill the workers (if any) and remove the spool."""

@@ -57,6 +57,13 @@ def open_for_load(database: str | os.PathLike[str]) -> Any:
     return con
 
 
+def reopen_for_load(con: Any) -> None:
+    """Attach the load's database again (``database.reattach``), with the load's row groups."""
+    from cabo_log.db import database as db
+
+    db.reattach(con, ROW_GROUP_SIZE)
+
+
 def close_after_load(con: Any, *, stopping: bool) -> None:
     """Close the database (folding the write-ahead log in may take a moment). After a stop,
     DuckDB may still call the connection busy with the statement the stop cut short: the

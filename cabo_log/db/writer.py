@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
@@ -25,6 +25,10 @@ HELD_BYTES = 4 << 20  # and a table's rows held are appended once they are this 
                       # peak 215 MB at 10,000 small games, 330 MB at 100,000)
 HELD_MAPPED = 8       # a table's held batches that may lie in the spool (``_own_held``)
 FILE_TABLES = ("files", "load_errors")   # the tables keyed by a file's path, not a game's
+CACHE_SLACK = 1 << 20   # bytes over what DuckDB holds of other than cached table blocks that
+                        # ``_drop_cache`` asks it to keep for a moment
+DROP_ROWS = 250_000     # rows appended between two ``_drop_cache`` inside a transaction (a
+                        # table's blocks cached meanwhile: ~3 MB)
 QUEUED = 8   # batches submitted and not yet written that ``submit`` lets wait behind the one
              # being written before it waits itself: a loader blocked in ``submit`` hands the
              # workers no new chunks, and those that finish meanwhile sit idle (a batch is
@@ -77,7 +81,8 @@ class Writer:
     small commits leave partial row groups in the write-ahead log for the checkpoint to
     rewrite (measured: 1.65 times the CPU of the writer and checkpoint together, and a file
     1.7 times as big). Memory stays flat all the same: the loader bounds what waits here,
-    and DuckDB keeps no more than a partial row group per table of what it has not written.
+    DuckDB keeps no more than a partial row group per table of what it has not written, and
+    the blocks it has written are dropped from its cache after each COMMIT (``_drop_cache``).
 
     ``submit`` writes in a background thread (DuckDB releases the GIL), so the loader goes on
     receiving rows meanwhile; one batch is written at a time, in the order submitted, and up to
@@ -86,10 +91,17 @@ class Writer:
     """
 
     def __init__(self, con: duckdb.DuckDBPyConnection, *, commit_rows: int = 0,
-                 checkpoint_rows: int = 0) -> None:
+                 checkpoint_rows: int = 0,
+                 reopen: Callable[[duckdb.DuckDBPyConnection], None] | None = None) -> None:
         self.con = use_same(con)    # the writing thread's own connection to the database
+        self._tuner = con.cursor()  # and the one that lowers DuckDB's memory limit for a
+                                    # moment (``_drop_cache``), outside its transactions
+        self._uncached = 0          # rows appended since the last ``_drop_cache``
         self.commit_rows = commit_rows   # 0: every submitted batch is committed at once
         self.checkpoint_rows = checkpoint_rows   # 0: DuckDB decides when to checkpoint
+        self._reopen = reopen       # attaches the database again after a checkpoint
+        self.reopening = threading.Lock()   # held while it does: the loader's questions to
+                                            # the database wait (``known.Known.lock``)
         self._unfolded = 0          # rows committed since the last checkpoint
         self._seen: dict[str, int] = {}   # table -> its rows submitted so far
         self._columns: dict[str, list[str]] = {}   # table -> its columns (``_columns_of``)
@@ -203,6 +215,7 @@ class Writer:
             self._thread.shutdown(wait=True)
             self._thread = None
         try:
+            self._tuner.close()
             self.con.close()
         except duckdb.Error:
             if not self._stopping:
@@ -261,6 +274,8 @@ class Writer:
                     self._own_held(opened.tables[table], held)
             if last:   # the transaction commits with this batch: nothing may stay behind
                 self._insert_deferred(opened, list(opened.tables))
+            elif self._uncached >= DROP_ROWS:
+                self._drop_cache()
             opened.rows += batch.rows
             opened.games += batch.games
             opened.number = batch.number
@@ -283,7 +298,8 @@ class Writer:
         self.committed_through = opened.number
         self._unfolded += opened.rows
         if self.checkpoint_rows and self._unfolded >= self.checkpoint_rows:
-            self._checkpoint()
+            self._checkpoint(reopen=not batch.commit)   # (a flush: the load is ending)
+        self._drop_cache()
 
     def _holds_back(self, table: str, held: Held, to_come: float) -> bool:
         """Whether the rows of ``table`` that the transaction holds wait for more: each
@@ -320,16 +336,54 @@ class Writer:
             if batches:
                 self.insert(table, pa.Table.from_batches(batches))
 
-    def _checkpoint(self) -> None:
-        """Fold the committed batches into the database file. Until then DuckDB keeps
-        bookkeeping of every row appended in memory: the memory of a load would grow with the
-        games it loads. Outside any COMMIT, so a stop never waits for a checkpoint it could
-        not interrupt; one that cannot run now (a reader's transaction) runs next time."""
+    def _checkpoint(self, reopen: bool) -> None:
+        """Fold the committed batches into the database file, then have it attached again
+        (``reopen``, when given): DuckDB keeps the metadata of every row group it wrote while
+        the file stays attached, and the memory of a load grew with the games it loads
+        (~15 MB a 100,000 small games). Outside any COMMIT, so a stop never waits for a
+        checkpoint it could not interrupt; one that cannot run now (a reader's transaction)
+        runs next time. The reopening is not interrupted (``abort`` waits for it, as for a
+        COMMIT), and no other cursor asks the database meanwhile (``reopening``)."""
         try:
             self.con.execute("CHECKPOINT")
         except duckdb.TransactionException:
             return
         self._unfolded = 0
+        if not (reopen and self._reopen):
+            return
+        with self._lock:
+            if self._stopping:
+                return
+            self._committing = True
+        try:
+            with self.reopening:
+                self._reopen(self.con)
+        finally:
+            self._committing = False
+
+    def _drop_cache(self) -> None:
+        """Have DuckDB drop the table blocks it keeps cached: it keeps every block it
+        writes (appends write whole row groups to the file at once, before their COMMIT) until
+        its ``memory_limit``, and a load never reads them back, so a load's memory grew with
+        its games up to that limit (docs/performance.md, "Memory, flat"). DuckDB has no call
+        for it but its limit: lowered to what it holds besides (the blocks go, being on disk
+        already), then set back. Through a connection of its own, in no transaction: a
+        ``SET`` that fails aborts the transaction it is in, and here it merely leaves the
+        cache as it is."""
+        self._uncached = 0
+        con = self._tuner
+        try:
+            limit = con.execute("SELECT current_setting('memory_limit')").fetchone()
+            kept = con.execute("SELECT coalesce(sum(memory_usage_bytes), 0)::BIGINT"
+                               " FROM duckdb_memory() WHERE tag <> 'BASE_TABLE'").fetchone()
+            if limit is None or kept is None:   # pragma: no cover - both always answer
+                return
+            try:
+                con.execute(f"SET memory_limit = '{kept[0] + CACHE_SLACK}B'")
+            finally:
+                con.execute(f"SET memory_limit = '{limit[0]}'")
+        except duckdb.Error:
+            return
 
     def _rollback(self) -> None:
         self._open = None
@@ -342,6 +396,7 @@ class Writer:
         """One bulk append from Arrow (never row by row) per table the rows are stored in
         (``event_tables.stored``: an ``events`` table's rows without the times, or with)."""
         for name, rows in stored(table, data):
+            self._uncached += rows.num_rows
             if rows.column_names == self._columns_of(name):
                 # the table's columns in its order: DuckDB's relation from the Arrow table,
                 # no view registered (~0.6 ms less per append of a table of ~20 columns)
