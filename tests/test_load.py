@@ -21,6 +21,7 @@ import pytest
 
 from cabo_log.db import database as dbmod
 from cabo_log.db import load as loadmod
+from cabo_log.db import loader as loadermod
 from cabo_log.db import writer as writermod
 from cabo_log.db.export import export_parquet
 from cabo_log.db.load import LoadError, load_paths
@@ -313,8 +314,8 @@ def test_an_error_in_the_writer_leaves_the_database_as_before_the_batch(
         load_paths([tmp_path / "a", tmp_path / "b"], db, jobs=1)
     assert snapshot(db) == before
     # a batch per file: the batches before the failing one stay, whole
-    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
-    monkeypatch.setattr(loadmod, "FLUSH_ROWS", 1)
+    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
+    monkeypatch.setattr(loadermod, "FLUSH_ROWS", 1)
     monkeypatch.setattr(loadmod, "COMMIT_ROWS", 1)
     after_batch: list[dict[str, list[tuple[Any, ...]]]] = []
     real_write = writermod.Writer._write
@@ -394,8 +395,8 @@ def test_a_killed_worker_leaves_the_database_as_before(
     before = snapshot(db)
     fifo = folder / "zz-stuck.jsonl"   # sorted last: earlier chunks are written first
     os.mkfifo(fifo)
-    monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)
-    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)   # many chunks, one batch (FLUSH_ROWS)
+    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)
+    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)   # many chunks, one batch (FLUSH_ROWS)
     failure: list[BaseException] = []
 
     def run() -> None:

@@ -21,6 +21,7 @@ from cabo_log.db import database as dbmod
 from cabo_log.db import known as knownmod
 from cabo_log.db import load as loadmod
 from cabo_log.db import load_connection
+from cabo_log.db import loader as loadermod
 from cabo_log.db import writer as writermod
 from cabo_log.db.load import load_paths
 from cabo_log.log.logfile import dumps_event
@@ -199,9 +200,9 @@ def test_a_load_attaches_its_database_again_after_each_checkpoint_and_loads_the_
         reopen(con)
 
     monkeypatch.setattr(load_connection, "reopen_for_load", counted)
-    monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)   # workers, however few the files
-    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
-    monkeypatch.setattr(loadmod, "FLUSH_ROWS", 1)
+    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)   # workers, however few the files
+    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
+    monkeypatch.setattr(loadermod, "FLUSH_ROWS", 1)
     monkeypatch.setattr(loadmod, "COMMIT_ROWS", 1)
     monkeypatch.setattr(loadmod, "CHECKPOINT_ROWS", 1)
     load_twice(tmp_path / "many.duckdb")

@@ -14,6 +14,7 @@ import pytest
 
 from cabo_log.db import known as knownmod
 from cabo_log.db import load as loadmod
+from cabo_log.db import loader as loadermod
 from cabo_log.db import writer as writermod
 from cabo_log.db.listing import count_logs, iter_logs, listed_in
 from cabo_log.db.load import load_paths
@@ -74,8 +75,8 @@ def small_batches(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     The database is asked only about the game ids its filter (``known.Seen``) may hold, or
     (``-asked``, a database too big to read into the filter) about every game id."""
     commit_rows, filtered = request.param
-    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
-    monkeypatch.setattr(loadmod, "FLUSH_ROWS", 1)
+    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
+    monkeypatch.setattr(loadermod, "FLUSH_ROWS", 1)
     monkeypatch.setattr(loadmod, "COMMIT_ROWS", commit_rows)
     monkeypatch.setattr(loadmod, "CHECKPOINT_ROWS", commit_rows)   # and attached again
     monkeypatch.setattr(knownmod, "SCAN_GAMES", 10**6 if filtered else -1)
@@ -143,8 +144,8 @@ def test_small_batches_and_checkpoints_load_the_same_rows(
         return {t: sorted(query(db, f"SELECT * FROM {t}"), key=repr) for t in tables}
 
     load_paths([folder], tmp_path / "one.duckdb", jobs=1)
-    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
-    monkeypatch.setattr(loadmod, "FLUSH_ROWS", 1)
+    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
+    monkeypatch.setattr(loadermod, "FLUSH_ROWS", 1)
     monkeypatch.setattr(loadmod, "COMMIT_ROWS", 1)
     monkeypatch.setattr(loadmod, "CHECKPOINT_ROWS", 1)
     summary = load_paths([folder], tmp_path / "many.duckdb", jobs=1)
@@ -173,7 +174,7 @@ def test_the_last_results_are_written_while_the_workers_finish(
     load_paths([folder], tmp_path / "one.duckdb", jobs=1)
     submitted: list[int] = []   # rows (without the loader's own) of each batch handed over
     to_come: list[float] = []   # and the share of files still to come said with it
-    submit = loadmod._Loader.submit
+    submit = loadermod.Loader.submit
 
     def spy(self: Any, share: float) -> None:
         pending = self.writer.pending.tables
@@ -189,11 +190,11 @@ def test_the_last_results_are_written_while_the_workers_finish(
         write(self, batch)
         commits.append(self.batches)
 
-    monkeypatch.setattr(loadmod._Loader, "submit", spy)
+    monkeypatch.setattr(loadermod.Loader, "submit", spy)
     monkeypatch.setattr(writermod.Writer, "_write_batch", count_commits)
-    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
-    monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)
-    monkeypatch.setattr(loadmod, "FLUSH_ROWS", 10**9)   # never full: only the end decides
+    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
+    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)
+    monkeypatch.setattr(loadermod, "FLUSH_ROWS", 10**9)   # never full: only the end decides
     summary = load_paths([folder], tmp_path / "two.duckdb", jobs=2)
     assert summary.loaded == 8
     per_game = sum(submitted) // 8    # the files are one game under eight ids

@@ -18,13 +18,14 @@ import typer
 
 from cabo_log import cli
 from cabo_log.db import load as loadmod
+from cabo_log.db import loader as loadermod
 from cabo_log.db.listing import count_logs, survey_logs
 from cabo_log.db.load import load_paths
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.simulate import simulate_game
 
 # a load whose workers start (no load is too small for them) from the command line
-LOAD = ("import sys; from cabo_log.db import load; load.INLINE_BYTES = 0; "
+LOAD = ("import sys; from cabo_log.db import loader; loader.INLINE_BYTES = 0; "
         "from cabo_log.launch import main; sys.argv[0] = 'cabo-log'; main()")
 
 
@@ -114,11 +115,11 @@ def test_the_forkserver_starts_before_the_database_is_opened(
     load_paths([folder], tmp_path / "small.duckdb", jobs=2)
     assert calls == ["open"]
     calls.clear()
-    monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)
+    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)
     load_paths([folder], tmp_path / "one.duckdb", jobs=1)
     assert calls == ["open"]
     calls.clear()
-    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
+    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
     summary = load_paths([folder], tmp_path / "two.duckdb", jobs=2)
     assert summary.loaded == 4
     assert calls[:2] == ["prestart", "open"]
@@ -153,7 +154,7 @@ def test_the_command_starts_the_forkserver_before_typer_parses(
     """``main`` starts the workers' forkserver for a load big enough for workers before
     typer has read the command line (typer's own parsing imports pydantic); a small load
     or ``--jobs 1`` starts none there."""
-    code = ("import sys; from cabo_log.db import load; load.INLINE_BYTES = {limit}; "
+    code = ("import sys; from cabo_log.db import load, loader; loader.INLINE_BYTES = {limit}; "
             "import typer.main as t; calls = []; get = t.get_command; "
             "t.get_command = lambda app: calls.append('typer') or get(app); "
             "load.prestart = lambda preload: calls.append('prestart'); "
@@ -286,8 +287,8 @@ def test_a_new_databases_workers_replay_before_it_is_opened(
         return opened(database)
 
     monkeypatch.setattr(load_connection, "open_for_load", watched)
-    monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)
-    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
+    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)
+    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
     db = tmp_path / "new" / "cabo.duckdb"
     db.parent.mkdir()
     assert load_paths([folder], db, jobs=2).loaded == 4
@@ -312,8 +313,8 @@ def test_a_new_database_that_cannot_be_opened_stops_the_workers_it_started(
         raise duck.IOException("cannot open the file (simulated)")
 
     monkeypatch.setattr(load_connection, "open_for_load", refused)
-    monkeypatch.setattr(loadmod, "INLINE_BYTES", 0)
-    monkeypatch.setattr(loadmod, "CHUNK_FILES", 1)
+    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)
+    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
     db = tmp_path / "cabo.duckdb"
     with pytest.raises(duck.IOException, match="simulated"):
         load_paths([folder], db, jobs=2)

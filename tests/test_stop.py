@@ -41,9 +41,9 @@ EXIT_SECONDS = 4.0  # from the signal to the exit of the command (the machine ma
 GONE_SECONDS = 3.0  # for the forkserver and the resource tracker to notice the exit
 # small chunks and batches: many results, many commits (each of two appends to DuckDB) and
 # checkpoints (every other commit) in a load of a few seconds
-LOAD = ("import sys; from cabo_log.db import load; load.CHUNK_BYTES = 50_000; "
-        "load.FLUSH_ROWS = 4_000; load.COMMIT_ROWS = 8_000; load.CHECKPOINT_ROWS = 16_000; "
-        "load.INLINE_BYTES = 0; from cabo_log.launch import main; "
+LOAD = ("import sys; from cabo_log.db import load, loader; loader.CHUNK_BYTES = 50_000; "
+        "loader.FLUSH_ROWS = 4_000; load.COMMIT_ROWS = 8_000; load.CHECKPOINT_ROWS = 16_000; "
+        "loader.INLINE_BYTES = 0; from cabo_log.launch import main; "
         "sys.argv[0] = 'cabo-log'; main()")
 GROUP = "group"
 PARENT = "parent"

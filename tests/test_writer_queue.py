@@ -2,7 +2,7 @@
 loader is not held up while DuckDB appends: written in order, all of them by ``flush``, a failed
 one failing those behind it unwritten, a stop dropping the queued ones. It holds a batch's small
 tables back until the transaction commits (``writer.DEFER_ROWS``), never past a DELETE of their
-rows. The load's workers run at a lower priority than the parent (``load.WORKER_NICE``)."""
+rows. The load's workers run at a lower priority than the parent (``loader.WORKER_NICE``)."""
 
 from __future__ import annotations
 
@@ -266,6 +266,7 @@ def test_workers_run_at_the_niceness_asked_above_the_parent() -> None:
 def test_the_load_starts_its_workers_at_a_lower_priority(
         tmp_path: Path, tasks: list[Task], monkeypatch: pytest.MonkeyPatch) -> None:
     from cabo_log.db import load
+    from cabo_log.db import loader as loadermod
 
     asked: list[int] = []
 
@@ -274,13 +275,13 @@ def test_the_load_starts_its_workers_at_a_lower_priority(
             asked.append(options.get("nice", 0))
             super().__init__(jobs, **options)
 
-    monkeypatch.setattr(load, "Pool", Recorded)
-    monkeypatch.setattr(load, "INLINE_BYTES", 0)     # workers even for four small games,
-    monkeypatch.setattr(load, "CHUNK_FILES", 1)      # in four chunks
+    monkeypatch.setattr(loadermod, "Pool", Recorded)
+    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)     # workers even for four small games,
+    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)      # in four chunks
     summary = load.load_paths([str(Path(t.path).parent) for t in tasks[:1]],
                               tmp_path / "cabo.duckdb", jobs=2)
     assert summary.loaded == len(tasks)
-    assert asked == [load.WORKER_NICE] and load.WORKER_NICE > 0
+    assert asked == [loadermod.WORKER_NICE] and loadermod.WORKER_NICE > 0
 
 
 def test_held_rows_are_copied_out_of_the_spool_and_bounded_in_bytes(

@@ -17,7 +17,7 @@ Two ways to keep the result:
   DuckDB file of views over the dataset (``games``, ``events``, ..., ``files``,
   ``load_errors``), which ``report`` and ``sql`` read like a loaded database.
 - otherwise the partitions are written to a staging folder and appended, in partition order,
-  to the ``--db`` database by the local loader's own writer (``_Loader.handle``), which keeps
+  to the ``--db`` database by the local loader's own writer (``loader.Loader.handle``), which keeps
   its keys, change detection and ``load_errors``: the same tables as a local load, row for row.
 """
 
@@ -44,11 +44,11 @@ from cabo_log.db.load import (
     Outcome,
     Progress,
     Task,
-    _Loader,
     duplicate,
     replay_tasks,
 )
 from cabo_log.db.load_connection import open_for_load
+from cabo_log.db.loader import Loader
 from cabo_log.log.logfile import find_logs
 
 PARTITION_BYTES = 16 << 20     # about this much log text per task
@@ -204,7 +204,7 @@ def _load_database(client: Any, files: list[str], database: str | os.PathLike[st
                                dir=Path(database).resolve().parent)
     try:
         db.ensure_schema(con, database)
-        loader = _Loader(con, writer, force, set(files).__contains__)
+        loader = Loader(con, writer, force, set(files).__contains__)
         parts = partitions(list(loader.start(files, on_total, progress)))
         for (part, _), future in zip(parts, _run(client, parts, staging, replay), strict=True):
             outcomes: list[Outcome] = future.result()

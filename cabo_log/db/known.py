@@ -3,7 +3,7 @@ time, so that the loader never keeps a copy of the ``files`` or ``games`` tables
 
 The questions go to the loader's own connection, which sees what is committed: the loader
 itself remembers the games of the batches it handed to the writer and that are not committed
-yet (``load._Loader``). The rows the loader writes to its own tables (``files``,
+yet (``loader.Loader``). The rows the loader writes to its own tables (``files``,
 ``load_errors``) are built here too.
 """
 

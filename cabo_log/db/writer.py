@@ -81,8 +81,9 @@ class Writer:
     small commits leave partial row groups in the write-ahead log for the checkpoint to
     rewrite (measured: 1.65 times the CPU of the writer and checkpoint together, and a file
     1.7 times as big). Memory stays flat all the same: the loader bounds what waits here,
-    DuckDB keeps no more than a partial row group per table of what it has not written, and
-    the blocks it has written are dropped from its cache after each COMMIT (``_drop_cache``).
+    DuckDB keeps no more than a partial row group per table of what it has not written, the
+    blocks it has written are dropped from its cache (``_drop_cache``), and the file is
+    attached again after each checkpoint (``_checkpoint``).
 
     ``submit`` writes in a background thread (DuckDB releases the GIL), so the loader goes on
     receiving rows meanwhile; one batch is written at a time, in the order submitted, and up to
