@@ -1,6 +1,6 @@
 """What keeps a load's memory flat however many games it loads (docs/performance.md, "Memory,
-flat"): the writer has DuckDB drop the table blocks it cached (``Writer._drop_cache``), in the
-middle of a transaction too, without touching the transaction; the load attaches its database
+flat"): the writer has DuckDB drop the table blocks it cached (``load_connection.drop_cache``),
+in the middle of a transaction too, without touching the transaction; the load attaches its database
 again after each checkpoint (``database.reattach``), while the loader's questions to the
 database wait (``Known.lock``); and asking which games the database holds hashes only the few
 ids asked, never a whole table (``Known.games``)."""
@@ -80,7 +80,7 @@ def test_a_drop_duckdb_refuses_leaves_the_transaction_and_the_limit_as_they_were
         con: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A limit below what DuckDB must keep fails; it fails on the writer's other connection,
     so the transaction the writer has open goes on and commits."""
-    monkeypatch.setattr(writermod, "CACHE_SLACK", -(1 << 40))   # a negative limit: refused
+    monkeypatch.setattr(load_connection, "CACHE_SLACK", -(1 << 40))   # a negative limit: refused
     con.execute("CREATE TABLE t (i BIGINT)")
     writer = writermod.Writer(con)
     limit = _limit(con)

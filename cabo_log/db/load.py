@@ -15,7 +15,7 @@ Memory stays flat however many files there are: the parent holds no list of them
 database what it knew of each block of files (``known``) and which game ids it holds for each
 chunk, and remembers only the games of the batches not committed yet. DuckDB's own memory is
 bounded by a transaction's rows (``COMMIT_ROWS``), by dropping the blocks it wrote from its cache
-(``writer.Writer._drop_cache``) and by folding the committed batches into the database file every
+(``load_connection.drop_cache``) and by folding the committed batches into the database file every
 ``CHECKPOINT_ROWS`` rows and attaching it again (``database.reattach``): until then DuckDB keeps
 the metadata of every row group written (docs/performance.md, "Memory, flat").
 """

@@ -30,6 +30,9 @@ WRITE_BUFFER_ROW_GROUPS = 1  # full row groups DuckDB keeps in memory before it 
                             # after the workers are done, compressed up to 5 row groups of each
                             # table (corpus-2000: 0.19 -> 0.10 s of CPU, about the same in all)
 
+CACHE_SLACK = 1 << 20       # bytes over what DuckDB holds besides its cached table blocks that
+                            # ``drop_cache`` lets it keep for a moment
+
 
 def open_for_load(database: str | os.PathLike[str]) -> Any:
     """The load's connection: a bounded memory (or it grows with the database), small row
@@ -62,6 +65,28 @@ def reopen_for_load(con: Any) -> None:
     from cabo_log.db import database as db
 
     db.reattach(con, ROW_GROUP_SIZE)
+
+
+def drop_cache(con: Any) -> None:
+    """Have DuckDB drop the table blocks it keeps cached: it keeps every block it writes
+    (appends write whole row groups to the file at once, before their COMMIT) until its
+    ``memory_limit``, and a load never reads them back, so a load's memory grew with its
+    games up to that limit (docs/performance.md, "Memory, flat"). DuckDB has no call for it
+    but its limit: lowered to what it holds besides (the blocks go, being on disk already),
+    then set back. ``con`` must be in no transaction (a ``SET`` that fails aborts the
+    transaction it is in); if DuckDB refuses, the cache merely stays."""
+    try:
+        limit = con.execute("SELECT current_setting('memory_limit')").fetchone()
+        kept = con.execute("SELECT coalesce(sum(memory_usage_bytes), 0)::BIGINT"
+                           " FROM duckdb_memory() WHERE tag <> 'BASE_TABLE'").fetchone()
+        if limit is None or kept is None:   # pragma: no cover - both always answer
+            return
+        try:
+            con.execute(f"SET memory_limit = '{kept[0] + CACHE_SLACK}B'")
+        finally:
+            con.execute(f"SET memory_limit = '{limit[0]}'")
+    except duckdb.Error:
+        return
 
 
 def close_after_load(con: Any, *, stopping: bool) -> None:

@@ -138,8 +138,9 @@ class PowerColumns:
             self.buffer(name).write(other.buffer(name).getvalue())
 
 
-def _i16(values: BytesWriter, has: BytesWriter, value: int | None) -> None:
-    """A nullable int16 (``POWER_TYPES`` "i16?")."""
+def optional_i16(values: BytesWriter, has: BytesWriter, value: int | None) -> None:
+    """A nullable int16 (``POWER_TYPES`` "i16?", ``row_layout.NumberColumn``): its value (0
+    for NULL) and whether it has one."""
     if value is None:
         write_i16_le(values, 0)
         has.append(0)
@@ -190,9 +191,9 @@ class PowerRows:
         o = self.out
         self._end(outcome, False, use_seq)
         write_i32_le(o.target_player, 0)
-        _i16(o.target_position, o.has_target_position, None)
+        optional_i16(o.target_position, o.has_target_position, None)
         write_i32_le(o.seen, 0)
-        _i16(o.seen_value, o.has_seen_value, None)
+        optional_i16(o.seen_value, o.has_seen_value, None)
         self._no_swap()
 
     def _end(self, outcome: str, used: bool, use_seq: int | None) -> None:
@@ -213,17 +214,17 @@ class PowerRows:
         """The swap columns of a row without a swap: NULL."""
         o = self.out
         write_i32_le(o.swap_player_a, 0)
-        _i16(o.swap_position_a, o.has_swap_position_a, None)
+        optional_i16(o.swap_position_a, o.has_swap_position_a, None)
         write_i32_le(o.swap_player_b, 0)
-        _i16(o.swap_position_b, o.has_swap_position_b, None)
+        optional_i16(o.swap_position_b, o.has_swap_position_b, None)
         _flag(o.user_involved, None)
         write_i32_le(o.given, 0)
-        _i16(o.given_value, o.has_given_value, None)
+        optional_i16(o.given_value, o.has_given_value, None)
         write_i32_le(o.received, 0)
-        _i16(o.received_value, o.has_received_value, None)
+        optional_i16(o.received_value, o.has_received_value, None)
         _flag(o.knew_given, None)
         _flag(o.knew_received, None)
-        _i16(o.gain, o.has_gain, None)
+        optional_i16(o.gain, o.has_gain, None)
 
     def peeked(self, e: Power, g: GameState, out: Outcome) -> None:
         """A peek or spy used the open power (if the replay saw it earned)."""
@@ -234,14 +235,14 @@ class PowerRows:
         names, o = self.names, self.out
         self._end("used", True, g.events - 1)
         write_i32_le(o.target_player, names.code(target[0]))
-        _i16(o.target_position, o.has_target_position, target[1])
+        optional_i16(o.target_position, o.has_target_position, target[1])
         seen = out.card
         if seen is None:
             write_i32_le(o.seen, 0)
-            _i16(o.seen_value, o.has_seen_value, None)
+            optional_i16(o.seen_value, o.has_seen_value, None)
         else:
             write_i32_le(o.seen, names.code(seen))
-            _i16(o.seen_value, o.has_seen_value, g.values_of[seen])
+            optional_i16(o.seen_value, o.has_seen_value, g.values_of[seen])
         self._no_swap()
 
     def swapped(self, e: Power, g: GameState, out: Outcome, gain: int | None, seat: int
@@ -267,21 +268,21 @@ class PowerRows:
         names, o = self.names, self.out
         self._end("used", True, g.events - 1)
         write_i32_le(o.target_player, 0)
-        _i16(o.target_position, o.has_target_position, None)
+        optional_i16(o.target_position, o.has_target_position, None)
         write_i32_le(o.seen, 0)
-        _i16(o.seen_value, o.has_seen_value, None)
+        optional_i16(o.seen_value, o.has_seen_value, None)
         write_i32_le(o.swap_player_a, names.code(player_a))
-        _i16(o.swap_position_a, o.has_swap_position_a, position_a)
+        optional_i16(o.swap_position_a, o.has_swap_position_a, position_a)
         write_i32_le(o.swap_player_b, names.code(player_b))
-        _i16(o.swap_position_b, o.has_swap_position_b, position_b)
+        optional_i16(o.swap_position_b, o.has_swap_position_b, position_b)
         _flag(o.user_involved, a == seat)
         write_i32_le(o.given, names.code(given))
-        _i16(o.given_value, o.has_given_value, values_of[given])
+        optional_i16(o.given_value, o.has_given_value, values_of[given])
         write_i32_le(o.received, names.code(received))
-        _i16(o.received_value, o.has_received_value, values_of[received])
+        optional_i16(o.received_value, o.has_received_value, values_of[received])
         _flag(o.knew_given, knew_given)
         _flag(o.knew_received, knew_received)
-        _i16(o.gain, o.has_gain, gain)
+        optional_i16(o.gain, o.has_gain, gain)
 
 
 class CallRows:

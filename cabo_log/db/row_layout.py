@@ -15,7 +15,7 @@ from typing import Any
 
 from librt.strings import BytesWriter, read_i32_le, write_i16_le, write_i32_le
 
-from cabo_log.db.open_rows import Names, PowerColumns
+from cabo_log.db.open_rows import Names, PowerColumns, optional_i16
 from cabo_log.db.schema import SCHEMAS
 from engine import Event, GameStart
 from engine.events import (
@@ -251,12 +251,7 @@ class NumberColumn:
 
     def optional(self, value: int | None) -> None:
         """A row's value, or NULL."""
-        if value is None:
-            write_i16_le(self.values, 0)
-            self.has.append(0)
-        else:
-            write_i16_le(self.values, value)
-            self.has.append(1)
+        optional_i16(self.values, self.has, value)
 
     def truncate(self, rows: int) -> None:
         """Keep the first ``rows`` rows."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import duckdb
@@ -15,6 +16,7 @@ import pyarrow as pa
 
 from cabo_log.db.database import ANALYSIS_SCHEMAS, use_same
 from cabo_log.db.event_tables import GAME_STORED, stored
+from cabo_log.db.load_connection import drop_cache
 
 DEFER_ROWS = 50_000   # a table's rows fewer than this wait in the transaction for more
                       # (``Writer._holds_back``): each append costs DuckDB ~1-2 ms whatever its
@@ -25,8 +27,6 @@ HELD_BYTES = 4 << 20  # and a table's rows held are appended once they are this 
                       # peak 215 MB at 10,000 small games, 330 MB at 100,000)
 HELD_MAPPED = 8       # a table's held batches that may lie in the spool (``_own_held``)
 FILE_TABLES = ("files", "load_errors")   # the tables keyed by a file's path, not a game's
-CACHE_SLACK = 1 << 20   # bytes over what DuckDB holds of other than cached table blocks that
-                        # ``_drop_cache`` asks it to keep for a moment
 DROP_ROWS = 250_000     # rows appended between two ``_drop_cache`` inside a transaction (a
                         # table's blocks cached meanwhile: ~3 MB)
 QUEUED = 8   # batches submitted and not yet written that ``submit`` lets wait behind the one
@@ -282,15 +282,9 @@ class Writer:
             opened.number = batch.number
             if not batch.commit and opened.rows < self.commit_rows:
                 return
-            with self._lock:
-                if self._stopping:
-                    raise duckdb.InterruptException("the load was stopped before this commit")
-                self._committing = True
-            try:
+            with self._uninterrupted("this commit"):
                 con.execute("COMMIT")
                 self._open = None
-            finally:
-                self._committing = False
         except BaseException:
             self._rollback()
             raise
@@ -352,39 +346,31 @@ class Writer:
         self._unfolded = 0
         if not (reopen and self._reopen):
             return
+        try:
+            with self._uninterrupted("attaching the database again"), self.reopening:
+                self._reopen(self.con)
+        except duckdb.InterruptException:   # stopping: the file stays attached as it is
+            return
+
+    @contextmanager
+    def _uninterrupted(self, what: str) -> Iterator[None]:
+        """Run the block unless the load is stopping (then ``InterruptException``); ``abort``
+        waits for it to end instead of interrupting it (a COMMIT interrupted could be written
+        while ``committed_games`` says it is not; a reattach, leave the file detached)."""
         with self._lock:
             if self._stopping:
-                return
+                raise duckdb.InterruptException(f"the load was stopped before {what}")
             self._committing = True
         try:
-            with self.reopening:
-                self._reopen(self.con)
+            yield
         finally:
             self._committing = False
 
     def _drop_cache(self) -> None:
-        """Have DuckDB drop the table blocks it keeps cached: it keeps every block it
-        writes (appends write whole row groups to the file at once, before their COMMIT) until
-        its ``memory_limit``, and a load never reads them back, so a load's memory grew with
-        its games up to that limit (docs/performance.md, "Memory, flat"). DuckDB has no call
-        for it but its limit: lowered to what it holds besides (the blocks go, being on disk
-        already), then set back. Through a connection of its own, in no transaction: a
-        ``SET`` that fails aborts the transaction it is in, and here it merely leaves the
-        cache as it is."""
+        """Have DuckDB drop the blocks it cached (``load_connection.drop_cache``), through the
+        writer's connection that is in no transaction."""
         self._uncached = 0
-        con = self._tuner
-        try:
-            limit = con.execute("SELECT current_setting('memory_limit')").fetchone()
-            kept = con.execute("SELECT coalesce(sum(memory_usage_bytes), 0)::BIGINT"
-                               " FROM duckdb_memory() WHERE tag <> 'BASE_TABLE'").fetchone()
-            if limit is None or kept is None:   # pragma: no cover - both always answer
-                return
-            try:
-                con.execute(f"SET memory_limit = '{kept[0] + CACHE_SLACK}B'")
-            finally:
-                con.execute(f"SET memory_limit = '{limit[0]}'")
-        except duckdb.Error:
-            return
+        drop_cache(self._tuner)
 
     def _rollback(self) -> None:
         self._open = None
