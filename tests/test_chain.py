@@ -113,6 +113,31 @@ def test_an_unchained_log_with_one_hash_is_refused(tmp_path: Path) -> None:
     assert error_at(lines) == ("chain_broken", 5)
 
 
+@pytest.mark.parametrize("key", [b'"h"', b'"\\u0068"', b'"\\u0068" '])
+def test_a_hash_key_written_as_an_escape_is_a_hash(key: bytes) -> None:
+    # The verdict is the decoded key's: "\u0068" is h, though no byte spells "h".
+    lines = SAMPLES[0].read_bytes().splitlines()
+    lines[4] = lines[4][:-1] + b"," + key + b':"0000"}'
+    assert error_at(lines) == ("chain_broken", 5)
+
+
+def test_an_escaped_hash_continues_a_chain(sealed: list[bytes]) -> None:
+    escaped = list(sealed)
+    escaped[-2] = escaped[-2].replace(b'"h":', b'"\\u0068":')   # the last link still holds
+    assert escaped[-2] != sealed[-2]
+    escaped[-1] = escaped[-1][:-1].rsplit(b',"h":', 1)[0] + b',"h":"' + \
+        hashlib.sha256(escaped[-2]).hexdigest().encode() + b'"}'
+    result = replay_bytes(b"".join(line + b"\n" for line in escaped))
+    assert result.error is None and result.head == hashlib.sha256(escaped[-1]).hexdigest()
+
+
+def test_a_hash_twice_one_escaped_is_refused(sealed: list[bytes]) -> None:
+    twice = list(sealed)
+    right = hashlib.sha256(sealed[1]).hexdigest().encode()
+    twice[2] = twice[2][:-1] + b',"\\u0068":"' + right + b'"}'
+    assert error_at(twice)[1] == 3
+
+
 def test_a_writer_continues_the_chain(tmp_path: Path) -> None:
     source = SAMPLES[[p.stem for p in SAMPLES].index("online-in-progress")]
     full = source.read_bytes().splitlines()

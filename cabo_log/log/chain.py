@@ -61,6 +61,13 @@ def check_link(previous: bytes, obj: dict[str, Any], chained: bool | None) -> bo
     return True
 
 
+def may_have_link(raw: bytes) -> bool:
+    """Whether a line may hold the key ``h``, decided on its bytes with the verdict its decoded
+    keys would give: a key ``h`` is spelled ``"h"`` unless it is written with an escape
+    (``"\\u0068"``), which needs a backslash. A line with neither has no ``h``."""
+    return b'"h"' in raw or b"\\" in raw
+
+
 def check_line(previous: bytes, raw: bytes, chained: bool | None) -> bool | None:
     """``check_link`` on a line's bytes, for readers that decode lines their own way. A line
     that is not a JSON object is left to the reader's syntax errors (it has no ``h``); a blank

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from cabo_log.log.chain import as_stored, check_line, line_hash
+from cabo_log.log.chain import as_stored, check_line, line_hash, may_have_link
 from cabo_log.log.fastdecode import fast_body, fast_decode
 from cabo_log.log.fastlines import Stamp, apply_events
 from cabo_log.log.logfile import decode_line, parse_object, read_bytes, strip_bom
@@ -186,7 +186,7 @@ def _replay_lines(data: bytes, file: str | None, until: int | None,
     chained: bool | None = None
     try:
         for number, raw in enumerate(text.split(b"\n"), start=1):
-            if state is not None and (chained is not False or b'"h"' in raw):
+            if state is not None and (chained is not False or may_have_link(raw)):
                 chained = check_line(previous, raw, chained)  # the chain first (log.chain)
             decoded = fast(raw)
             if decoded is not None:
