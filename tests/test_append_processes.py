@@ -145,3 +145,59 @@ def test_a_writer_killed_mid_batch_never_loses_what_it_acknowledged(tmp_path: Pa
         cut_short += data != expected
     print(f"{cut_short} of 20 kills cut the game short, {torn} left a torn line")
     assert cut_short >= 5  # the kills did land while the writer was at work
+
+
+ROUNDS = 300
+
+
+def _create_each(directory: str, writer: int, start: Any, results: Any) -> None:
+    """One of two writers: in each round, wait for the other, then create the same new log
+    with a header of its own (``append_texts``, what ``cabo-log append NEW HEADER`` does)."""
+    from cabo_log.log import gamelog
+    from cabo_log.log.writes import append_texts
+
+    jitter = random.Random(writer)
+    locking = gamelog.lock_exclusive
+
+    def slow_lock(fd: int, file: str) -> None:
+        time.sleep(jitter.random() / 1000)   # preempted before the lock: a window of 0-1 ms
+        locking(fd, file)
+
+    if writer == 0:
+        gamelog.lock_exclusive = slow_lock  # type: ignore[assignment]
+    header = orjson.dumps({"type": "game", "format": "cabo-log/1", "seq": 0,
+                           "game_id": f"writer-{writer}", "ruleset": "edition1",
+                           "players": ["ana", "bruno"]})
+    outcomes = []
+    for round_no in range(ROUNDS):
+        start.wait()
+        time.sleep(jitter.random() / 5000)   # 0-0.2 ms: both orders, and every overlap
+        try:
+            append_texts(os.path.join(directory, f"{round_no}.jsonl"), [header], fsync=False)
+            outcomes.append("ok")
+        except CaboLogError as exc:
+            outcomes.append(exc.code)
+    results.put((writer, outcomes))
+
+
+def test_two_processes_creating_one_log_never_erase_an_acknowledged_write(
+        tmp_path: Path) -> None:
+    start = FORK.Barrier(2)
+    results = FORK.Queue()
+    writers = [FORK.Process(target=_create_each, args=(str(tmp_path), w, start, results))
+               for w in (0, 1)]
+    for writer in writers:
+        writer.start()
+    outcomes = dict(results.get(timeout=120) for _ in writers)
+    for writer in writers:
+        writer.join(10)
+    # The loser is refused: the file exists, is locked, or already starts with a header.
+    refusals = {"log_exists", "locked", "duplicate_header", "seq_repeat"}
+    for round_no in range(ROUNDS):
+        got = {w: outcomes[w][round_no] for w in (0, 1)}
+        winners = [w for w, code in got.items() if code == "ok"]
+        assert len(winners) == 1 and set(got.values()) - {"ok"} <= refusals, (round_no, got)
+        kept = orjson.loads((tmp_path / f"{round_no}.jsonl").read_bytes())
+        assert kept["game_id"] == f"writer-{winners[0]}", (round_no, got)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"{r}.jsonl" for r in range(ROUNDS))   # no temporary file left behind

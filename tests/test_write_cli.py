@@ -55,6 +55,17 @@ def test_append_creates_appends_and_refuses(tmp_path: Path) -> None:
     assert code == 0 and log.read_bytes() == b"".join(line + b"\n" for line in LINES[:31])
 
 
+def test_append_expecting_a_later_seq_does_not_create_a_log(tmp_path: Path) -> None:
+    log = tmp_path / "new.jsonl"
+    code, out, err = run("append", str(log), LINES[0].decode(), "--expect-seq", "5")
+    assert (code, out) == (1, "") and err == (
+        f"{log}:1: seq_conflict: expected to append at seq 5, but the log does not exist: a "
+        "new log starts at seq 0\n")
+    assert not log.exists()
+    code, _, _ = run("append", str(log), LINES[0].decode(), "--expect-seq", "0")
+    assert code == 0 and log.read_bytes() == LINES[0] + b"\n"
+
+
 def test_append_needs_a_header_to_start_a_file(tmp_path: Path) -> None:
     log = tmp_path / "new.jsonl"
     code, _, err = run("append", str(log), LINES[1].decode())

@@ -6,6 +6,7 @@ reported (``torn_line``) instead of appended to; ``write_log`` creates one in a 
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
@@ -114,16 +115,44 @@ class GameLog(EventWriter):
                events: Iterable[EventLike] = (), *, chain: bool = False, fsync: bool = True,
                replace: bool = False) -> GameLog:
         """Create a new log: the header and ``events`` in one batch (``log_exists`` if the file
-        exists, unless ``replace``). A refused batch leaves no new file behind."""
+        exists, unless ``replace``). A refused batch leaves no new file behind.
+
+        The batch is written into a temporary file of the same folder, locked, and linked into
+        place only when whole: no other writer ever sees the new log empty (it would write a
+        header of its own there, which this one would cut), and a writer that loses the race
+        is refused with ``log_exists`` and removes only its own temporary file.
+        """
         target = Path(path)
-        if replace:
-            EventWriter(MemorySink(), file=str(target)).append(header)  # refuse before cutting
-        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | BINARY | (0 if replace else os.O_EXCL)
+        if replace and target.exists():
+            return cls._replace(target, header, events, chain=chain, fsync=fsync)
+        fd, draft = _draft(target)
         try:
-            fd = os.open(target, flags, 0o644)
+            lock_exclusive(fd, str(target))
+            log = cls(fd, target, FileSink(fd, 0, str(target), fsync=fsync), chained=chain)
+            log.extend([header, *events])
+            os.link(draft, target)
         except FileExistsError:
+            os.close(fd)
+            if replace:   # created meanwhile: replaced in place, as asked
+                return cls._replace(target, header, events, chain=chain, fsync=fsync)
             raise WriterError("log_exists", "the file already exists; append to it, or "
                               "choose another name").located(str(target), None) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        finally:
+            draft.unlink(missing_ok=True)
+        if fsync:
+            _sync_dir(target)
+        return log
+
+    @classmethod
+    def _replace(cls, target: Path, header: EventLike, events: Iterable[EventLike], *,
+                 chain: bool, fsync: bool) -> GameLog:
+        """``create(replace=True)`` on an existing file: cut it under the lock and write the
+        batch (the file stays where it is, so a writer that opened it sees the new log)."""
+        EventWriter(MemorySink(), file=str(target)).append(header)  # refuse before cutting
+        fd = os.open(target, os.O_RDWR | os.O_APPEND | BINARY)
         try:
             lock_exclusive(fd, str(target))
             os.ftruncate(fd, 0)
@@ -131,11 +160,7 @@ class GameLog(EventWriter):
             log.extend([header, *events])
         except BaseException:
             os.close(fd)
-            if not replace:
-                target.unlink(missing_ok=True)
             raise
-        if fsync:
-            _sync_dir(target)
         return log
 
     def close(self) -> None:
@@ -178,6 +203,18 @@ def read_prefix(fd: int, size: int | None = None) -> bytes:
         chunks.append(chunk)
         left -= len(chunk)
     return b"".join(chunks)
+
+
+def _draft(target: Path) -> tuple[int, Path]:
+    """A new, empty temporary file next to ``target`` (a hidden name of its own), open for
+    appending: where ``create`` writes a log before linking it into place."""
+    while True:
+        draft = target.with_name(f".{target.name}.{secrets.token_hex(6)}.new")
+        try:
+            return os.open(draft, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL | BINARY,
+                           0o644), draft
+        except FileExistsError:  # pragma: no cover - 48 random bits taken
+            continue
 
 
 def _sync_dir(path: Path) -> None:

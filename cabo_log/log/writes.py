@@ -14,6 +14,7 @@ from typing import Any
 
 from cabo_log.log.chain import CHAIN_FIELD
 from cabo_log.log.gamelog import GameLog
+from cabo_log.log.lock import WriterError
 from cabo_log.log.logfile import decode_line, read_bytes
 from cabo_log.log.replay import replay_bytes
 from engine import CaboLogError, LogSyntaxError
@@ -65,6 +66,10 @@ def append_texts(path: str | os.PathLike[str], texts: Sequence[str | bytes], *,
         if not isinstance(objs[0], dict) or objs[0].get("type") != "game":
             raise LogSyntaxError("no_header", "the file does not exist; the first event of a "
                                  "new log must be its 'game' header").located(name, 1)
+        if expect_seq not in (None, 0):
+            raise WriterError("seq_conflict", f"expected to append at seq {expect_seq}, but "
+                              "the log does not exist: a new log starts at seq 0").located(
+                                  name, 1)
         log = GameLog.create(target, objs[0], objs[1:], chain=chain, fsync=fsync)
         created = True
     else:
