@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -350,6 +351,26 @@ def _interrupt(self: writermod.Writer, table: str, data: Any) -> None:
     raise KeyboardInterrupt
 
 
+STALL = Path(__file__).resolve().parent / "stall"   # its sitecustomize reads FIFOs blocking
+
+
+@pytest.fixture()
+def stalled_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """The environment of a load whose processes read ``zz-stuck.jsonl`` the blocking way
+    (cabo-log refuses a FIFO; these tests use one to hold a worker mid-file). The forkserver
+    is stopped before and after, so that the next one starts with this environment."""
+    from multiprocessing import forkserver
+
+    env = {"CABO_LOG_TEST_STALL": "zz-stuck.jsonl",
+           "PYTHONPATH": os.pathsep.join([str(STALL), os.environ.get("PYTHONPATH", "")])}
+    forkserver._forkserver._stop()  # type: ignore[attr-defined]
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.syspath_prepend(str(STALL))
+    yield env
+    forkserver._forkserver._stop()  # type: ignore[attr-defined]
+
+
 def _reader_of(path: Path, timeout: float = 60) -> int:
     """The pid of the other process that has ``path`` open (Linux /proc). A reader whose
     ``open()`` is still returning has no fd yet: look again until it has one."""
@@ -385,7 +406,7 @@ def _wait_for_reader(fifo: Path, timeout: float = 60) -> int:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses FIFOs and /proc")
 def test_a_killed_worker_leaves_the_database_as_before(
         tmp_path: Path, logs: dict[str, list[dict[str, Any]]],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, stalled_reads: dict[str, str]) -> None:
     folder = tmp_path / "logs"
     write(folder, logs)
     db = tmp_path / "cabo.duckdb"
@@ -429,7 +450,8 @@ def _cli(*args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses FIFOs and /proc")
 def test_ctrl_c_leaves_the_database_as_before(
-        tmp_path: Path, logs: dict[str, list[dict[str, Any]]]) -> None:
+        tmp_path: Path, logs: dict[str, list[dict[str, Any]]],
+        stalled_reads: dict[str, str]) -> None:
     folder = tmp_path / "logs"
     write(folder, {k: logs[k] for k in list(logs)[:3]})
     db = tmp_path / "cabo.duckdb"
@@ -438,7 +460,8 @@ def test_ctrl_c_leaves_the_database_as_before(
     proc = subprocess.Popen(
         [sys.executable, "-c", "from cabo_log.launch import main; main()", "load", str(folder),
          "--db", str(db), "--jobs", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, **stalled_reads})
     writer = _wait_for_reader(fifo)
     try:
         proc.send_signal(signal.SIGINT)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -45,7 +46,7 @@ def replay_command(
     if file.is_dir():
         raise usage(f"{file} is a folder; replay reads one log, e.g. cabo-log replay "
                      f"{file / 'GAME.jsonl'} (for a whole folder: cabo-log validate {file})")
-    if not file.is_file():
+    if not os.path.lexists(file):   # anything else there is read, or said unreadable
         raise usage(f"no such file: {file}")
     if follow:
         from cabo_log.cli.write import follow_log
@@ -80,7 +81,7 @@ def validate_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
 ) -> None:
     """Check logs against the rules: one line per bad file, a summary, exit 1 if any is bad."""
-    missing = [str(p) for p in paths if not p.exists()]
+    missing = [str(p) for p in paths if not os.path.lexists(p)]
     if missing:
         raise usage(f"no such file or folder: {', '.join(missing)}")
     files = find_logs(paths)

@@ -100,6 +100,8 @@ def connect(path: str | os.PathLike[str], *, read_only: bool,
     if p.is_dir():
         raise DatabaseError(f"{p} is a folder, not a database file")
     if p.exists():
+        if not p.is_file():   # a FIFO would block the open for ever, a device stream without end
+            raise DatabaseError(f"{p} is not a regular file, so not a database file")
         _check_magic(p)
     elif read_only:
         raise DatabaseError(f"no database at {p} (create it with 'cabo-log load')")

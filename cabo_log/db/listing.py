@@ -22,23 +22,41 @@ SUFFIX = ".jsonl"
 
 def iter_logs(paths: Iterable[str | os.PathLike[str]]) -> Iterator[str]:
     """The absolute path of every log, in ``find_logs`` order, one at a time."""
-    roots = [os.path.abspath(p) for p in paths]
+    return walk_logs([os.path.abspath(p) for p in paths])
+
+
+def walk_logs(paths: Iterable[str | os.PathLike[str]]) -> Iterator[str]:
+    """``iter_logs`` with each path under its argument as given (relative stays relative):
+    the one listing of logs, for ``find_logs`` too.
+
+    A link that leads nowhere (to itself or round a loop, to a missing file) is a log that
+    cannot be read, never a repeat: it is listed, and its reader reports it ``unreadable``."""
+    roots = [os.fspath(p) for p in paths]
     seen: set[str] | None = set() if _overlap(roots) else None
     real = listed_in([os.path.realpath(r) for r in roots])
     links: set[str] = set()
     for root in roots:
         for path, link in _walk(root) if os.path.isdir(root) else iter([(root, False)]):
+            key = _resolved(path) if seen is not None or link else None
             if seen is not None:
-                key = os.path.realpath(path)
+                key = key or os.path.abspath(path)
                 if key in seen:
                     continue
                 seen.add(key)
-            elif link:
-                target = os.path.realpath(path)
-                if target in links or real(target):
+            elif key is not None:
+                if key in links or real(key):
                     continue
-                links.add(target)
+                links.add(key)
             yield path
+
+
+def _resolved(path: str) -> str | None:
+    """Where ``path`` leads, all links followed; None when it leads nowhere."""
+    try:
+        os.stat(path)
+    except OSError:
+        return None
+    return os.path.realpath(path)
 
 
 def count_logs(paths: Sequence[str | os.PathLike[str]]) -> int:

@@ -154,14 +154,13 @@ def paused_collector() -> Iterator[None]:
 
 def _replay_one(task: Task, chunk: Chunk, first_path: dict[str, str]) -> Outcome:
     from cabo_log.db.rows import collect
+    from cabo_log.log.logfile import read_log
     from cabo_log.log.replay import error_dict
     from engine import LogSyntaxError
 
     path = task.path
     try:
-        with open(path, "rb") as f:
-            mtime_ns = os.fstat(f.fileno()).st_mtime_ns
-            data = f.read()
+        data, mtime_ns = read_log(path)
     except OSError as exc:
         err = LogSyntaxError("unreadable", f"cannot read the file ({exc.strerror or exc})")
         return Outcome(path, "rejected", error=error_dict(err.located(path, 0)))

@@ -9,9 +9,11 @@ skipped, a key twice in one line is ``duplicate_key``, ``t`` must be a number or
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import stat
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -121,22 +123,34 @@ def iter_events(lines: Iterable[tuple[int, bytes]], file: str | None = None
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    return Path(path).read_bytes()
+    """The bytes of a log file (``read_log`` without its time)."""
+    return read_log(path)[0]
+
+
+def read_log(path: str | os.PathLike[str]) -> tuple[bytes, int]:
+    """The bytes of a log file and its modification time (ns). Only a regular file is read:
+    a FIFO would block the reader for ever (a device could stream without end), so anything
+    else is refused with the ``OSError`` "not a regular file" before a byte is read. The open
+    does not wait for a FIFO's writer, and the check is on the file opened, so a path swapped
+    for a FIFO meanwhile is refused too."""
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        return f.read(), st.st_mtime_ns
+
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)   # Windows has no FIFOs to wait for
+_BINARY = getattr(os, "O_BINARY", 0)
 
 
 def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """Files as given, folders searched recursively for ``*.jsonl``; sorted, no repeats."""
-    found: list[Path] = []
-    seen: set[Path] = set()
-    for item in paths:
-        path = Path(item)
-        batch = sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
-        for p in batch:
-            key = p.resolve()
-            if key not in seen:
-                seen.add(key)
-                found.append(p)
-    return found
+    """Files as given, folders searched recursively for ``*.jsonl``; sorted, no repeats
+    (``cabo_log.db.listing``, the one listing of logs, which every command uses)."""
+    from cabo_log.db.listing import walk_logs
+
+    return [Path(p) for p in walk_logs(paths)]
 
 
 def dumps_event(obj: dict[str, Any]) -> bytes:
