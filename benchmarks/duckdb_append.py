@@ -37,7 +37,7 @@ def make_spool(corpus: Path, spool: Path) -> None:
     import json
     import shutil
 
-    from cabo_log.db.load import _chunks
+    from cabo_log.db.loader import _chunks
     from cabo_log.db.replay_files import Spooled, Task, replay_to_spool
     from cabo_log.workers import Pool
 
@@ -76,8 +76,9 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
 
     from cabo_log.db import database
     from cabo_log.db.event_tables import KINDS, STORED, stored
-    from cabo_log.db.load import COMMIT_ROWS, FLUSH_ROWS
+    from cabo_log.db.load import COMMIT_ROWS
     from cabo_log.db.load_connection import DUCKDB_MEMORY, WAL_BYTES, open_for_load
+    from cabo_log.db.loader import FLUSH_ROWS
 
     chunks = chunks_of(spool)
     cast = variant.get("cast")       # column -> "dict" | "view": the events' text columns

@@ -241,7 +241,9 @@ def bench(folder: Path, work: Path, jobs: int | None, *, union: bool = True,
 
 def profile(folder: Path, work: Path) -> None:
     from cabo_log.db import replay_files
-    from cabo_log.db.load import Task, _chunks, load_paths
+    from cabo_log.db.load import load_paths
+    from cabo_log.db.loader import _chunks
+    from cabo_log.db.replay_files import Task
 
     db = work / "profile.duckdb"
     db.unlink(missing_ok=True)

@@ -30,8 +30,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from cabo_log.db.event_tables import KINDS
-from cabo_log.db.load import Task, _chunks
-from cabo_log.db.replay_files import replay_tasks, serialise, spool, unspool
+from cabo_log.db.loader import _chunks
+from cabo_log.db.replay_files import Task, replay_tasks, serialise, spool, unspool
 
 Batches = dict[str, list[pa.RecordBatch]]
 

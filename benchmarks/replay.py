@@ -60,8 +60,8 @@ import orjson
 from compiled_child import COMPILED, run_child
 
 import engine.game
-from cabo_log.db.load import Task, _chunks, replay_tasks
-from cabo_log.db.replay_files import file_hash, serialise
+from cabo_log.db.loader import _chunks
+from cabo_log.db.replay_files import Task, file_hash, replay_tasks, serialise
 from cabo_log.log.fastdecode import fast_body, fast_event
 from cabo_log.log.logfile import decode_line, iter_lines, parse_line
 from cabo_log.log.replay import replay_bytes
