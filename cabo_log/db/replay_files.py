@@ -102,13 +102,17 @@ def spool(batches: dict[str, list[pa.RecordBatch]], folder: str, number: int) ->
     parts = []
     # buffered: Arrow writes each buffer of each column with a ``write`` of its own (~800 a
     # chunk, half the spool's CPU); a 1 MiB buffer makes them a few large ones
-    with pa.OSFile(path, "wb") as raw, pa.BufferedOutputStream(raw, SPOOL_BUFFER) as sink:
-        for table, items in batches.items():
-            start = sink.tell()
-            with pa.ipc.new_stream(sink, items[0].schema) as writer:
-                for batch in items:
-                    writer.write_batch(batch)
-            parts.append((table, start, sink.tell() - start))
+    try:
+        with pa.OSFile(path, "wb") as raw, pa.BufferedOutputStream(raw, SPOOL_BUFFER) as sink:
+            for table, items in batches.items():
+                start = sink.tell()
+                with pa.ipc.new_stream(sink, items[0].schema) as writer:
+                    for batch in items:
+                        writer.write_batch(batch)
+                parts.append((table, start, sink.tell() - start))
+    except OSError as exc:   # a full disk (ENOSPC): said in words, with the file, to the load
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise OSError(exc.errno, f"cannot write the replayed rows ({reason})", path) from None
     return SpoolFile(path, parts)
 
 
