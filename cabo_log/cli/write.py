@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from cabo_log.cli.errors import usage
-from cabo_log.log.repair import repair
+from cabo_log.log.repair import RepairFailed, repair
 from cabo_log.log.writes import append_texts, seal
 from cabo_log.pages.timeline import NotAPlayer
 from cabo_log.play.follow import follow
@@ -84,6 +84,9 @@ def repair_command(
     except CaboLogError as exc:
         typer.echo(f"{exc}\n{file}: not repaired: only a torn last line is repaired",
                    err=True)
+        raise typer.Exit(1) from None
+    except RepairFailed as exc:
+        typer.echo(f"{file}: not repaired: {exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(str(done))
 
