@@ -36,6 +36,7 @@ from cabo_log.db.replay_files import (
     Task,
     duplicate,
     file_hash,
+    remove_stale_spools,
     replay_tasks,
     replay_to_spool,
 )
@@ -85,6 +86,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     loader = loaders.Loader(None, None, force, listed_in(paths), new=new)
     tasks = loader.start(iter_logs(paths), on_total, progress, total)
     spool_in = Path(database).absolute().parent
+    remove_stale_spools(spool_in)   # those of loads killed outright (SIGKILL) before
     try:
         if new:
             loader.begin(tasks, jobs, spool_in=spool_in)
