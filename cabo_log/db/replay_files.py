@@ -197,9 +197,17 @@ def _replay_one(task: Task, chunk: Chunk, first_path: dict[str, str]) -> Outcome
     return out
 
 
-def duplicate(path: str, game_id: str, other: str) -> dict[str, Any]:
+def duplicate(path: str, game_id: str, other: str, *, earlier: bool = False
+              ) -> dict[str, Any]:
+    """The ``duplicate_game`` error of ``path``, whose game ``other`` holds: loaded by this
+    same command, or (``earlier``) by an earlier load, from a file that still holds it."""
+    if earlier:
+        message = (f"game {game_id!r} is also in {other}, loaded by an earlier command (a "
+                   "different file: remove one of the two, or give one another game_id)")
+    else:
+        message = f"game {game_id!r} is also in {other}, loaded by this same command"
     return {"file": path, "line": None, "code": "duplicate_game", "kind": "load",
-            "message": f"game {game_id!r} is also in {other}, loaded by this same command"}
+            "message": message}
 
 
 def serialise(batches: dict[str, list[pa.RecordBatch]]) -> bytes:
