@@ -102,7 +102,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         stop = interruption(exc)
         if stop is not None:
             raise LoadInterrupted(0, stop.signum) from None
-        _raise_failure(exc, 0)
+        _raise_failure(exc, 0, writing=False)
         raise
     try:   # its cursor runs a statement, which a stop signal can cut short too
         writer = Writer(con, commit_rows=COMMIT_ROWS, checkpoint_rows=CHECKPOINT_ROWS,
@@ -113,7 +113,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         stop = interruption(exc)
         if stop is not None:
             raise LoadInterrupted(0, stop.signum) from None
-        _raise_failure(exc, 0)
+        _raise_failure(exc, 0, writing=False)
         raise
     try:
         db.ensure_schema(con, database)
@@ -150,11 +150,12 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     return summary
 
 
-def _raise_failure(exc: BaseException, committed: int) -> None:
+def _raise_failure(exc: BaseException, committed: int, *, writing: bool = True) -> None:
     """Raise ``exc`` as a ``LoadError`` (one line, exit 1) when it says why the load could
     not go on: a worker died, a disk filled up (the spool's or the database's), DuckDB could
-    not write. The batch in progress was rolled back; the ``committed`` games stay."""
-    error = LoadError.of(exc, committed)
+    not write (once it is ``writing``: an error while it opens the database is the opening's,
+    ``DatabaseError``). The batch in progress was rolled back; the ``committed`` games stay."""
+    error = LoadError.of(exc, committed, database=writing)
     if error is not None:
         raise error from None
 

@@ -15,11 +15,12 @@ class LoadError(Exception):
     committed = 0
 
     @classmethod
-    def of(cls, exc: BaseException, committed: int) -> LoadError | None:
+    def of(cls, exc: BaseException, committed: int, *, database: bool = True
+           ) -> LoadError | None:
         """``exc`` as a load error when it says why the load could not go on rather than a
         bug of cabo-log: a worker that died, a file that could not be written or read (an
         ``OSError``: the spool's or the database's disk full, ``ENOSPC``), DuckDB failing to
-        write its file or write-ahead log. None for anything else."""
+        write its file or write-ahead log (with ``database``). None for anything else."""
         from cabo_log.workers import WorkerDied
 
         if isinstance(exc, WorkerDied):
@@ -27,7 +28,7 @@ class LoadError(Exception):
         elif isinstance(exc, OSError):
             reason = exc.strerror or str(exc)
             text = f"{exc.filename}: {reason}" if exc.filename else reason
-        elif _duckdb_write_error(exc):
+        elif database and _duckdb_write_error(exc):
             text = f"cannot write the database ({str(exc).splitlines()[0]})"
         else:
             return None
