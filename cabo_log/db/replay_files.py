@@ -239,9 +239,8 @@ def spool_folder(parent: Path) -> Iterator[str]:
     try:
         folder, lock = _locked_folder(str(parent))
     except OSError:
-        temporary = tempfile.gettempdir()
-        remove_stale_spools(temporary)
-        folder, lock = _locked_folder(temporary)
+        remove_stale_spools(tempfile.gettempdir())
+        folder, lock = _locked_folder(None)   # (the system's temporary folder)
     try:
         yield folder
     finally:
@@ -250,7 +249,7 @@ def spool_folder(parent: Path) -> Iterator[str]:
             os.close(lock)
 
 
-def _locked_folder(parent: str) -> tuple[str, int | None]:
+def _locked_folder(parent: str | None) -> tuple[str, int | None]:
     """A new spool folder in ``parent`` and the descriptor holding its lock (None where the
     system has no ``flock``). A folder removed by another load's ``remove_stale_spools``
     before this one locked it (it then looked like a dead load's) is made again."""
