@@ -95,7 +95,7 @@ def read_cards(rules: Ruleset, text: str, taken: Counter[str] | None = None) -> 
     """The card codes of one player's row from what the players read off it: values ("7 12
     0") or codes ("QH", "JK"), separated by spaces or commas; "-" or nothing for an empty
     row. ``taken`` counts the codes already read this round, so that a value alone gets a
-    copy of its card still free (it is updated)."""
+    copy of its card still free (it is updated when the row reads, untouched when not)."""
     taken = Counter() if taken is None else taken
     words = text.replace(",", " ").split()
     if words == ["-"]:
@@ -103,10 +103,12 @@ def read_cards(rules: Ruleset, text: str, taken: Counter[str] | None = None) -> 
     values = rules.values()
     held = Counter(rules.deck_codes())
     out: list[str] = []
+    mine = Counter(taken)   # ``taken`` changes only when the whole row reads
     for word in words:
-        code = _card(rules, values, held, taken, word)
-        taken[code] += 1
+        code = _card(rules, values, held, mine, word)
+        mine[code] += 1
         out.append(code)
+    taken.update(out)
     return out
 
 

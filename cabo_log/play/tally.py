@@ -53,7 +53,7 @@ def intro(log: GameLog, g: GameState) -> str:
     where = (f"{played} round{'s' if played != 1 else ''} scored so far; "
              if played else "")
     return (f"Score sheet {log.file}: {rules.name}, players {', '.join(g.players)}; "
-            f"the match ends past {rules.target}.\n"
+            f"target {rules.target}.\n"
             f"{where}type each player's cards as values (e.g. 7 12 0"
             f"{', or codes such as QH' if rules.deck != 'cabo' else ''}), "
             "- for an empty row; q to stop.")
@@ -140,7 +140,7 @@ def _ask(ask: Ask, prompt: str) -> str:
 def round_table(r: RoundResult, g: GameState) -> str:
     """The round's result: each player's cards, hand total, points and match total, and a
     line on what decided it (the call, a special hand, a reset to 50)."""
-    width = max(len(p) for p in r.players)
+    width = max(len("player"), *(len(p) for p in r.players))
     cards = {p: " ".join(r.hands.get(p, [])) or "-" for p in r.players}
     card_width = max(5, *(len(c) for c in cards.values()))
     lines = [f"  {'player':<{width}}  {'cards':<{card_width}}  total  points  score"]
