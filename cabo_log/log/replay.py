@@ -126,8 +126,10 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
     """
     text = strip_bom(data)
     head, newline, body = text.partition(b"\n")
-    # None for a chained log (and for one whose header declares its chain)
-    decoded = None if not head.strip() or declares_chain(head) else fast_body(body)
+    # None for a chained log; a header that may declare its chain is read line by line too
+    # (where a bad declaration is reported at line 1)
+    declares = b'"chain"' in head or b"\\" in head
+    decoded = None if not head.strip() or declares else fast_body(body)
     if decoded is None:
         return _replay_lines(data, file, until, visitor, finish_log)
     events = decoded[0]
