@@ -10,10 +10,10 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cabo_log.analysis.analyse import analyse_bytes
+from cabo_log.analysis.decisions import NeedsFullRecord
 from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, MIN_ROLLOUTS, Settings
 from cabo_log.analysis.rollout import DEFAULT_POLICY, policy_names
 from cabo_log.analysis.whatif import DEFAULT_PLAYOUTS, whatif_bytes
-from cabo_log.analysis.decisions import NeedsFullRecord
 from cabo_log.cli.errors import failed, json_object, usage
 from cabo_log.stop import interruption, stop_signals
 from engine import CaboLogError

@@ -2,11 +2,11 @@
 header is the SHA-256 of the previous line's bytes exactly as stored, without its ``\\n``.
 
 A header that declares ``"chain": "sha256"`` (format 1.1) makes the log chained from line 2
-on. Otherwise line 2 decides whether a log is chained: with ``h`` there, every later line must carry the right
-``h``; without it, no later line may carry one. Readers check a line's link before anything else
-on it (even ``seq``), so an edited, removed, inserted or reordered line is reported where the
-chain first breaks. The head of a chained log is the SHA-256 of its last line: whoever keeps a
-copy of it can later prove the log up to there unchanged.
+on. Otherwise line 2 decides whether a log is chained: with ``h`` there, every later line must
+carry the right ``h``; without it, no later line may carry one. Readers check a line's link
+before anything else on it (even ``seq``), so an edited, removed, inserted or reordered line is
+reported where the chain first breaks. The head of a chained log is the SHA-256 of its last
+line: whoever keeps a copy of it can later prove the log up to there unchanged.
 """
 
 from __future__ import annotations

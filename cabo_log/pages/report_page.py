@@ -164,5 +164,6 @@ def render_report_page(columns: list[str], rows: list[tuple[Any, ...]], report: 
             f"<title>cabo-log report: {esc(name)}</title><style>{static('report.css')}</style>"
             f"</head><body><header><h1>{esc(label(name))}</h1>{lead}</header><main>{body}"
             f'{charts}<section class="panel"><h2>The table</h2>{table_html(columns, rows)}'
-            f'{note_html(note)}</section></main><footer>Made by cabo-log report {esc(name)}.</footer>"
+            f"{note_html(note)}</section></main><footer>Made by cabo-log report "
+            f"{esc(name)}.</footer>"
             f"{script}</body></html>\n")
