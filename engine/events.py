@@ -27,6 +27,7 @@ class Event:
 
     TYPE: ClassVar[str] = ""
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto")
+    NULLABLE: ClassVar[tuple[str, ...]] = ()   # fields written as null, not left out, if None
     __slots__ = ("seq", "auto")
     seq: int | None
     auto: bool
@@ -302,6 +303,7 @@ class Tally(Event):
     TYPE: ClassVar[str] = "tally"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "round", "caller", "hands", "end",
                                          "first")
+    NULLABLE: ClassVar[tuple[str, ...]] = ("caller",)   # "caller": null, nobody called
     __slots__ = ("round", "caller", "hands", "end", "first")
     round: int
     caller: str | None
@@ -349,8 +351,8 @@ def to_dict(event: Event) -> dict[str, Any]:
         out["seq"] = event.seq
     for name in event.FIELDS[2:]:
         value = getattr(event, name)
-        if value is None and not (name == "caller" and isinstance(event, Tally)):
-            continue   # a tally line says "caller": null outright (FORMAT.md)
+        if value is None and name not in event.NULLABLE:
+            continue   # (a tally line says "caller": null outright, FORMAT.md)
         out[name] = _plain(value)
     if event.auto:
         out["auto"] = True
