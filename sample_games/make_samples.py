@@ -1161,7 +1161,10 @@ They are written by `make_samples.py` (deterministic; do not edit the `.jsonl` f
 Every line carries `seq`; every complete match ends with a `round_end` claim after each round
 and a `game_end` claim. Scripted rounds use stacked decks (the rest of the deck shuffled with a
 fixed seed); the other rounds are played by the script's small bot, which only uses what the
-player to act knows. `invalid/` holds one broken log per kind of error (see its README).
+player to act knows. The `tally-*` logs are score sheets (format 1.1, `"record": "tally"`):
+one `tally` line per round (the cards turned over at its end and who called), their chain
+declared in the header; `cabo-log tally` writes such logs. `invalid/` holds one broken log per
+kind of error (see its README).
 
 | file | ruleset | rounds | complete | what it shows |
 |---|---|---|---|---|
