@@ -118,6 +118,10 @@ def _show(value: Any) -> str:
 
 # --- one parser per type --------------------------------------------------------------------
 
+RECORDS = ("full", "tally")
+"""The kinds of record a header may declare (format 1.1): every event, or a score sheet."""
+
+
 def _game(o: Mapping[str, Any], seq: int | None, auto: bool) -> GameStart:
     fmt = _get(o, "game", "format")
     if fmt != FORMAT:
@@ -145,9 +149,6 @@ def _game(o: Mapping[str, Any], seq: int | None, auto: bool) -> GameStart:
     return GameStart(seq, auto, _str(o, "game", "game_id"), ruleset, options, tuple(players),
                      names, started if isinstance(started, str) else None, record)
 
-
-RECORDS = ("full", "tally")
-"""The kinds of record a header may declare (format 1.1): every event, or a score sheet."""
 
 
 def _deal(o: Mapping[str, Any], seq: int | None, auto: bool) -> Deal:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from cabo_log.log.gamelog import GameLog
-from engine import CaboLogError, GameState, RoundResult, Ruleset, resolve
+from engine import CaboLogError, GameState, IllegalEventError, RoundResult, Ruleset
 from engine.events import FORMAT
 
 TALLY = "tally"
@@ -72,8 +72,6 @@ def open_sheet(path: str | os.PathLike[str]) -> GameLog:
     log = GameLog.open(path)
     if log.state is None or not log.state.tally:
         log.close()
-        from engine import IllegalEventError
-
         raise IllegalEventError("wrong_record", "this log records every event, not a score "
                                 "sheet (\"record\": \"tally\"): it cannot be kept with tally"
                                 ).located(str(path), 1)
@@ -184,11 +182,5 @@ def append_round(path: str | os.PathLike[str], caller: str | None,
         return tally_round(log, caller, hands, **fields)
 
 
-def resolve_rules(ruleset: str | dict[str, Any], options: Mapping[str, Any] | None) -> Ruleset:
-    """The ruleset a new sheet would be kept by (its errors are the header's)."""
-    return resolve(ruleset, dict(options or {}))
-
-
 __all__ = ["CaboLogError", "CardError", "Scored", "append_round", "forfeit", "next_round",
-           "open_sheet", "read_cards", "resolve_rules", "seated", "start_sheet",
-           "tally_round"]
+           "open_sheet", "read_cards", "seated", "start_sheet", "tally_round"]
