@@ -19,7 +19,8 @@ def tally_command(
     file: Annotated[Path, typer.Argument(help="The score sheet to write (a new file), or "
                                               "to carry on with --resume.")],
     ruleset: Annotated[Optional[str], typer.Option(  # noqa: UP045 - typer needs Optional
-        "--ruleset", "-r", help="A built-in ruleset (a new sheet).")] = None,
+        "--ruleset", "-r", help="A built-in ruleset, or house rules as a JSON object "
+                                "(a new sheet).")] = None,
     players: Annotated[Optional[str], typer.Option(  # noqa: UP045
         "--players", "-p", help="The players in seat order, e.g. ana,bruno,carla.")] = None,
     options: Annotated[Optional[str], typer.Option(  # noqa: UP045
@@ -60,7 +61,10 @@ def _open(file: Path, ruleset: str | None, players: str | None, options: str | N
             raise usage(f"{file} exists: --resume carries on with it, or choose another name")
         names = [p.strip() for p in players.split(",") if p.strip()]
         opts = json_object(options, "--options") if options else {}
-        return start_sheet(file, ruleset, names, options=opts, game_id=game_id)
+        rules: str | dict[str, object] = ruleset
+        if ruleset.lstrip().startswith("{"):
+            rules = json_object(ruleset, "--ruleset", "a ruleset name or a JSON object")
+        return start_sheet(file, rules, names, options=opts, game_id=game_id)
     except RulesetError as exc:
         raise usage(exc.message) from None
     except CaboLogError as exc:

@@ -176,8 +176,9 @@ def round_notes(r: RoundResult, g: GameState) -> list[str]:
 
 def final(g: GameState) -> str:
     scores = g.cumulative_by_name()
-    standing = ", ".join(f"{p} {scores[p]}" for p in sorted(
-        g.players, key=lambda p: (not g.active[g.seat[p]], scores[p])))
+    standing = ", ".join(
+        f"{p} {scores[p]}" + ("" if g.active[g.seat[p]] else " (left)")
+        for p in sorted(g.players, key=lambda p: (not g.active[g.seat[p]], scores[p])))
     if not g.winners:
         return f"\nScores: {standing}"
     won = " and ".join(g.winners)
