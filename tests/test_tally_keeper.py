@@ -69,7 +69,8 @@ def test_stop_and_resume_lose_nothing(tmp_path: Path) -> None:
     assert "1 round written; 'cabo-log tally g.jsonl --resume' carries on" in done.stderr
     assert len(lines(tmp_path / "g.jsonl")) == 2
     # golf's kings: a value says the colour (-1 red, 13 black); K alone is refused
-    done = run(["tally", "g.jsonl", "--resume"], "bruno\nK 2\n13 2\n-1 -1\n", tmp_path)
+    done = run(["tally", "g.jsonl", "--resume"], "bruno\n\nK 2\n13 2\n-1 -1\n", tmp_path)
+    assert "type the cards, or - for a row with no cards" in done.stdout   # a stray Enter
     assert "K is worth -1 or 13 in golf: type the value" in done.stdout
     assert "1 round scored so far" in done.stdout
     sheet = lines(tmp_path / "g.jsonl")

@@ -122,6 +122,9 @@ def _ask_hands(g: GameState, players: list[str], ask: Ask, say: Say) -> dict[str
     for player in players:
         while True:
             text = _ask(ask, f"  {player}'s cards: ")
+            if not text.strip():   # an Enter too many is no empty row: ask again
+                say("  type the cards, or - for a row with no cards")
+                continue
             try:
                 hands[player] = read_cards(g.rules, text, taken)
                 break
