@@ -36,6 +36,7 @@ def page_data(tl: Timeline, analysis: GameAnalysis | None = None) -> dict[str, A
         add_mark_trace(events, tl, analysis)
     data: dict[str, Any] = {
         "game": tl.game_id, "players": list(tl.players), "viewer": tl.viewer,
+        "sheet": tl.sheet,   # a score sheet: no turns, no piles to show
         "steps": [s.as_json() for s in tl.steps],
         "figures": {
             "events": figure_json(events),
