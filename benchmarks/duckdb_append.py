@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cabo_log.db.settings import DEFAULTS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -48,7 +50,8 @@ def make_spool(corpus: Path, spool: Path) -> None:
     tasks = [Task(str(p), p.stat().st_size, None) for p in sorted(corpus.rglob("*.jsonl"))]
     index = []
     with Pool(2, preload=["cabo_log.db.replay_files"]) as pool:
-        jobs = (Spooled(str(spool), n, c) for n, c in enumerate(_chunks(tasks)))
+        jobs = (Spooled(str(spool), n, c, DEFAULTS.spool_buffer)
+                for n, c in enumerate(_chunks(tasks, DEFAULTS)))
         for _, spooled in pool.imap(replay_to_spool, jobs):
             if spooled is not None:
                 index.append([spooled.path, spooled.parts])
@@ -76,9 +79,7 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
 
     from cabo_log.db import database
     from cabo_log.db.event_tables import KINDS, STORED, stored
-    from cabo_log.db.load import COMMIT_ROWS
-    from cabo_log.db.load_connection import DUCKDB_MEMORY, WAL_BYTES, open_for_load
-    from cabo_log.db.loader import FLUSH_ROWS
+    from cabo_log.db.load_connection import open_for_load
 
     chunks = chunks_of(spool)
     cast = variant.get("cast")       # column -> "dict" | "view": the events' text columns
@@ -113,18 +114,18 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
     if "storage" in variant:   # as ``open_for_load``, the file made for an older DuckDB
         import duckdb
 
-        from cabo_log.db.load_connection import ROW_GROUP_SIZE, WRITE_BUFFER_ROW_GROUPS
         con = duckdb.connect(":memory:")
-        con.execute(f"ATTACH '{db}' AS {database.ALIAS} (ROW_GROUP_SIZE {ROW_GROUP_SIZE}, "
+        con.execute(f"ATTACH '{db}' AS {database.ALIAS} "
+                    f"(ROW_GROUP_SIZE {DEFAULTS.row_group_size}, "
                     f"STORAGE_VERSION '{variant['storage']}')")
         con.execute(f"USE {database.ALIAS}")
-        con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")
-        con.execute(f"SET checkpoint_threshold = '{WAL_BYTES}'")
-        con.execute(f"SET write_buffer_row_group_count = {WRITE_BUFFER_ROW_GROUPS}")
+        con.execute(f"SET memory_limit = '{DEFAULTS.duckdb_memory}'")
+        con.execute(f"SET checkpoint_threshold = '{DEFAULTS.wal_bytes}'")
+        con.execute(f"SET write_buffer_row_group_count = {DEFAULTS.write_buffer_row_groups}")
     elif "row_group_size" in variant:   # as ``open_for_load``, another row group size
         con = database.connect(db, read_only=False, row_group_size=variant["row_group_size"])
-        con.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")
-        con.execute(f"SET checkpoint_threshold = '{WAL_BYTES}'")
+        con.execute(f"SET memory_limit = '{DEFAULTS.duckdb_memory}'")
+        con.execute(f"SET checkpoint_threshold = '{DEFAULTS.wal_bytes}'")
     else:
         con = open_for_load(db)
     database.ensure_schema(con, db)
@@ -132,8 +133,8 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
     con.execute("SET threads = 1")   # as the load sets it while its workers replay
     for sql in variant.get("settings", []):
         con.execute(sql)
-    flush = int(variant.get("flush", FLUSH_ROWS))
-    commit = int(variant.get("commit", COMMIT_ROWS))
+    flush = int(variant.get("flush", DEFAULTS.flush_rows))
+    commit = int(variant.get("commit", DEFAULTS.commit_rows))
     mode = variant.get("mode", "register")
     cur = database.use_same(con)
     if os.environ.get("DUCKDB_APPEND_DRY"):   # ``--instructions``: all but the append
@@ -246,7 +247,7 @@ LOW = ["type", "player", "first_player", "source", "end_side", "power", "reason"
        "received", "card"]
 
 VARIANTS: dict[str, dict[str, Any]] = {
-    "as the writer (register + INSERT BY NAME)": {},   # row groups of ROW_GROUP_SIZE
+    "as the writer (register + INSERT BY NAME)": {},   # row groups of row_group_size
     "from_arrow().insert_into": {"mode": "from_arrow"},
     "con.append(by_name)": {"mode": "append"},
     "preserve_insertion_order = false": {"settings": ["SET preserve_insertion_order = false"]},

@@ -244,6 +244,7 @@ def profile(folder: Path, work: Path) -> None:
     from cabo_log.db.load import load_paths
     from cabo_log.db.loader import _chunks
     from cabo_log.db.replay_files import Task
+    from cabo_log.db.settings import DEFAULTS
 
     db = work / "profile.duckdb"
     db.unlink(missing_ok=True)
@@ -254,8 +255,9 @@ def profile(folder: Path, work: Path) -> None:
     tasks = [Task(str(p), p.stat().st_size, None) for p in sorted(folder.rglob("*.jsonl"))]
     prof = cProfile.Profile()
     with tempfile.TemporaryDirectory(dir=work) as spool:
-        for n, chunk in enumerate(list(_chunks(tasks))[:20]):
-            prof.runcall(replay_files.replay_to_spool, replay_files.Spooled(spool, n, chunk))
+        for n, chunk in enumerate(list(_chunks(tasks, DEFAULTS))[:20]):
+            prof.runcall(replay_files.replay_to_spool, replay_files.Spooled(spool, n, chunk,
+                                                                        DEFAULTS.spool_buffer))
     _print(prof, "a worker (20 chunks: read, hash, replay, rows, Arrow, IPC files)")
 
 

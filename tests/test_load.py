@@ -22,11 +22,11 @@ import pytest
 
 from cabo_log.db import database as dbmod
 from cabo_log.db import load as loadmod
-from cabo_log.db import loader as loadermod
 from cabo_log.db import writer as writermod
 from cabo_log.db.export import export_parquet
 from cabo_log.db.load import LoadError, load_paths
 from cabo_log.db.schema import SCHEMAS
+from cabo_log.db.settings import LoadSettings
 from cabo_log.log.logfile import dumps_event
 from cabo_log.log.replay import replay_file
 from cabo_log.play.simulate import simulate_game
@@ -315,9 +315,7 @@ def test_an_error_in_the_writer_leaves_the_database_as_before_the_batch(
         load_paths([tmp_path / "a", tmp_path / "b"], db, jobs=1)
     assert snapshot(db) == before
     # a batch per file: the batches before the failing one stay, whole
-    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
-    monkeypatch.setattr(loadermod, "FLUSH_ROWS", 1)
-    monkeypatch.setattr(loadmod, "COMMIT_ROWS", 1)
+    small = LoadSettings(chunk_files=1, flush_rows=1, commit_rows=1)
     after_batch: list[dict[str, list[tuple[Any, ...]]]] = []
     real_write = writermod.Writer._write
 
@@ -330,19 +328,20 @@ def test_an_error_in_the_writer_leaves_the_database_as_before_the_batch(
     monkeypatch.setattr(writermod.Writer, "_write", write_batch)
     calls, fail_at = 0, -1
     with pytest.raises(RuntimeError, match="disk on fire"):
-        load_paths([tmp_path / "a", tmp_path / "b"], db, jobs=1)
+        load_paths([tmp_path / "a", tmp_path / "b"], db, jobs=1, settings=small)
     assert len(after_batch) == 1
     assert snapshot(db) == after_batch[0] != before
     assert_whole(db)
     monkeypatch.setattr(writermod.Writer, "insert", real)
-    summary = load_paths([tmp_path / "a", tmp_path / "b"], db, jobs=1)   # finishes the job
+    summary = load_paths([tmp_path / "a", tmp_path / "b"], db, jobs=1,
+                         settings=small)   # finishes the job
     assert (summary.loaded, summary.skipped) == (len(logs) - 2, 2)
     assert_whole(db)
     monkeypatch.setattr(writermod.Writer, "insert", _interrupt)
     (tmp_path / "a" / f"{stems[1]}.jsonl").write_bytes(lines(logs[stems[1]]) + b"\n")
     before = snapshot(db)
     with pytest.raises(loadmod.LoadInterrupted) as info:
-        load_paths([tmp_path / "a"], db, jobs=1)
+        load_paths([tmp_path / "a"], db, jobs=1, settings=small)
     assert info.value.committed == 0
     assert snapshot(db) == before
 
@@ -416,13 +415,13 @@ def test_a_killed_worker_leaves_the_database_as_before(
     before = snapshot(db)
     fifo = folder / "zz-stuck.jsonl"   # sorted last: earlier chunks are written first
     os.mkfifo(fifo)
-    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)
-    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)   # many chunks, one batch (FLUSH_ROWS)
+    # workers however small the load, many chunks, one batch (``flush_rows``)
+    settings = LoadSettings(inline_bytes=0, chunk_files=1)
     failure: list[BaseException] = []
 
     def run() -> None:
         try:
-            load_paths([folder], db, jobs=2)
+            load_paths([folder], db, jobs=2, settings=settings)
         except BaseException as exc:  # noqa: BLE001 - handed to the test thread
             failure.append(exc)
 
@@ -439,7 +438,7 @@ def test_a_killed_worker_leaves_the_database_as_before(
     assert failure[0].committed == 0
     assert snapshot(db) == before
     fifo.unlink()
-    summary = load_paths([folder], db, jobs=2)   # and the next load works
+    summary = load_paths([folder], db, jobs=2, settings=settings)   # and the next load works
     assert summary.loaded == len(logs) and summary.replaced == 1
 
 

@@ -1,6 +1,6 @@
 """The load's DuckDB connection (``cabo_log.db.load_connection``): the file attached with
-row groups of ``ROW_GROUP_SIZE`` rows, its cursors on the same database, and a stop signal
-that comes while it opens raised as the stop it is."""
+row groups of ``LoadSettings.row_group_size`` rows, its cursors on the same database, and a
+stop signal that comes while it opens raised as the stop it is."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ import pytest
 
 from cabo_log import stop
 from cabo_log.db import database
-from cabo_log.db.load_connection import ROW_GROUP_SIZE, open_for_load
+from cabo_log.db.load_connection import open_for_load
+from cabo_log.db.settings import DEFAULTS
+
+ROW_GROUP_SIZE = DEFAULTS.row_group_size
 
 
 def test_the_load_writes_row_groups_of_its_size(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from load_command import tuned_command
 
 from cabo_log.db.load import load_paths
 from cabo_log.log.logfile import dumps_event
@@ -30,12 +31,6 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
 
 SEEDS = 3
 COPIES = 30         # 90 games, ~5.6 MB of logs
-# small chunks and batches: a commit every few games, so that some are committed when the
-# disk fills up
-LOAD = ("import sys; from cabo_log.db import load, loader; loader.CHUNK_BYTES = {chunk}; "
-        "loader.FLUSH_ROWS = 4_000; load.COMMIT_ROWS = 8_000; load.CHECKPOINT_ROWS = 16_000; "
-        "loader.INLINE_BYTES = {inline}; from cabo_log.launch import main; "
-        "sys.argv[0] = 'cabo-log'; main()")
 SAID = re.compile(r"^cabo-log: (?P<why>.+); (?:(?P<kept>\d+) games? of completed batches "
                   r"stayed loaded, the batch in progress was rolled back; run the same command "
                   r"again to finish|nothing was loaded \(the database is as it was before\))$")
@@ -85,8 +80,12 @@ def load_command(folder: Path, db: Path, *, chunk: int, inline: int, jobs: int,
         if file_size is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
 
+    # small chunks and batches: a commit every few games, so that some are committed when
+    # the disk fills up
+    code = tuned_command(chunk_bytes=chunk, flush_rows=4_000, commit_rows=8_000,
+                        checkpoint_rows=16_000, inline_bytes=inline)
     return subprocess.run(
-        [sys.executable, "-c", LOAD.format(chunk=chunk, inline=inline), "load", str(folder),
+        [sys.executable, "-c", code, "load", str(folder),
          "--db", str(db), "--jobs", str(jobs), "--quiet"],
         capture_output=True, text=True, timeout=300, preexec_fn=limit, check=False)
 

@@ -19,11 +19,10 @@ import pytest
 
 from cabo_log.db import database as dbmod
 from cabo_log.db import known as knownmod
-from cabo_log.db import load as loadmod
 from cabo_log.db import load_connection
-from cabo_log.db import loader as loadermod
 from cabo_log.db import writer as writermod
 from cabo_log.db.load import file_hash, load_paths
+from cabo_log.db.settings import DEFAULTS, LoadSettings
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.simulate import simulate_game
 
@@ -52,7 +51,7 @@ def con(tmp_path: Path) -> Any:
 
 def test_the_writer_drops_the_blocks_duckdb_cached_and_keeps_its_limit(con: Any) -> None:
     con.execute(f"CREATE TABLE t AS SELECT range AS i, random() AS r FROM range({ROWS})")
-    writer = writermod.Writer(con)
+    writer = writermod.Writer(con, settings=LoadSettings())
     before, limit = _cached_mb(con), _limit(con)
     writer._drop_cache()
     assert before > 10, before
@@ -63,7 +62,7 @@ def test_the_writer_drops_the_blocks_duckdb_cached_and_keeps_its_limit(con: Any)
 
 def test_dropping_the_cache_mid_transaction_leaves_the_transaction_whole(con: Any) -> None:
     con.execute("CREATE TABLE t (i BIGINT, r DOUBLE)")
-    writer = writermod.Writer(con)
+    writer = writermod.Writer(con, settings=LoadSettings())
     writer.con.execute("BEGIN TRANSACTION")
     writer.con.execute(f"INSERT INTO t SELECT range, random() FROM range({ROWS})")
     before = _cached_mb(writer.con)
@@ -77,12 +76,12 @@ def test_dropping_the_cache_mid_transaction_leaves_the_transaction_whole(con: An
 
 
 def test_a_drop_duckdb_refuses_leaves_the_transaction_and_the_limit_as_they_were(
-        con: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        con: Any) -> None:
     """A limit below what DuckDB must keep fails; it fails on the writer's other connection,
     so the transaction the writer has open goes on and commits."""
-    monkeypatch.setattr(load_connection, "CACHE_SLACK", -(1 << 40))   # a negative limit: refused
     con.execute("CREATE TABLE t (i BIGINT)")
-    writer = writermod.Writer(con)
+    writer = writermod.Writer(con, settings=LoadSettings(
+        cache_slack=-(1 << 40)))   # a negative limit: refused
     limit = _limit(con)
     writer.con.execute("BEGIN TRANSACTION")
     writer.con.execute("INSERT INTO t SELECT range FROM range(1000)")
@@ -185,11 +184,11 @@ def test_a_load_attaches_its_database_again_after_each_checkpoint_and_loads_the_
         finally:
             con.close()
 
-    def load_twice(db: Path) -> None:
-        load_paths([folder], db, jobs=2)
+    def load_twice(db: Path, settings: LoadSettings = DEFAULTS) -> None:
+        load_paths([folder], db, jobs=2, settings=settings)
         (folder / "g3.jsonl").write_bytes(_game("g3", 33))   # changed: replayed again
         (folder / "g8.jsonl").write_bytes(_game("g8", 8))    # new
-        summary = load_paths([folder], db, jobs=2)
+        summary = load_paths([folder], db, jobs=2, settings=settings)
         assert (summary.loaded, summary.replaced, summary.skipped) == (2, 1, 7)
         (folder / "g3.jsonl").write_bytes(_game("g3", 3))
         (folder / "g8.jsonl").unlink()
@@ -198,17 +197,14 @@ def test_a_load_attaches_its_database_again_after_each_checkpoint_and_loads_the_
     reopened: list[int] = []
     reopen = load_connection.reopen_for_load
 
-    def counted(con: Any) -> None:
+    def counted(con: Any, settings: LoadSettings) -> None:
         reopened.append(1)
-        reopen(con)
+        reopen(con, settings)
 
     monkeypatch.setattr(load_connection, "reopen_for_load", counted)
-    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)   # workers, however few the files
-    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
-    monkeypatch.setattr(loadermod, "FLUSH_ROWS", 1)
-    monkeypatch.setattr(loadmod, "COMMIT_ROWS", 1)
-    monkeypatch.setattr(loadmod, "CHECKPOINT_ROWS", 1)
-    load_twice(tmp_path / "many.duckdb")
+    load_twice(tmp_path / "many.duckdb", LoadSettings(
+        inline_bytes=0,   # workers, however few the files
+        chunk_files=1, flush_rows=1, commit_rows=1, checkpoint_rows=1))
     assert len(reopened) >= 8, reopened   # after every commit but the last of each load
     assert rows(tmp_path / "many.duckdb") == rows(tmp_path / "one.duckdb")
 
@@ -239,7 +235,7 @@ def test_reattaching_waits_for_a_program_that_opened_the_file_meanwhile(
         tmp_path: Path) -> None:
     con, db, holder = _detached_while_another_program_opens(tmp_path, 1.0)
     started = time.monotonic()
-    dbmod.attach_again(con, db, load_connection.ROW_GROUP_SIZE, wait=30)
+    dbmod.attach_again(con, db, LoadSettings().row_group_size, wait=30)
     waited = time.monotonic() - started
     assert holder.wait(30) == 0
     assert 0.3 < waited < 30, waited
@@ -251,7 +247,7 @@ def test_reattaching_gives_up_with_a_sentence_when_the_file_stays_held(
         tmp_path: Path) -> None:
     con, db, holder = _detached_while_another_program_opens(tmp_path, 5.0)
     with pytest.raises(dbmod.DatabaseError) as caught:
-        dbmod.attach_again(con, db, load_connection.ROW_GROUP_SIZE, wait=0.3)
+        dbmod.attach_again(con, db, LoadSettings().row_group_size, wait=0.3)
     holder.kill()
     holder.wait(30)
     con.close()

@@ -6,6 +6,7 @@ are found by asking the database, or the batches not yet committed, chunk by chu
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +14,11 @@ import duckdb
 import pytest
 
 from cabo_log.db import known as knownmod
-from cabo_log.db import load as loadmod
 from cabo_log.db import loader as loadermod
 from cabo_log.db import writer as writermod
 from cabo_log.db.listing import count_logs, iter_logs, listed_in
 from cabo_log.db.load import load_paths
+from cabo_log.db.settings import LoadSettings
 from cabo_log.log.logfile import dumps_event, find_logs
 from cabo_log.play.simulate import simulate_game
 
@@ -68,29 +69,26 @@ def test_the_listing_is_find_logs_as_a_stream(tmp_path: Path) -> None:
 @pytest.fixture(params=[(1, True), (10**9, True), (1, False), (10**9, False)],
                 ids=["every-chunk-committed", "one-transaction", "every-chunk-committed-asked",
                      "one-transaction-asked"])
-def small_batches(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+def small_batches(request: pytest.FixtureRequest) -> LoadSettings:
     """One file per chunk, each chunk handed to DuckDB at once; committed at once (the database
     answers; checkpointed and attached again after each commit) or all in one transaction (the
     loader's memory of uncommitted batches answers).
     The database is asked only about the game ids its filter (``known.Seen``) may hold, or
     (``-asked``, a database too big to read into the filter) about every game id."""
     commit_rows, filtered = request.param
-    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
-    monkeypatch.setattr(loadermod, "FLUSH_ROWS", 1)
-    monkeypatch.setattr(loadmod, "COMMIT_ROWS", commit_rows)
-    monkeypatch.setattr(loadmod, "CHECKPOINT_ROWS", commit_rows)   # and attached again
-    monkeypatch.setattr(knownmod, "SCAN_GAMES", 10**6 if filtered else -1)
+    return LoadSettings(chunk_files=1, flush_rows=1, commit_rows=commit_rows,
+                        checkpoint_rows=commit_rows,   # and attached again
+                        scan_games=10**6 if filtered else -1)
 
 
-@pytest.mark.usefixtures("small_batches")
 def test_a_game_in_two_files_is_loaded_once_whichever_batch_has_it(
-        tmp_path: Path, game: list[dict[str, Any]]) -> None:
+        tmp_path: Path, small_batches: LoadSettings, game: list[dict[str, Any]]) -> None:
     folder = tmp_path / "logs"
     folder.mkdir()
     for name in ("b", "d", "f"):
         (folder / f"{name}.jsonl").write_bytes(lines(game))
     db = tmp_path / "cabo.duckdb"
-    summary = load_paths([folder], db, jobs=1)
+    summary = load_paths([folder], db, jobs=1, settings=small_batches)
     assert (summary.loaded, len(summary.rejected)) == (1, 2)
     assert query(db, "SELECT file, code, message FROM load_errors ORDER BY file") == [
         (str(folder / f"{n}.jsonl"), "duplicate_game",
@@ -99,7 +97,7 @@ def test_a_game_in_two_files_is_loaded_once_whichever_batch_has_it(
     # again, with copies before and after the unchanged (skipped) file: still b's game
     for name in ("a", "c"):
         (folder / f"{name}.jsonl").write_bytes(lines(game))
-    summary = load_paths([folder], db, jobs=1)
+    summary = load_paths([folder], db, jobs=1, settings=small_batches)
     assert (summary.loaded, summary.skipped) == (0, 1)
     assert sorted(e["file"] for e in summary.rejected) == [
         str(folder / f"{n}.jsonl") for n in ("a", "c", "d", "f")]
@@ -107,20 +105,19 @@ def test_a_game_in_two_files_is_loaded_once_whichever_batch_has_it(
     assert query(db, "SELECT count(*) FROM events") == [(len(game),)]
 
 
-@pytest.mark.usefixtures("small_batches")
 def test_a_game_moved_to_a_file_listed_earlier_replaces_its_old_copy(
-        tmp_path: Path, game: list[dict[str, Any]]) -> None:
+        tmp_path: Path, small_batches: LoadSettings, game: list[dict[str, Any]]) -> None:
     """b held the game; now a holds it and b holds another game: a's copy is no duplicate
     (b changed), b's new game loads, and every table holds each game once."""
     folder = tmp_path / "logs"
     folder.mkdir()
     (folder / "b.jsonl").write_bytes(lines(game))
     db = tmp_path / "cabo.duckdb"
-    load_paths([folder], db, jobs=1)
+    load_paths([folder], db, jobs=1, settings=small_batches)
     other = simulate_game("edition1", players=3, seed=5, game_id="h")
     (folder / "a.jsonl").write_bytes(lines(game))
     (folder / "b.jsonl").write_bytes(lines(other))
-    summary = load_paths([folder], db, jobs=1)
+    summary = load_paths([folder], db, jobs=1, settings=small_batches)
     assert (summary.loaded, summary.replaced, summary.rejected) == (2, 1, [])
     assert query(db, "SELECT game_id, source_file FROM games ORDER BY 1") == [
         ("g", str(folder / "a.jsonl")), ("h", str(folder / "b.jsonl"))]
@@ -131,7 +128,7 @@ def test_a_game_moved_to_a_file_listed_earlier_replaces_its_old_copy(
 
 
 def test_small_batches_and_checkpoints_load_the_same_rows(
-        tmp_path: Path, game: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, small_batches: LoadSettings, game: list[dict[str, Any]]) -> None:
     """A transaction per chunk and a checkpoint after each commit give row for row the tables
     of one transaction for the whole load."""
     folder = tmp_path / "logs"
@@ -143,12 +140,9 @@ def test_small_batches_and_checkpoints_load_the_same_rows(
     def rows(db: Path) -> dict[str, list[tuple[Any, ...]]]:
         return {t: sorted(query(db, f"SELECT * FROM {t}"), key=repr) for t in tables}
 
-    load_paths([folder], tmp_path / "one.duckdb", jobs=1)
-    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
-    monkeypatch.setattr(loadermod, "FLUSH_ROWS", 1)
-    monkeypatch.setattr(loadmod, "COMMIT_ROWS", 1)
-    monkeypatch.setattr(loadmod, "CHECKPOINT_ROWS", 1)
-    summary = load_paths([folder], tmp_path / "many.duckdb", jobs=1)
+    load_paths([folder], tmp_path / "one.duckdb", jobs=1, settings=small_batches)
+    summary = load_paths([folder], tmp_path / "many.duckdb", jobs=1,
+                         settings=replace(small_batches, commit_rows=1, checkpoint_rows=1))
     assert summary.loaded == 4
     assert rows(tmp_path / "many.duckdb") == rows(tmp_path / "one.duckdb")
     assert query(tmp_path / "many.duckdb", "SELECT count(*) FROM games") == [(4,)]
@@ -192,10 +186,9 @@ def test_the_last_results_are_written_while_the_workers_finish(
 
     monkeypatch.setattr(loadermod.Loader, "submit", spy)
     monkeypatch.setattr(writermod.Writer, "_write_batch", count_commits)
-    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
-    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)
-    monkeypatch.setattr(loadermod, "FLUSH_ROWS", 10**9)   # never full: only the end decides
-    summary = load_paths([folder], tmp_path / "two.duckdb", jobs=2)
+    summary = load_paths([folder], tmp_path / "two.duckdb", jobs=2,
+                         settings=LoadSettings(chunk_files=1, inline_bytes=0,
+                                               flush_rows=10**9))   # never full: the end decides
     assert summary.loaded == 8
     per_game = sum(submitted) // 8    # the files are one game under eight ids
     assert per_game and sum(submitted) == 8 * per_game
@@ -225,9 +218,8 @@ def _snapshot(db: Path) -> dict[str, list[tuple[Any, ...]]]:
             for t in ("games", "events", "rounds", "round_scores", "game_players")}
 
 
-@pytest.mark.usefixtures("small_batches")
 def test_another_file_of_a_game_loaded_before_is_a_duplicate_in_a_later_load(
-        tmp_path: Path, game: list[dict[str, Any]]) -> None:
+        tmp_path: Path, small_batches: LoadSettings, game: list[dict[str, Any]]) -> None:
     """``load a/`` (game g), then ``load b/`` with another file of game g (here the same match
     under the same id, cut short: a different file): rejected with ``duplicate_game``, as
     within one load, a's game left as it was, b's file listed in ``load_errors``; again on
@@ -239,12 +231,12 @@ def test_another_file_of_a_game_loaded_before_is_a_duplicate_in_a_later_load(
     first.write_bytes(lines(game[:-5]))
     other.write_bytes(lines(game[:-9]))
     db = tmp_path / "cabo.duckdb"
-    assert load_paths([tmp_path / "a"], db, jobs=1).loaded == 1
+    assert load_paths([tmp_path / "a"], db, jobs=1, settings=small_batches).loaded == 1
     before = _snapshot(db)
     message = (f"game 'g' is also in {first}, loaded by an earlier command (a different file: "
                "remove one of the two, or give one another game_id)")
     for _ in range(2):
-        summary = load_paths([tmp_path / "b"], db, jobs=1)
+        summary = load_paths([tmp_path / "b"], db, jobs=1, settings=small_batches)
         assert (summary.loaded, summary.replaced, summary.exit_code()) == (0, 0, 1)
         assert [(e["file"], e["code"], e["message"]) for e in summary.rejected] == [
             (str(other), "duplicate_game", message)]
@@ -254,17 +246,16 @@ def test_another_file_of_a_game_loaded_before_is_a_duplicate_in_a_later_load(
         assert query(db, "SELECT path FROM files") == [(str(first),)]
     with first.open("ab") as f:     # a's file grew: not as loaded, but still game g's
         f.write(lines(game[-5:]))
-    summary = load_paths([tmp_path / "b"], db, jobs=1)
+    summary = load_paths([tmp_path / "b"], db, jobs=1, settings=small_batches)
     assert summary.loaded == 0 and [e["code"] for e in summary.rejected] == ["duplicate_game"]
     assert _snapshot(db) == before
     # loading a/ again brings its grown game in: a's file, its own game
-    assert load_paths([tmp_path / "a"], db, jobs=1).replaced == 1
+    assert load_paths([tmp_path / "a"], db, jobs=1, settings=small_batches).replaced == 1
     assert query(db, "SELECT source_file, events FROM games") == [(str(first), len(game))]
 
 
-@pytest.mark.usefixtures("small_batches")
 def test_a_file_moved_or_copied_with_its_bytes_is_no_duplicate_across_loads(
-        tmp_path: Path, game: list[dict[str, Any]]) -> None:
+        tmp_path: Path, small_batches: LoadSettings, game: list[dict[str, Any]]) -> None:
     """The same bytes under another path are the same game: moved (the old path gone) or
     copied (both there), the later load takes the new path as the game's file, rejecting
     nothing; the game's rows are the same."""
@@ -272,25 +263,24 @@ def test_a_file_moved_or_copied_with_its_bytes_is_no_duplicate_across_loads(
     first = tmp_path / "a" / "x.jsonl"
     first.write_bytes(lines(game))
     db = tmp_path / "cabo.duckdb"
-    load_paths([tmp_path / "a"], db, jobs=1)
+    load_paths([tmp_path / "a"], db, jobs=1, settings=small_batches)
     rows = {t: v for t, v in _snapshot(db).items() if t != "games"}
     (tmp_path / "copy").mkdir()
     copy = tmp_path / "copy" / "x.jsonl"
     copy.write_bytes(first.read_bytes())
-    summary = load_paths([tmp_path / "copy"], db, jobs=1)
+    summary = load_paths([tmp_path / "copy"], db, jobs=1, settings=small_batches)
     assert (summary.loaded, summary.replaced, summary.rejected) == (1, 1, [])
     assert query(db, "SELECT source_file FROM games") == [(str(copy),)]
     first.rename(tmp_path / "moved.jsonl")
-    summary = load_paths([tmp_path / "moved.jsonl"], db, jobs=1)
+    summary = load_paths([tmp_path / "moved.jsonl"], db, jobs=1, settings=small_batches)
     assert (summary.loaded, summary.replaced, summary.rejected) == (1, 1, [])
     assert query(db, "SELECT source_file FROM games") == [(str(tmp_path / "moved.jsonl"),)]
     assert {t: v for t, v in _snapshot(db).items() if t != "games"} == rows
     assert query(db, "SELECT path FROM files") == [(str(tmp_path / "moved.jsonl"),)]
 
 
-@pytest.mark.usefixtures("small_batches")
 def test_a_game_whose_earlier_file_is_gone_or_holds_another_game_is_replaced(
-        tmp_path: Path, game: list[dict[str, Any]]) -> None:
+        tmp_path: Path, small_batches: LoadSettings, game: list[dict[str, Any]]) -> None:
     """Another file of game g is no duplicate when the file g was loaded from no longer holds
     it: removed (g's file moved and changed on the way), or now another game's. The new file
     replaces g; a changed file at the same path replaces its earlier version as ever."""
@@ -299,17 +289,17 @@ def test_a_game_whose_earlier_file_is_gone_or_holds_another_game_is_replaced(
     first = tmp_path / "a" / "x.jsonl"
     first.write_bytes(lines(game[:-9]))
     db = tmp_path / "cabo.duckdb"
-    load_paths([first], db, jobs=1)
+    load_paths([first], db, jobs=1, settings=small_batches)
     first.write_bytes(lines(simulate_game("edition1", players=3, seed=5, game_id="h")))
     (tmp_path / "b" / "y.jsonl").write_bytes(lines(game[:-5]))
-    summary = load_paths([tmp_path / "b"], db, jobs=1)
+    summary = load_paths([tmp_path / "b"], db, jobs=1, settings=small_batches)
     assert (summary.loaded, summary.replaced, summary.rejected) == (1, 1, [])
     assert query(db, "SELECT game_id, source_file, events FROM games") == [
         ("g", str(tmp_path / "b" / "y.jsonl"), len(game) - 5)]
     (tmp_path / "b" / "y.jsonl").rename(tmp_path / "z.jsonl")
     with (tmp_path / "z.jsonl").open("ab") as f:   # moved, and grown on the way
         f.write(lines(game[-5:]))
-    summary = load_paths([tmp_path / "z.jsonl"], db, jobs=1)
+    summary = load_paths([tmp_path / "z.jsonl"], db, jobs=1, settings=small_batches)
     assert (summary.loaded, summary.replaced, summary.rejected) == (1, 1, [])
     assert query(db, "SELECT game_id, source_file, events FROM games") == [
         ("g", str(tmp_path / "z.jsonl"), len(game))]

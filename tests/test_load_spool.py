@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from load_command import tuned_command
 
 from cabo_log.db.load import load_paths
 from cabo_log.db.replay_files import SPOOL_PREFIX, remove_stale_spools, spool_folder
@@ -28,9 +29,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="flock, FIFOs and process groups")
 
 STALL = Path(__file__).resolve().parent / "stall"   # its sitecustomize reads FIFOs blocking
-LOAD = ("import sys; from cabo_log.db import loader; loader.INLINE_BYTES = 0; "
-        "loader.CHUNK_FILES = 1; from cabo_log.launch import main; "
-        "sys.argv[0] = 'cabo-log'; main()")
+LOAD = tuned_command(inline_bytes=0, chunk_files=1)
 HOLD = ("import sys; from pathlib import Path; from cabo_log.db.replay_files import "
         "spool_folder\nwith spool_folder(Path(sys.argv[1])) as folder:\n"
         "    print(folder, flush=True); sys.stdin.read()")

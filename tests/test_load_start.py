@@ -15,18 +15,18 @@ from typing import Any
 import duckdb
 import pytest
 import typer
+from load_command import tuned_command
 
 from cabo_log import cli
 from cabo_log.db import load as loadmod
-from cabo_log.db import loader as loadermod
 from cabo_log.db.listing import count_logs, survey_logs
 from cabo_log.db.load import load_paths
+from cabo_log.db.settings import LoadSettings
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.simulate import simulate_game
 
 # a load whose workers start (no load is too small for them) from the command line
-LOAD = ("import sys; from cabo_log.db import loader; loader.INLINE_BYTES = 0; "
-        "from cabo_log.launch import main; sys.argv[0] = 'cabo-log'; main()")
+LOAD = tuned_command(inline_bytes=0)
 
 
 @pytest.fixture(scope="module")
@@ -107,20 +107,19 @@ def test_the_forkserver_starts_before_the_database_is_opened(
     monkeypatch.setattr(loadmod, "prestart", lambda preload: calls.append("prestart"))
     opened = load_connection.open_for_load
 
-    def open_for_load(database: Path) -> Any:
+    def open_for_load(database: Path, settings: LoadSettings) -> Any:
         calls.append("open")
-        return opened(database)
+        return opened(database, settings)
 
     monkeypatch.setattr(load_connection, "open_for_load", open_for_load)
     load_paths([folder], tmp_path / "small.duckdb", jobs=2)
     assert calls == ["open"]
     calls.clear()
-    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)
-    load_paths([folder], tmp_path / "one.duckdb", jobs=1)
+    load_paths([folder], tmp_path / "one.duckdb", jobs=1, settings=LoadSettings(inline_bytes=0))
     assert calls == ["open"]
     calls.clear()
-    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
-    summary = load_paths([folder], tmp_path / "two.duckdb", jobs=2)
+    summary = load_paths([folder], tmp_path / "two.duckdb", jobs=2,
+                         settings=LoadSettings(inline_bytes=0, chunk_files=1))
     assert summary.loaded == 4
     assert calls[:2] == ["prestart", "open"]
 
@@ -154,7 +153,9 @@ def test_the_command_starts_the_forkserver_before_typer_parses(
     """``main`` starts the workers' forkserver for a load big enough for workers before
     typer has read the command line (typer's own parsing imports pydantic); a small load
     or ``--jobs 1`` starts none there."""
-    code = ("import sys; from cabo_log.db import load, loader; loader.INLINE_BYTES = {limit}; "
+    code = ("import sys; from functools import partial; from cabo_log.db import load; "
+            "from cabo_log.db.settings import LoadSettings; load.start_workers = partial("
+            "load.start_workers, settings=LoadSettings(inline_bytes={limit})); "
             "import typer.main as t; calls = []; get = t.get_command; "
             "t.get_command = lambda app: calls.append('typer') or get(app); "
             "load.prestart = lambda preload: calls.append('prestart'); "
@@ -274,7 +275,7 @@ def test_a_new_databases_workers_replay_before_it_is_opened(
     opened = load_connection.open_for_load
     patience = [20.0]   # seconds to wait for the first spool file
 
-    def watched(database: Any) -> Any:
+    def watched(database: Any, settings: LoadSettings) -> Any:
         deadline = time.monotonic() + patience[0]
         found = False
         while not found:
@@ -284,17 +285,17 @@ def test_a_new_databases_workers_replay_before_it_is_opened(
                 break
             time.sleep(0.02)
         spooled_before_open.append(found)
-        return opened(database)
+        return opened(database, settings)
 
     monkeypatch.setattr(load_connection, "open_for_load", watched)
-    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)
-    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
+    small = LoadSettings(inline_bytes=0, chunk_files=1)
     db = tmp_path / "new" / "cabo.duckdb"
     db.parent.mkdir()
-    assert load_paths([folder], db, jobs=2).loaded == 4
+    assert load_paths([folder], db, jobs=2, settings=small).loaded == 4
     assert spooled_before_open == [True]
     patience[0] = 0.0   # look once: the workers have not started
-    summary = load_paths([folder], db, jobs=2, force=True)   # existing: opened first
+    summary = load_paths([folder], db, jobs=2, force=True,
+                         settings=small)   # existing: opened first
     assert summary.loaded == 4 and spooled_before_open == [True, False]
 
 
@@ -309,14 +310,12 @@ def test_a_new_database_that_cannot_be_opened_stops_the_workers_it_started(
     from cabo_log.db import load_connection
     from cabo_log.db.replay_files import SPOOL_PREFIX
 
-    def refused(database: Any) -> Any:
+    def refused(database: Any, settings: LoadSettings) -> Any:
         raise duck.IOException("cannot open the file (simulated)")
 
     monkeypatch.setattr(load_connection, "open_for_load", refused)
-    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)
-    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)
     db = tmp_path / "cabo.duckdb"
     with pytest.raises(duck.IOException, match="simulated"):
-        load_paths([folder], db, jobs=2)
+        load_paths([folder], db, jobs=2, settings=LoadSettings(inline_bytes=0, chunk_files=1))
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(SPOOL_PREFIX)]
     assert not [p for p in multiprocessing.active_children() if "cabo-log-worker" in p.name]

@@ -25,9 +25,11 @@ from cabo_log.db.replay_files import (
     spool_folder,
     unspool,
 )
+from cabo_log.db.settings import LoadSettings
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 SAMPLE = SAMPLES / "edition1-match.jsonl"
+BUFFER = LoadSettings().spool_buffer
 
 
 def test_the_collector_is_paused_through_the_spool_and_restored(
@@ -36,19 +38,19 @@ def test_the_collector_is_paused_through_the_spool_and_restored(
     spool = replay_files.spool
 
     def watched(batches: dict[str, list[pa.RecordBatch]], folder: str,
-                number: int) -> SpoolFile:
+                number: int, buffer: int) -> SpoolFile:
         seen.append(gc.isenabled())
-        return spool(batches, folder, number)
+        return spool(batches, folder, number, buffer)
 
     monkeypatch.setattr(replay_files, "spool", watched)
     task = Task(str(SAMPLE), SAMPLE.stat().st_size, None)
     assert gc.isenabled()
-    outcomes, spooled = replay_to_spool(Spooled(str(tmp_path), 0, [task]))
+    outcomes, spooled = replay_to_spool(Spooled(str(tmp_path), 0, [task], BUFFER))
     assert [o.status for o in outcomes] == ["loaded"] and spooled is not None
     assert seen == [False] and gc.isenabled()
     gc.disable()
     try:
-        replay_to_spool(Spooled(str(tmp_path), 1, [task]))
+        replay_to_spool(Spooled(str(tmp_path), 1, [task], BUFFER))
         assert not gc.isenabled()  # a caller's pause is left alone
     finally:
         gc.enable()
@@ -57,7 +59,7 @@ def test_the_collector_is_paused_through_the_spool_and_restored(
 def test_spooled_rows_are_the_chunk_rows_and_the_files_are_gone(tmp_path: Path) -> None:
     logs = sorted(SAMPLES.glob("*.jsonl"))
     tasks = [Task(str(p), p.stat().st_size, None) for p in logs]
-    outcomes, spooled = replay_to_spool(Spooled(str(tmp_path), 7, tasks))
+    outcomes, spooled = replay_to_spool(Spooled(str(tmp_path), 7, tasks, BUFFER))
     assert spooled is not None
     assert os.listdir(tmp_path) == ["7.arrow"] == [os.path.basename(spooled.path)]
     spans = [(start, start + size) for _, start, size in spooled.parts]
@@ -87,7 +89,7 @@ def test_a_chunk_without_valid_logs_writes_nothing(tmp_path: Path) -> None:
     bad.write_text('{"not": "a header"}\n')
     spool = tmp_path / "spool"
     spool.mkdir()
-    outcomes, spooled = replay_to_spool(Spooled(str(spool), 0, [Task(str(bad), 20, None)]))
+    outcomes, spooled = replay_to_spool(Spooled(str(spool), 0, [Task(str(bad), 20, None)], BUFFER))
     assert [o.status for o in outcomes] == ["rejected"] and spooled is None
     assert unspool(None) == {}
     assert os.listdir(spool) == []

@@ -23,12 +23,14 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from load_command import tuned_command
 
 from cabo_log.db import database as dbmod
 from cabo_log.db import known
 from cabo_log.db import writer as writermod
 from cabo_log.db.load import Task, load_paths, replay_tasks
 from cabo_log.db.schema import SCHEMAS
+from cabo_log.db.settings import LoadSettings
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.simulate import simulate_game
 
@@ -41,10 +43,8 @@ EXIT_SECONDS = 4.0  # from the signal to the exit of the command (the machine ma
 GONE_SECONDS = 3.0  # for the forkserver and the resource tracker to notice the exit
 # small chunks and batches: many results, many commits (each of two appends to DuckDB) and
 # checkpoints (every other commit) in a load of a few seconds
-LOAD = ("import sys; from cabo_log.db import load, loader; loader.CHUNK_BYTES = 50_000; "
-        "loader.FLUSH_ROWS = 4_000; load.COMMIT_ROWS = 8_000; load.CHECKPOINT_ROWS = 16_000; "
-        "loader.INLINE_BYTES = 0; from cabo_log.launch import main; "
-        "sys.argv[0] = 'cabo-log'; main()")
+LOAD = tuned_command(chunk_bytes=50_000, flush_rows=4_000, commit_rows=8_000,
+                    checkpoint_rows=16_000, inline_bytes=0)
 GROUP = "group"
 PARENT = "parent"
 KEPT = re.compile(r"^cabo-log: (interrupted|terminated); (?:(\d+) games? of completed batches "
@@ -218,7 +218,7 @@ def test_a_stop_never_interrupts_a_commit_it_then_denies(
     db = tmp_path / "cabo.duckdb"
     con = dbmod.connect(db, read_only=False)
     dbmod.ensure_schema(con, db)
-    writer = writermod.Writer(con)
+    writer = writermod.Writer(con, settings=LoadSettings(commit_rows=0, checkpoint_rows=0))
     held = _HeldCommit(writer.con)
     writer.con = held  # type: ignore[assignment]
     outcomes, rows = replay_tasks([Task(str(p), p.stat().st_size, None)

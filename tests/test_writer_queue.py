@@ -1,13 +1,14 @@
-"""The load's writer queues batches behind the one it is writing (``writer.QUEUED``), so the
+"""The load's writer queues batches behind the one it is writing (``LoadSettings.queued``), so the
 loader is not held up while DuckDB appends: written in order, all of them by ``flush``, a failed
 one failing those behind it unwritten, a stop dropping the queued ones. It holds a batch's small
-tables back until the transaction commits (``writer.DEFER_ROWS``), never past a DELETE of their
-rows. The load's workers run at a lower priority than the parent (``loader.WORKER_NICE``)."""
+tables back until the transaction commits (``defer_rows``), never past a DELETE of their rows.
+The load's workers run at a lower priority than the parent (``worker_nice``)."""
 
 from __future__ import annotations
 
 import os
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from cabo_log.db import database as dbmod
 from cabo_log.db import known
 from cabo_log.db import writer as writermod
 from cabo_log.db.replay_files import Task, replay_tasks
+from cabo_log.db.settings import DEFAULTS, LoadSettings
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.simulate import simulate_game
 from cabo_log.workers import Pool
@@ -76,12 +78,16 @@ def _games(folder: Path, count: int) -> list[Task]:
     return tasks
 
 
-def _writer(tmp_path: Path, held: str = "INSERT", commit_rows: int = 0
+QUEUED = DEFAULTS.queued
+
+
+def _writer(tmp_path: Path, held: str = "INSERT", commit_rows: int = 0, **settings: Any
             ) -> tuple[writermod.Writer, _GatedInsert, duckdb.DuckDBPyConnection, Path]:
     db = tmp_path / "cabo.duckdb"
     con = dbmod.connect(db, read_only=False)
     dbmod.ensure_schema(con, db)
-    writer = writermod.Writer(con, commit_rows=commit_rows)
+    writer = writermod.Writer(con, settings=LoadSettings(commit_rows=commit_rows,
+                                                         checkpoint_rows=0, **settings))
     gated = _GatedInsert(writer.con, held)
     writer.con = gated  # type: ignore[assignment]
     return writer, gated, con, db
@@ -106,7 +112,7 @@ def _games_in(db: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def tasks(tmp_path_factory: pytest.TempPathFactory) -> list[Task]:
-    return _games(tmp_path_factory.mktemp("queue"), writermod.QUEUED + 2)
+    return _games(tmp_path_factory.mktemp("queue"), QUEUED + 2)
 
 
 def test_submit_returns_while_the_batch_before_is_being_written(
@@ -114,16 +120,16 @@ def test_submit_returns_while_the_batch_before_is_being_written(
     writer, gated, con, db = _writer(tmp_path)
     first = _submit_game(writer, tasks[0])
     assert gated.inserting.wait(60)          # the first batch is being written, held
-    numbers = [_submit_game(writer, t) for t in tasks[1:1 + writermod.QUEUED]]
-    assert numbers == list(range(2, 2 + writermod.QUEUED))   # queued without waiting
+    numbers = [_submit_game(writer, t) for t in tasks[1:1 + QUEUED]]
+    assert numbers == list(range(2, 2 + QUEUED))   # queued without waiting
     assert writer.committed_through == 0
     gated.gate.set()
     writer.flush()
     writer.close()
     con.close()
     assert first == 1 and writer.committed_through == writer.submitted
-    assert writer.committed_games == 1 + writermod.QUEUED
-    assert _games_in(db) == sorted(f"q{i}" for i in range(1 + writermod.QUEUED))
+    assert writer.committed_games == 1 + QUEUED
+    assert _games_in(db) == sorted(f"q{i}" for i in range(1 + QUEUED))
 
 
 def test_a_flush_commits_a_batch_the_writer_has_not_begun_yet(
@@ -224,7 +230,7 @@ def test_small_tables_wait_for_the_commit_and_never_outlive_a_delete(
 def test_a_table_is_held_back_until_as_many_rows_as_are_still_to_come(
         tmp_path: Path, tasks: list[Task]) -> None:
     """``Batch.to_come``: a table's rows wait in the transaction while they are fewer than
-    its rows still to come (its rows so far times ``to_come``) and than ``DEFER_ROWS``; none
+    its rows still to come (its rows so far times ``to_come``) and than ``defer_rows``; none
     wait once nothing is to come. Written or held, the same rows in the end."""
     writer, gated, con, db = _writer(tmp_path, commit_rows=10**9)
     gated.gate.set()
@@ -240,7 +246,7 @@ def test_a_table_is_held_back_until_as_many_rows_as_are_still_to_come(
         seen.append(gated.inserts)
 
     tables = len(replay_tasks([tasks[0]])[1].batches()) + 1   # a game's tables, and ``files``
-    submit(tasks[0], float("inf"))   # unknown: held up to DEFER_ROWS (a game is far fewer)
+    submit(tasks[0], float("inf"))   # unknown: held up to defer_rows (a game is far fewer)
     submit(tasks[1], 1.0)            # as many to come as came: the two games' rows written
     submit(tasks[2], 0.5)            # a game held, half of three games to come
     submit(tasks[3], 0.0)            # nothing to come: everything written
@@ -276,21 +282,20 @@ def test_the_load_starts_its_workers_at_a_lower_priority(
             super().__init__(jobs, **options)
 
     monkeypatch.setattr(loadermod, "Pool", Recorded)
-    monkeypatch.setattr(loadermod, "INLINE_BYTES", 0)     # workers even for four small games,
-    monkeypatch.setattr(loadermod, "CHUNK_FILES", 1)      # in four chunks
     summary = load.load_paths([str(Path(t.path).parent) for t in tasks[:1]],
-                              tmp_path / "cabo.duckdb", jobs=2)
+                              tmp_path / "cabo.duckdb", jobs=2,
+                              # workers even for four small games, in four chunks
+                              settings=LoadSettings(inline_bytes=0, chunk_files=1))
     assert summary.loaded == len(tasks)
-    assert asked == [loadermod.WORKER_NICE] and loadermod.WORKER_NICE > 0
+    assert asked == [DEFAULTS.worker_nice] and DEFAULTS.worker_nice > 0
 
 
 def test_held_rows_are_copied_out_of_the_spool_and_bounded_in_bytes(
-        tmp_path: Path, tasks: list[Task], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, tasks: list[Task]) -> None:
     """A table's held batches are copied into memory of the writer's own once more than
-    ``HELD_MAPPED`` of them are held (each batch read from a spool file keeps the whole file
-    mapped), and appended once they are ``HELD_BYTES``; the same rows in the end."""
-    monkeypatch.setattr(writermod, "HELD_MAPPED", 2)
-    writer, gated, con, db = _writer(tmp_path, commit_rows=10**9)
+    ``held_mapped`` of them are held (each batch read from a spool file keeps the whole file
+    mapped), and appended once they are ``held_bytes``; the same rows in the end."""
+    writer, gated, con, db = _writer(tmp_path, commit_rows=10**9, held_mapped=2)
     gated.gate.set()
     held_batches = []
     for task in tasks[:5]:
@@ -299,8 +304,8 @@ def test_held_rows_are_copied_out_of_the_spool_and_bounded_in_bytes(
         assert writer._open is not None
         held_batches.append(len(writer._open.tables["games"]))
     assert gated.inserts == 0
-    assert max(held_batches) <= writermod.HELD_MAPPED + 1 and held_batches[-1] < 5, held_batches
-    monkeypatch.setattr(writermod, "HELD_BYTES", 1)   # any rows held are now too many
+    assert max(held_batches) <= 2 + 1 and held_batches[-1] < 5, held_batches
+    writer.settings = replace(writer.settings, held_bytes=1)   # any rows held are now too many
     _submit_game(writer, tasks[5])
     writer.wait()
     assert gated.inserts > 0

@@ -29,6 +29,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ import pyarrow.parquet as pq
 from cabo_log.db import event_tables
 from cabo_log.db.event_tables import widen
 from cabo_log.db.load import (
-    COMMIT_ROWS,
+    LoadSettings,
     LoadSummary,
     Outcome,
     Progress,
@@ -49,6 +50,7 @@ from cabo_log.db.load import (
 )
 from cabo_log.db.load_connection import open_for_load
 from cabo_log.db.loader import Loader
+from cabo_log.db.settings import DEFAULTS
 from cabo_log.log.logfile import find_logs
 
 PARTITION_BYTES = 16 << 20     # about this much log text per task
@@ -154,10 +156,12 @@ def load_cluster(paths: Sequence[str | os.PathLike[str]], database: str | os.Pat
                  address: str, *, parquet_out: str | os.PathLike[str] | None = None,
                  force: bool = False, progress: Progress | None = None,
                  on_total: Callable[[int], None] | None = None,
-                 replay: Replay = replay_partition) -> LoadSummary:
+                 replay: Replay = replay_partition,
+                 settings: LoadSettings = DEFAULTS) -> LoadSummary:
     """Load log files on a Dask cluster, into ``database`` or as a Parquet dataset with
     ``database`` a file of views over it (``parquet_out``). ``replay`` is the task (tests
-    pass one that kills its worker once)."""
+    pass one that kills its worker once); ``settings`` tune the local writer, as a local
+    load's (its checkpoints aside: DuckDB decides)."""
     started = time.perf_counter()
     files = [os.path.abspath(p) for p in find_logs(paths)]
     client = connect_cluster(address)
@@ -170,7 +174,7 @@ def load_cluster(paths: Sequence[str | os.PathLike[str]], database: str | os.Pat
                                    replay=replay)
         else:
             summary = _load_database(client, files, database, force, progress, on_total,
-                                     replay)
+                                     replay, settings)
     finally:
         _close(client)
     summary.seconds = time.perf_counter() - started
@@ -192,19 +196,20 @@ def address_is_local(client: Any) -> bool:
 
 def _load_database(client: Any, files: list[str], database: str | os.PathLike[str],
                    force: bool, progress: Progress | None,
-                   on_total: Callable[[int], None] | None, replay: Replay) -> LoadSummary:
+                   on_total: Callable[[int], None] | None, replay: Replay,
+                   settings: LoadSettings) -> LoadSummary:
     """Replay on the cluster into a staging folder next to the database, then append each
     partition, in order, through the local loader's writer (same keys, same checks)."""
     from cabo_log.db import database as db
     from cabo_log.db.writer import Writer
 
-    con = open_for_load(database)
-    writer = Writer(con, commit_rows=COMMIT_ROWS)
+    con = open_for_load(database, settings)
+    writer = Writer(con, settings=replace(settings, checkpoint_rows=0))
     staging = tempfile.mkdtemp(prefix=".cabo-log-cluster-",
                                dir=Path(database).resolve().parent)
     try:
         db.ensure_schema(con, database)
-        loader = Loader(con, writer, force, set(files).__contains__)
+        loader = Loader(con, writer, force, set(files).__contains__, settings=settings)
         parts = partitions(list(loader.start(files, on_total, progress)))
         for (part, _), future in zip(parts, _run(client, parts, staging, replay), strict=True):
             outcomes: list[Outcome] = future.result()

@@ -26,8 +26,6 @@ GameRow = tuple[str, str, bool, int | None, int | None, bool, str | None]
 HEADER_BYTES = 1 << 20   # ``header_game_id`` reads at most this much for the first line
 
 
-SCAN_GAMES = 200_000     # a database holding at most this many games is read into ``Seen``
-
 
 class Seen:
     """The game ids the database may hold, as a Bloom filter of fixed size (``BITS``): a game
@@ -62,7 +60,8 @@ class Seen:
 
 
 class Known:
-    def __init__(self, con: Any, stamp: int, *, new: bool = False) -> None:
+    def __init__(self, con: Any, stamp: int, *, new: bool = False,
+                 scan_games: int = 200_000) -> None:
         self.con = con          # (None until a new database is open: see ``new``)
         self.stamp = stamp      # ``loaded_at`` (µs) of the ``files`` rows this load writes
         self.new = new          # the database did not exist when the load began: it holds
@@ -70,6 +69,7 @@ class Known:
                                 # ``files`` and ``with_errors`` need not ask it
         self.seen: Seen | None = None   # made on the first ``games`` question
         self.scanned = False
+        self.scan_games = scan_games   # ``LoadSettings.scan_games``
         self.lock: AbstractContextManager[Any] = nullcontext()   # held while asking: the
                                 # writer may attach the database again meanwhile otherwise
                                 # (``writer.Writer.reopening``)
@@ -134,13 +134,13 @@ class Known:
 
     def _maybe_held(self, game_ids: Sequence[str]) -> Sequence[str]:
         """Those of ``game_ids`` the database may hold. The first time, the game ids of a
-        database of at most ``SCAN_GAMES`` games are read into ``seen`` (a bigger one is
+        database of at most ``scan_games`` games are read into ``seen`` (a bigger one is
         asked every time, as reading it would cost more than a load of a few files saves);
         from then on the loader reports each game it writes (``saw``)."""
         if not self.scanned:
             self.scanned = True
             count = self._ask("SELECT count(*) FROM games")[0][0]
-            if count <= SCAN_GAMES:
+            if count <= self.scan_games:
                 self.seen = Seen()
                 with self.lock:
                     cursor = self.con.execute("SELECT game_id FROM games")

@@ -14,10 +14,11 @@ bounded number in flight.
 Memory stays flat however many files there are: the parent holds no list of them, asks the
 database what it knew of each block of files (``known``) and which game ids it holds for each
 chunk, and remembers only the games of the batches not committed yet. DuckDB's own memory is
-bounded by a transaction's rows (``COMMIT_ROWS``), by dropping the blocks it wrote from its cache
-(``load_connection.drop_cache``) and by folding the committed batches into the database file every
-``CHECKPOINT_ROWS`` rows and attaching it again (``database.reattach``): until then DuckDB keeps
-the metadata of every row group written (docs/performance.md, "Memory, flat").
+bounded by a transaction's rows (``LoadSettings.commit_rows``), by dropping the blocks it wrote
+from its cache (``load_connection.drop_cache``) and by folding the committed batches into the
+database file every ``checkpoint_rows`` rows and attaching it again (``database.reattach``):
+until then DuckDB keeps the metadata of every row group written (docs/performance.md, "Memory,
+flat"). Every such tuning is a field of one ``settings.LoadSettings``, passed down.
 """
 
 from __future__ import annotations
@@ -40,30 +41,22 @@ from cabo_log.db.replay_files import (
     replay_tasks,
     replay_to_spool,
 )
+from cabo_log.db.settings import DEFAULTS, LoadSettings
 from cabo_log.workers import interruption, prestart, worker_count
-
-COMMIT_ROWS = 1_000_000     # the writer commits once a transaction holds this many: enough for
-                            # each ``events`` table (``event_tables``) to get whole row groups,
-                            # which DuckDB writes straight to the file; a smaller part goes
-                            # through the write-ahead log and is written again by the
-                            # checkpoint (row groups of 122,880 rows, 400,000: +0.9 s of 5 s for
-                            # 2,000 games). What a transaction holds is what the loader's memory
-                            # grows by (its blocks, its games remembered: 2,000,000 -> 1,000,000
-                            # the peak at 100,000 small games ~250 -> ~231 MB, the file +4 %)
-CHECKPOINT_ROWS = 1_000_000  # and folds the committed rows into the file every this many, and
-                            # attaches it again (``Writer._checkpoint``)
 
 # --- the parent side --------------------------------------------------------------------------
 
 def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathLike[str], *,
                jobs: int | None = None, force: bool = False,
                progress: Progress | None = None,
-               on_total: Callable[[int], None] | None = None) -> LoadSummary:
-    """Load log files and folders (searched for ``*.jsonl``) into the database.
+               on_total: Callable[[int], None] | None = None,
+               settings: LoadSettings = DEFAULTS) -> LoadSummary:
+    """Load log files and folders (searched for ``*.jsonl``) into the database, tuned by
+    ``settings`` (passed down to the loader, the writer, the workers and the connection).
 
-    The rows go to the writer about ``FLUSH_ROWS`` at a time (once every chunk is handed out
-    to the workers, each result as it comes), into a transaction committed once it holds
-    ``COMMIT_ROWS`` (a batch: many row groups at once, which DuckDB writes compressed
+    The rows go to the writer about ``settings.flush_rows`` at a time (once every chunk is
+    handed out to the workers, each result as it comes), into a transaction committed once it
+    holds ``settings.commit_rows`` (a batch: many row groups at once, which DuckDB writes compressed
     straight to the database file, with little left for the checkpoint at the end).
     Raises ``db.DatabaseError`` when the database cannot be used, ``LoadError`` when the load
     stopped (a worker died, a disk filled up, DuckDB could not write) and ``LoadInterrupted``
@@ -71,7 +64,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     the batches written before it stay (``committed``), and loading again finishes.
     """
     started = time.perf_counter()
-    total, big = survey_logs(paths, loaders.INLINE_BYTES)
+    total, big = survey_logs(paths, settings.inline_bytes)
     if not total:
         raise NoLogsFound(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
     workers = big and worker_count(jobs, 2) > 1
@@ -83,7 +76,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     # a new database holds nothing to plan against: the workers start on the first chunks
     # before DuckDB is even imported (~0.1-0.2 s sooner, with a core idle meanwhile)
     new = workers and not any(os.path.exists(f"{database}{end}") for end in ("", ".wal"))
-    loader = loaders.Loader(None, None, force, listed_in(paths), new=new)
+    loader = loaders.Loader(None, None, force, listed_in(paths), new=new, settings=settings)
     tasks = loader.start(iter_logs(paths), on_total, progress, total)
     spool_in = Path(database).absolute().parent
     remove_stale_spools(spool_in)   # those of loads killed outright (SIGKILL) before
@@ -96,7 +89,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         from cabo_log.db.load_connection import close_after_load, open_for_load, reopen_for_load
         from cabo_log.db.writer import Writer
 
-        con = open_for_load(database)
+        con = open_for_load(database, settings)
     except BaseException as exc:
         loader.abandon(exc)
         stop = interruption(exc)
@@ -105,8 +98,8 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         _raise_failure(exc, 0, writing=False)
         raise
     try:   # its cursor runs a statement, which a stop signal can cut short too
-        writer = Writer(con, commit_rows=COMMIT_ROWS, checkpoint_rows=CHECKPOINT_ROWS,
-                        reopen=reopen_for_load)
+        writer = Writer(con, settings=settings,
+                        reopen=lambda con: reopen_for_load(con, settings))
     except BaseException as exc:
         loader.abandon(exc)
         close_after_load(con, stopping=True)
@@ -160,12 +153,14 @@ def _raise_failure(exc: BaseException, committed: int, *, writing: bool = True) 
         raise error from None
 
 
-def start_workers(paths: Sequence[str | os.PathLike[str]], jobs: int | None) -> None:
+def start_workers(paths: Sequence[str | os.PathLike[str]], jobs: int | None,
+                  settings: LoadSettings = DEFAULTS) -> None:
     """Start the workers' forkserver if a load of ``paths`` will want workers: ``cabo-log
     load`` calls it before typer parses (~75 ms sooner), ``load_paths`` (a no-op then) after."""
-    if worker_count(jobs, 2) > 1 and holds_at_least(paths, loaders.INLINE_BYTES):
+    if worker_count(jobs, 2) > 1 and holds_at_least(paths, settings.inline_bytes):
         prestart(loaders.WORKER_PRELOAD)
 
 
-__all__ = ["LoadError", "LoadInterrupted", "LoadSummary", "NoLogsFound", "Outcome", "Progress",
+__all__ = ["LoadError", "LoadInterrupted", "LoadSettings", "LoadSummary", "NoLogsFound",
+           "Outcome", "Progress",
            "Task", "duplicate", "file_hash", "load_paths", "replay_tasks", "replay_to_spool"]

@@ -37,6 +37,7 @@ from cabo_log.db.replay_files import (
     spool_folder,
     unspool,
 )
+from cabo_log.db.settings import LoadSettings
 from cabo_log.workers import Pool, cores, worker_count
 
 if TYPE_CHECKING:
@@ -44,16 +45,6 @@ if TYPE_CHECKING:
 
     from cabo_log.db.writer import Writer
 
-CHUNK_BYTES = 1 << 20       # about this much log text per task sent to a worker
-CHUNK_FILES = 256           # and at most this many files
-INLINE_BYTES = 2 << 20      # below this much changed data, replay in this process
-FLUSH_ROWS = 20_000         # rows handed to the writer at a time (about a chunk's), and
-                            # every result as it comes once every chunk is handed out: the
-                            # writer appends them when it sees fit (``writer.Batch.to_come``)
-WORKER_NICE = 10            # the workers' niceness: the writer, the one serial stage, gets a
-                            # core whenever it has rows (at 0 it fell behind: ~0.5-0.8 s of
-                            # appends alone after the last chunk; docs/workers.md)
-PLAN_BLOCK = 1024           # files stat'ed and looked up in the database at a time
 WORKER_PRELOAD = [replay_files.__name__, *replay_files.REPLAY_MODULES]   # what the workers'
                                             # forkserver imports once
 
@@ -96,13 +87,15 @@ class Loader:
     yet committed (what the database cannot answer yet) are remembered here."""
 
     def __init__(self, con: Any, writer: Writer | None, force: bool,
-                 listed: Callable[[str], bool] | None = None, *, new: bool = False) -> None:
+                 listed: Callable[[str], bool] | None = None, *, new: bool = False,
+                 settings: LoadSettings) -> None:
+        self.settings = settings
         self.con = con          # (None until ``attach``: a new database, planned before
         self.writer: Writer = writer  # type: ignore[assignment]   # it is open, ``new``)
         self.force = force
         self.summary = LoadSummary()
         self.stamp = time.time_ns() // 1000     # ``loaded_at`` of every ``files`` row written
-        self.known = Known(con, self.stamp, new=new)
+        self.known = Known(con, self.stamp, new=new, scan_games=settings.scan_games)
         self.chunks: Iterator[list[Task]] = iter(())   # what ``begin`` planned, for ``finish``
         self.results: Iterator[tuple[list[Outcome], SpoolFile | None]] | None = None
         self.working = ExitStack()   # the workers and their spool folder, from ``begin``
@@ -138,7 +131,7 @@ class Loader:
     def plan(self, files: Iterable[str], progress: Progress | None = None) -> Iterator[Task]:
         """Tasks for the files that may have changed, block by block; the others are counted
         as skipped (and on the progress bar) as they are met."""
-        for block in blocks(files, PLAN_BLOCK):
+        for block in blocks(files, self.settings.plan_block):
             known = self.known.files(block)
             with_errors = self.known.with_errors(block)
             skipped = 0
@@ -172,22 +165,24 @@ class Loader:
         beforehand, to choose. The workers leave their rows in a spool folder made in
         ``spool_in`` (next to the database) and removed when the load ends, however it ends
         (``finish``, or ``abandon`` on an error)."""
-        chunks = _chunks(tasks)
+        settings = self.settings
+        chunks = _chunks(tasks, settings)
         head: list[list[Task]] = []
         size = 0
         for chunk in chunks:
             head.append(chunk)
             size += sum(t.size for t in chunk)
-            if size >= INLINE_BYTES and len(head) >= cores():
+            if size >= settings.inline_bytes and len(head) >= cores():
                 break
         workers = worker_count(jobs, len(head))
         self.chunks = itertools.chain(head, chunks)
-        if workers <= 1 or size < INLINE_BYTES:
+        if workers <= 1 or size < settings.inline_bytes:
             return
         folder = self.working.enter_context(spool_folder(spool_in))
         pool = self.working.enter_context(
-            Pool(workers, preload=WORKER_PRELOAD, nice=WORKER_NICE))
-        work = (Spooled(folder, n, chunk) for n, chunk in enumerate(self.chunks))
+            Pool(workers, preload=WORKER_PRELOAD, nice=settings.worker_nice))
+        work = (Spooled(folder, n, chunk, settings.spool_buffer)
+                for n, chunk in enumerate(self.chunks))
         self.results = pool.imap(replay_to_spool, self._then_drain(work), now=True)
 
     def finish(self, progress: Progress | None) -> None:
@@ -317,7 +312,7 @@ class Loader:
             self.rows_in += sum(b.num_rows for b in items)
         self.handled += len(outcomes)
         if self.writer.pending.rows and (self.draining
-                                         or self.writer.pending.rows >= FLUSH_ROWS):
+                                         or self.writer.pending.rows >= self.settings.flush_rows):
             self.submit(self._to_come())
         if progress is not None:
             progress(len(outcomes))
@@ -343,18 +338,18 @@ class Loader:
         self.held = {}
 
 
-def _chunks(tasks: Iterable[Task]) -> Iterator[list[Task]]:
+def _chunks(tasks: Iterable[Task], settings: LoadSettings) -> Iterator[list[Task]]:
+    """The tasks in chunks of about ``chunk_bytes`` of log text, at most ``chunk_files``."""
     chunk: list[Task] = []
     size = 0
     for task in tasks:
         chunk.append(task)
         size += task.size
-        if size >= CHUNK_BYTES or len(chunk) >= CHUNK_FILES:
+        if size >= settings.chunk_bytes or len(chunk) >= settings.chunk_files:
             yield chunk
             chunk, size = [], 0
     if chunk:
         yield chunk
 
 
-__all__ = ["CHUNK_BYTES", "CHUNK_FILES", "FLUSH_ROWS", "INLINE_BYTES", "Loader", "Progress",
-           "WORKER_NICE", "WORKER_PRELOAD"]
+__all__ = ["Loader", "Progress", "WORKER_PRELOAD"]

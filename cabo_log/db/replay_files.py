@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 SPOOL_SUFFIX = ".arrow"
 SPOOL_PREFIX = ".cabo-log-load-"   # the workers' Arrow files wait in such a folder
-SPOOL_BUFFER = 1 << 20   # bytes ``spool`` gathers before each write to its file
 REPLAY_MODULES = ["cabo_log.db.chunk", "cabo_log.db.rows", "cabo_log.log.replay"]
 
 
@@ -61,11 +60,13 @@ def file_hash(data: bytes) -> str:
 @dataclass(slots=True)
 class Spooled:
     """One worker task of a load: replay ``tasks`` and leave their rows in ``folder`` (the
-    load's spool), in files named after ``number`` (unique in the load)."""
+    load's spool), in files named after ``number`` (unique in the load), written through a
+    buffer of ``buffer`` bytes (``LoadSettings.spool_buffer``)."""
 
     folder: str
     number: int
     tasks: list[Task]
+    buffer: int
 
 
 @dataclass(slots=True)
@@ -87,12 +88,14 @@ def replay_to_spool(job: Spooled) -> tuple[list[Outcome], SpoolFile | None]:
     DuckDB reads the worker's Arrow buffers where they lie."""
     with paused_collector():  # through the Arrow writing too (~10 % of a chunk's time)
         outcomes, chunk = replay_tasks(job.tasks)
-        spooled = spool(chunk.batches(), job.folder, job.number) if len(chunk) else None
+        spooled = (spool(chunk.batches(), job.folder, job.number, job.buffer) if len(chunk)
+                   else None)
         del chunk   # freed while the collector is off: back on, it would first scan it all
     return outcomes, spooled
 
 
-def spool(batches: dict[str, list[pa.RecordBatch]], folder: str, number: int) -> SpoolFile:
+def spool(batches: dict[str, list[pa.RecordBatch]], folder: str, number: int,
+          buffer: int) -> SpoolFile:
     """Write the tables' batches into ``NUMBER.arrow`` in ``folder``: each table an Arrow IPC
     stream, one after the other (one file per chunk, not one per table: the parent maps,
     opens and removes a seventh as many files)."""
@@ -101,9 +104,9 @@ def spool(batches: dict[str, list[pa.RecordBatch]], folder: str, number: int) ->
     path = os.path.join(folder, f"{number}{SPOOL_SUFFIX}")
     parts = []
     # buffered: Arrow writes each buffer of each column with a ``write`` of its own (~800 a
-    # chunk, half the spool's CPU); a 1 MiB buffer makes them a few large ones
+    # chunk, half the spool's CPU); a buffer of a megabyte makes them a few large ones
     try:
-        with pa.OSFile(path, "wb") as raw, pa.BufferedOutputStream(raw, SPOOL_BUFFER) as sink:
+        with pa.OSFile(path, "wb") as raw, pa.BufferedOutputStream(raw, buffer) as sink:
             for table, items in batches.items():
                 start = sink.tell()
                 with pa.ipc.new_stream(sink, items[0].schema) as writer:

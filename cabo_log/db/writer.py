@@ -17,22 +17,9 @@ import pyarrow as pa
 from cabo_log.db.database import ANALYSIS_SCHEMAS, use_same
 from cabo_log.db.event_tables import GAME_STORED, stored
 from cabo_log.db.load_connection import drop_cache
+from cabo_log.db.settings import LoadSettings
 
-DEFER_ROWS = 50_000   # a table's rows fewer than this wait in the transaction for more
-                      # (``Writer._holds_back``): each append costs DuckDB ~1-2 ms whatever its
-                      # size, and a load submits a batch of ~12 tables per chunk of files
-HELD_BYTES = 4 << 20  # and a table's rows held are appended once they are this big: a small
-                      # table (a ``games`` row a game, ~300 bytes) would otherwise hold up to
-                      # DEFER_ROWS rows, and a load's memory grow with its games (the loader's
-                      # peak 215 MB at 10,000 small games, 330 MB at 100,000)
-HELD_MAPPED = 8       # a table's held batches that may lie in the spool (``_own_held``)
 FILE_TABLES = ("files", "load_errors")   # the tables keyed by a file's path, not a game's
-DROP_ROWS = 250_000     # rows appended between two ``_drop_cache`` inside a transaction (a
-                        # table's blocks cached meanwhile: ~3 MB)
-QUEUED = 8   # batches submitted and not yet written that ``submit`` lets wait behind the one
-             # being written before it waits itself: a loader blocked in ``submit`` hands the
-             # workers no new chunks, and those that finish meanwhile sit idle (a batch is
-             # about a chunk's rows, ``load.FLUSH_ROWS``: eight are ~30 MB of mapped Arrow)
 
 
 @dataclass
@@ -68,11 +55,11 @@ class Batch:
 
 class Writer:
     """The single writer of a load. Rows arrive as Arrow record batches and wait in memory
-    until the loader ``submit``s them (about a chunk's, ``load.FLUSH_ROWS``); then they go to
-    DuckDB, a table's rows once enough of them wait (``_holds_back``) (the rows of the games
-    they replace deleted first, the new rows appended in bulk: ``INSERT ... SELECT`` from
-    Arrow, never row by row) inside a transaction that is committed once it holds
-    ``commit_rows`` rows, and by ``flush``.
+    until the loader ``submit``s them (about a chunk's, ``LoadSettings.flush_rows``); then
+    they go to DuckDB, a table's rows once enough of them wait (``_holds_back``) (the rows of
+    the games they replace deleted first, the new rows appended in bulk: ``INSERT ... SELECT``
+    from Arrow, never row by row) inside a transaction that is committed once it holds
+    ``settings.commit_rows`` rows, and by ``flush``.
 
     A transaction (a batch) is all or nothing: an error, a crash or Ctrl-C in the middle leaves
     the database as it was before it; batches committed earlier stay (a game is always whole,
@@ -87,19 +74,19 @@ class Writer:
 
     ``submit`` writes in a background thread (DuckDB releases the GIL), so the loader goes on
     receiving rows meanwhile; one batch is written at a time, in the order submitted, and up to
-    ``QUEUED`` more wait their turn before ``submit`` waits. A batch that failed fails the
+    ``settings.queued`` more wait their turn before ``submit`` waits. A batch that failed fails the
     ones behind it unwritten: what is committed is always every batch up to some number.
     """
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, *, commit_rows: int = 0,
-                 checkpoint_rows: int = 0,
+    def __init__(self, con: duckdb.DuckDBPyConnection, *, settings: LoadSettings,
                  reopen: Callable[[duckdb.DuckDBPyConnection], None] | None = None) -> None:
+        self.settings = settings    # its ``commit_rows`` (0: every submitted batch is committed
+                                    # at once), ``checkpoint_rows`` (0: DuckDB decides) and
+                                    # what a transaction holds back
         self.con = use_same(con)    # the writing thread's own connection to the database
         self._tuner = con.cursor()  # and the one that lowers DuckDB's memory limit for a
                                     # moment (``_drop_cache``), outside its transactions
         self._uncached = 0          # rows appended since the last ``_drop_cache``
-        self.commit_rows = commit_rows   # 0: every submitted batch is committed at once
-        self.checkpoint_rows = checkpoint_rows   # 0: DuckDB decides when to checkpoint
         self._reopen = reopen       # attaches the database again after a checkpoint
         self.reopening = threading.Lock()   # held while it does: the loader's questions to
                                             # the database wait (``known.Known.lock``)
@@ -156,8 +143,8 @@ class Writer:
     def submit(self, commit: bool = False, to_come: float = float("inf")) -> int:
         """Write what is pending in the background (after the batch being written, if any);
         its number (``committed_through`` reaches it when it is committed). Waits first only
-        while ``QUEUED`` batches wait behind the one being written."""
-        self._wait_until(QUEUED)
+        while ``settings.queued`` batches wait behind the one being written."""
+        self._wait_until(self.settings.queued)
         batch, self.pending = self.pending, Batch()
         batch.commit, batch.to_come = commit, to_come
         if batch.empty() and not (commit and self._uncommitted):
@@ -260,7 +247,7 @@ class Writer:
                 self._insert_deferred(opened, ["load_errors"])
                 con.execute("DELETE FROM load_errors WHERE file IN (SELECT unnest($p))",
                             {"p": sorted(set(batch.delete_errors))})
-            last = batch.commit or opened.rows + batch.rows >= self.commit_rows
+            last = batch.commit or opened.rows + batch.rows >= self.settings.commit_rows
             for table, batches in batch.tables.items():
                 opened.tables.setdefault(table, []).extend(batches)
                 rows = sum(b.num_rows for b in batches)
@@ -271,16 +258,16 @@ class Writer:
                 held.mapped += len(batches)
                 if not self._holds_back(table, held, batch.to_come):
                     self._insert_deferred(opened, [table])
-                elif held.mapped > HELD_MAPPED:
+                elif held.mapped > self.settings.held_mapped:
                     self._own_held(opened.tables[table], held)
             if last:   # the transaction commits with this batch: nothing may stay behind
                 self._insert_deferred(opened, list(opened.tables))
-            elif self._uncached >= DROP_ROWS:
+            elif self._uncached >= self.settings.drop_rows:
                 self._drop_cache()
             opened.rows += batch.rows
             opened.games += batch.games
             opened.number = batch.number
-            if not batch.commit and opened.rows < self.commit_rows:
+            if not batch.commit and opened.rows < self.settings.commit_rows:
                 return
             with self._uninterrupted("this commit"):
                 con.execute("COMMIT")
@@ -292,31 +279,33 @@ class Writer:
         self.committed_games += opened.games
         self.committed_through = opened.number
         self._unfolded += opened.rows
-        if self.checkpoint_rows and self._unfolded >= self.checkpoint_rows:
+        checkpoint_rows = self.settings.checkpoint_rows
+        if checkpoint_rows and self._unfolded >= checkpoint_rows:
             self._checkpoint(reopen=not batch.commit)   # (a flush: the load is ending)
         self._drop_cache()
 
     def _holds_back(self, table: str, held: Held, to_come: float) -> bool:
         """Whether the rows of ``table`` that the transaction holds wait for more: each
         append costs DuckDB ~1-2 ms whatever its size, so a table's rows wait until they are
-        ``DEFER_ROWS`` (or ``HELD_BYTES``), or as many as its rows still to come (its rows
+        ``settings.defer_rows`` (or ``held_bytes``), or as many as its rows still to come (its rows
         so far times ``to_come``, the loader's estimate). What is held is
         written after the workers' last chunk, with a core idle: so the rows held of each
         table shrink with what is still to come (a small table is appended once half its rows
         are in, then three quarters...), and none are held once nothing is to come. Measured
-        on 2,000 games, held until ``DEFER_ROWS`` or the COMMIT alone: ~0.3 s of appends
+        on 2,000 games, held until ``defer_rows`` or the COMMIT alone: ~0.3 s of appends
         after the last chunk."""
-        return (held.rows < min(DEFER_ROWS, self._seen[table] * to_come)
-                and held.size < HELD_BYTES)
+        settings = self.settings
+        return (held.rows < min(settings.defer_rows, self._seen[table] * to_come)
+                and held.size < settings.held_bytes)
 
     def _own_held(self, batches: list[pa.RecordBatch], held: Held) -> None:
         """Copy a table's held rows out of the spool files they lie in (their last
-        ``held.mapped`` batches), done once they come from more than ``HELD_MAPPED`` of them:
-        a batch read from a worker's file keeps the whole file mapped while it lives, and a
-        small table's rows (a ``games`` row a game) are held across hundreds of chunks
+        ``held.mapped`` batches), done once they come from more than ``settings.held_mapped``
+        of them: a batch read from a worker's file keeps the whole file mapped while it lives,
+        and a small table's rows (a ``games`` row a game) are held across hundreds of chunks
         (measured before: the loader's peak 217 MB at 5,000 small games, 428 MB at 50,000).
-        The copy is of few rows: those of the small tables, or up to ``DEFER_ROWS`` of a big
-        one."""
+        The copy is of few rows: those of the small tables, or up to ``settings.defer_rows``
+        of a big one."""
         tail = batches[-held.mapped:]
         batches[-held.mapped:] = pa.Table.from_batches(tail).combine_chunks().to_batches()
         held.mapped = 0
@@ -370,7 +359,7 @@ class Writer:
         """Have DuckDB drop the blocks it cached (``load_connection.drop_cache``), through the
         writer's connection that is in no transaction."""
         self._uncached = 0
-        drop_cache(self._tuner)
+        drop_cache(self._tuner, self.settings.cache_slack)
 
     def _rollback(self) -> None:
         self._open = None
