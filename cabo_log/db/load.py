@@ -27,6 +27,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from cabo_log.db import loader as loaders
 from cabo_log.db.listing import holds_at_least, iter_logs, listed_in, survey_logs
@@ -43,6 +44,9 @@ from cabo_log.db.replay_files import (
 )
 from cabo_log.db.settings import DEFAULTS, LoadSettings
 from cabo_log.workers import interruption, prestart, worker_count
+
+if TYPE_CHECKING:
+    from cabo_log.db.writer import Writer
 
 # --- the parent side --------------------------------------------------------------------------
 
@@ -77,38 +81,20 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     # before DuckDB is even imported (~0.1-0.2 s sooner, with a core idle meanwhile)
     new = workers and not any(os.path.exists(f"{database}{end}") for end in ("", ".wal"))
     loader = loaders.Loader(None, None, force, listed_in(paths), new=new, settings=settings)
-    tasks = loader.start(iter_logs(paths), on_total, progress, total)
-    spool_in = Path(database).absolute().parent
-    remove_stale_spools(spool_in)   # those of loads killed outright (SIGKILL) before
+    held = _Held()   # what the ``finally`` releases, as far as the load got
     try:
+        tasks = loader.start(iter_logs(paths), on_total, progress, total)
+        spool_in = Path(database).absolute().parent
+        remove_stale_spools(spool_in)   # those of loads killed outright (SIGKILL) before
         if new:
             loader.begin(tasks, jobs, spool_in=spool_in)
-        import duckdb
-
         from cabo_log.db import database as db
-        from cabo_log.db.load_connection import close_after_load, open_for_load, reopen_for_load
+        from cabo_log.db.load_connection import open_for_load, reopen_for_load
         from cabo_log.db.writer import Writer
 
-        con = open_for_load(database, settings)
-    except BaseException as exc:
-        loader.abandon(exc)
-        stop = interruption(exc)
-        if stop is not None:
-            raise LoadInterrupted(0, stop.signum) from None
-        _raise_failure(exc, 0, writing=False)
-        raise
-    try:   # its cursor runs a statement, which a stop signal can cut short too
-        writer = Writer(con, settings=settings,
-                        reopen=lambda con: reopen_for_load(con, settings))
-    except BaseException as exc:
-        loader.abandon(exc)
-        close_after_load(con, stopping=True)
-        stop = interruption(exc)
-        if stop is not None:
-            raise LoadInterrupted(0, stop.signum) from None
-        _raise_failure(exc, 0, writing=False)
-        raise
-    try:
+        held.con = con = open_for_load(database, settings)
+        held.writer = writer = Writer(con, settings=settings,
+                                      reopen=lambda con: reopen_for_load(con, settings))
         db.ensure_schema(con, database)
         loader.attach(con, writer)
         if not new:
@@ -116,41 +102,79 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         loader.finish(progress)
         writer.flush()
     except BaseException as exc:
-        loader.abandon(exc)
-        writer.abort()
-        stop = interruption(exc)
-        if stop is not None:
-            # the committed batches are safe in DuckDB's write-ahead log: folding it into the
-            # database file can take seconds, and the next open does it instead
-            try:
-                con.execute("PRAGMA disable_checkpoint_on_shutdown")
-            except duckdb.Error:   # the signal cut a call on this connection short: the
-                pass               # checkpoint then happens on close, slower but as safe
-            raise LoadInterrupted(writer.committed_games, stop.signum) from None
-        _raise_failure(exc, writer.committed_games)
-        raise
+        _stop(exc, loader, held)
     finally:
-        try:
-            writer.close()
-            close_after_load(con, stopping=writer.stopping)
-        except KeyboardInterrupt as exc:   # the stop came while closing: all was committed
-            stop = interruption(exc)
-            if stop is None:   # pragma: no cover - interruption always names a signal
-                raise
-            raise LoadInterrupted(writer.committed_games, stop.signum) from None
+        held.release()
     summary = loader.summary
     summary.seconds = time.perf_counter() - started
     return summary
 
 
-def _raise_failure(exc: BaseException, committed: int, *, writing: bool = True) -> None:
-    """Raise ``exc`` as a ``LoadError`` (one line, exit 1) when it says why the load could
-    not go on: a worker died, a disk filled up (the spool's or the database's), DuckDB could
-    not write (once it is ``writing``: an error while it opens the database is the opening's,
-    ``DatabaseError``). The batch in progress was rolled back; the ``committed`` games stay."""
-    error = LoadError.of(exc, committed, database=writing)
+class _Held:
+    """The database connection and writer a load has opened so far (None: not yet), for the
+    one cleanup path of ``load_paths``: ``_stop`` on a failure or a stop, then ``release``
+    whatever the outcome. The workers and the spool folder (with its lock) are the loader's
+    (``Loader.working``): ``Loader.finish`` lets them go when every result is in, ``_stop``
+    kills them (``Loader.abandon``)."""
+
+    def __init__(self) -> None:
+        self.con: Any = None
+        self.writer: Writer | None = None
+
+    @property
+    def committed(self) -> int:
+        """Games of the batches committed (the writer's), 0 before there is a writer."""
+        return self.writer.committed_games if self.writer is not None else 0
+
+    def release(self) -> None:
+        """Close the writer and the database: after a stop, without folding the write-ahead
+        log in when DuckDB still calls the connection busy (``close_after_load``). A stop
+        that comes while closing is a stop too: everything was committed or rolled back."""
+        from cabo_log.db.load_connection import close_after_load
+
+        try:
+            if self.writer is not None:
+                self.writer.close()
+            if self.con is not None:
+                close_after_load(self.con, stopping=self.writer is None or self.writer.stopping)
+        except KeyboardInterrupt as exc:
+            stop = interruption(exc)
+            if stop is None:   # pragma: no cover - interruption always names a signal
+                raise
+            raise LoadInterrupted(self.committed, stop.signum) from None
+
+
+def _stop(exc: BaseException, loader: loaders.Loader, held: _Held) -> NoReturn:
+    """The load failed or was stopped (``exc``): kill the workers and remove the spool, roll
+    the batch in progress back, and raise what the caller is to see. ``LoadInterrupted`` on
+    Ctrl-C or SIGTERM; ``LoadError`` when ``exc`` says why the load could not go on (a worker
+    died, a disk filled up, DuckDB could not write once it is writing: an error while it
+    opens the database is the opening's, ``DatabaseError``); else ``exc`` itself. The batches
+    committed before stay (``committed``)."""
+    loader.abandon(exc)
+    writer = held.writer
+    if writer is not None:
+        writer.abort()
+    stop = interruption(exc)
+    if stop is not None:
+        if writer is not None:
+            _no_checkpoint_on_close(held.con)
+        raise LoadInterrupted(held.committed, stop.signum) from None
+    error = LoadError.of(exc, held.committed, database=writer is not None)
     if error is not None:
         raise error from None
+    raise exc
+
+
+def _no_checkpoint_on_close(con: Any) -> None:
+    """The committed batches are safe in DuckDB's write-ahead log: folding it into the
+    database file can take seconds a stop should not wait, and the next open does it."""
+    import duckdb
+
+    try:
+        con.execute("PRAGMA disable_checkpoint_on_shutdown")
+    except duckdb.Error:   # the signal cut a call on this connection short: the checkpoint
+        pass               # then happens on close, slower but as safe
 
 
 def start_workers(paths: Sequence[str | os.PathLike[str]], jobs: int | None,
