@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import duckdb
@@ -18,6 +17,7 @@ from cabo_log.db.database import ANALYSIS_SCHEMAS, use_same
 from cabo_log.db.event_tables import GAME_STORED, stored
 from cabo_log.db.load_connection import drop_cache
 from cabo_log.db.settings import LoadSettings
+from cabo_log.db.writer_state import WriterState
 
 FILE_TABLES = ("files", "load_errors")   # the tables keyed by a file's path, not a game's
 
@@ -74,8 +74,10 @@ class Writer:
 
     ``submit`` writes in a background thread (DuckDB releases the GIL), so the loader goes on
     receiving rows meanwhile; one batch is written at a time, in the order submitted, and up to
-    ``settings.queued`` more wait their turn before ``submit`` waits. A batch that failed fails the
-    ones behind it unwritten: what is committed is always every batch up to some number.
+    ``settings.queued`` more wait their turn before ``submit`` waits. A batch that failed fails
+    the ones behind it unwritten: what is committed is always every batch up to some number.
+    What the writing thread is doing, and what ``abort`` may do to it, is one phase
+    (``writer_state.WriterState``) with its allowed changes listed in one place.
     """
 
     def __init__(self, con: duckdb.DuckDBPyConnection, *, settings: LoadSettings,
@@ -101,13 +103,9 @@ class Writer:
         self._open: Batch | None = None   # what the open transaction holds (games, rows, number)
         self._thread: ThreadPoolExecutor | None = None
         self._writing: deque[Future[None]] = deque()   # submitted, oldest first, not yet waited
-        self._failed = False        # a batch failed: those queued behind it are not written
-        self._uncommitted = False   # a batch submitted since the last that commits
-        self._lock = threading.Lock()   # guards the two flags: a COMMIT is never interrupted
-        self._stopping = False          # set by abort: no COMMIT may start any more
-        self._committing = False        # a COMMIT has started: abort lets it finish
-        self._active = False            # a batch is being written (even one whose future a
-                                        # signal kept ``submit`` from recording)
+        self._uncommitted = False   # (the loader's side) a batch submitted since the last
+                                    # that commits
+        self.state = WriterState()  # the writing thread's phase, which ``abort`` changes too
 
     # --- collecting ---------------------------------------------------------------------------
     def replace_games(self, game_ids: Iterable[str]) -> None:
@@ -137,7 +135,7 @@ class Writer:
     @property
     def stopping(self) -> bool:
         """``abort`` was called: the load is being stopped."""
-        return self._stopping
+        return self.state.stopped
 
     # --- writing ------------------------------------------------------------------------------
     def submit(self, commit: bool = False, to_come: float = float("inf")) -> int:
@@ -185,17 +183,14 @@ class Writer:
         written while ``committed_games`` says it is not."""
         self.pending = Batch()
         writing, self._writing = list(self._writing), deque()
-        with self._lock:
-            self._stopping = True   # the queued batches behind the one being written: not begun
-            committing, active = self._committing, self._active
-        if active and not committing:
+        if self.state.stop():   # (the queued batches behind the one being written: not begun)
             self.con.interrupt()   # (even one whose submission a signal kept from the list)
         for future in writing:
             try:
                 future.result()
             except BaseException:  # noqa: BLE001 - the batch was rolled back, as intended
                 pass
-        if self._open is not None and not self._active:
+        if self._open is not None and not self.state.busy:
             self._rollback()
 
     def close(self) -> None:
@@ -206,25 +201,21 @@ class Writer:
             self._tuner.close()
             self.con.close()
         except duckdb.Error:
-            if not self._stopping:
+            if not self.state.stopped:
                 raise
             # a statement cut short by ``abort`` can leave DuckDB calling this cursor busy;
             # what it held was never committed, so dropping it with the process loses nothing
 
     def _write(self, batch: Batch) -> None:
-        with self._lock:
-            if self._stopping:
-                return
-            if self._failed:
-                raise duckdb.InterruptException("an earlier batch of this load failed")
-            self._active = True
+        """Write one batch in the writing thread, unless the load is stopping (``state``)."""
+        if not self.state.begin():
+            return
+        failed = True
         try:
             self._write_batch(batch)
-        except BaseException:
-            self._failed = True
-            raise
+            failed = False
         finally:
-            self._active = False
+            self.state.end(failed)
 
     def _write_batch(self, batch: Batch) -> None:
         con = self.con
@@ -269,7 +260,7 @@ class Writer:
             opened.number = batch.number
             if not batch.commit and opened.rows < self.settings.commit_rows:
                 return
-            with self._uninterrupted("this commit"):
+            with self.state.uninterrupted("this commit"):
                 con.execute("COMMIT")
                 self._open = None
         except BaseException:
@@ -336,24 +327,10 @@ class Writer:
         if not (reopen and self._reopen):
             return
         try:
-            with self._uninterrupted("attaching the database again"), self.reopening:
+            with self.state.uninterrupted("attaching the database again"), self.reopening:
                 self._reopen(self.con)
         except duckdb.InterruptException:   # stopping: the file stays attached as it is
             return
-
-    @contextmanager
-    def _uninterrupted(self, what: str) -> Iterator[None]:
-        """Run the block unless the load is stopping (then ``InterruptException``); ``abort``
-        waits for it to end instead of interrupting it (a COMMIT interrupted could be written
-        while ``committed_games`` says it is not; a reattach, leave the file detached)."""
-        with self._lock:
-            if self._stopping:
-                raise duckdb.InterruptException(f"the load was stopped before {what}")
-            self._committing = True
-        try:
-            yield
-        finally:
-            self._committing = False
 
     def _drop_cache(self) -> None:
         """Have DuckDB drop the blocks it cached (``load_connection.drop_cache``), through the
