@@ -13,7 +13,15 @@ from .errors import IllegalEventError, InconsistentLogError
 from .events import Deal, Peek
 from .outcome import Dealt, Outcome, Peeked
 from .state import BEFORE_DEAL, MATCH_OVER, ROUND_OVER, TURN_START, GameState, RoundState
-from .table import check_position, distinct, in_round, need_round, seat_named, seat_of
+from .table import (
+    check_position,
+    distinct,
+    in_round,
+    need_round,
+    seat_named,
+    seat_of,
+    unknown_card,
+)
 
 
 @handles(Deal)
@@ -103,8 +111,7 @@ def _deck_error(g: GameState, codes: list[str]) -> NoReturn:
     values_of = g.values_of
     for code in codes:
         if code not in values_of:
-            raise InconsistentLogError("unknown_card",
-                                       f"{code!r} is not a card of the {g.rules.name} deck")
+            raise unknown_card(g, code)
     difference = describe_difference(Counter(g.deck_counter), Counter(codes))
     raise InconsistentLogError("bad_deal",
                                "hands, discard and deck must be exactly the "

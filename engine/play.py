@@ -32,6 +32,7 @@ from .table import (
     need_round,
     penalty_possible,
     take_penalty,
+    unknown_card,
 )
 from .vocabulary import DECK, DECK_WORD, DISCARD_WORD
 
@@ -48,6 +49,8 @@ def draw(g: GameState, e: Draw) -> Outcome:
     code = r.codes[card]
     claimed = e.card
     if claimed is not None and claimed != code:
+        if claimed not in g.values_of:
+            raise unknown_card(g, claimed)
         raise InconsistentLogError("wrong_card",
                                    f"the top of the {source} pile is {code}, not {claimed}")
     r.drawn = card

@@ -24,6 +24,13 @@ from .state import (
 from .vocabulary import PowerKind
 
 
+def unknown_card(g: GameState, code: str) -> InconsistentLogError:
+    """The error for a card code the ruleset's deck does not have (a typo such as ``ZZ``):
+    said as such, not as a disagreement with whichever card lies where it was claimed."""
+    return InconsistentLogError("unknown_card",
+                                f"{code!r} is not a card of this ruleset's deck ({g.rules.name})")
+
+
 def seat_named(g: GameState, player: str) -> int:
     """The seat of ``player``, -1 if nobody of the game has that name. The names are compared
     one by one: a name decoded from a line is a new string, and a dict lookup would hash it

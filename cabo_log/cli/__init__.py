@@ -21,6 +21,7 @@ app = typer.Typer(
     help="Replay, validate and analyse Cabo game logs (format cabo-log/1).",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
 
