@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from cabo_log.progress import Progress
 
 DbOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
-    "--db", help="The DuckDB database file.", envvar="CABO_LOG_DB", show_envvar=True,
-    show_default="./cabo.duckdb", metavar="FILE")]
+    "--db", help="The DuckDB database file (default: $CABO_LOG_DB when it is set, else "
+                  "./cabo.duckdb).", envvar="CABO_LOG_DB", show_envvar=False, show_default=False,
+    metavar="FILE")]
 
 
 def _db(path: Path | None) -> Path:
@@ -34,8 +35,8 @@ def _db(path: Path | None) -> Path:
 PathsArgument = Annotated[list[Path], typer.Argument(
     help="Log files and folders (searched recursively for *.jsonl).")]
 JobsOption = Annotated[Optional[int], typer.Option(  # noqa: UP045
-    "--jobs", "-j", min=1, help="Replay worker processes (capped at the cores, and at one "
-    "per MB of logs to replay: more would only compete).", show_default="one per core")]
+    "--jobs", "-j", min=1, help="Replay worker processes (default: one per core; capped at the "
+    "cores, and at one per MB of logs to replay: more would only compete).", show_default=False)]
 AllowErrorsOption = Annotated[bool, typer.Option(
     "--allow-errors", help="Exit 0 even if some logs were rejected.")]
 ForceOption = Annotated[bool, typer.Option(
@@ -46,14 +47,15 @@ AnalyseOption = Annotated[bool, typer.Option(
     "--analyse", help="Then analyse every loaded game's decisions into the 'decisions' "
                       "table (slow: see 'cabo-log analyse').")]
 RolloutsOption = Annotated[Optional[int], typer.Option(  # noqa: UP045
-    "--rollouts", min=2, help="With --analyse: sampled worlds per compared option.",
-    show_default="8")]
+    "--rollouts", min=2, help="With --analyse: sampled worlds per compared option "
+                              "(default: 8).", show_default=False)]
 ClusterOption = Annotated[Optional[str], typer.Option(  # noqa: UP045
-    "--cluster", help="Replay on a Dask cluster: a scheduler address "
+    "--cluster", metavar="ADDRESS", help="Replay on a Dask cluster: a scheduler address "
                       "(tcp://host:8786), or local:N for N local worker processes.",
     show_default=False)]
 ParquetOutOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045
-    "--parquet-out", help="With --cluster: keep the games as a Parquet dataset in this "
+    "--parquet-out", metavar="DIR",
+    help="With --cluster: keep the games as a Parquet dataset in this "
                           "folder; --db becomes a file of views over it.", show_default=False)]
 
 
@@ -202,8 +204,8 @@ def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
 
 
 FormatOption = Annotated[Optional[Format], typer.Option(  # noqa: UP045
-    "--format", "-f", help="How to print the rows [default: html when -o names a .html "
-                           "file, else table].", show_default=False)]
+    "--format", "-f", help="How to print the rows (default: html when -o names a .html "
+                           "file, else table).", show_default=False)]
 CdnOption = Annotated[bool, typer.Option(
     "--cdn", help="html: link plotly.js from its CDN instead of embedding it (smaller pages "
                   "that need to be online).")]
