@@ -57,8 +57,10 @@ CHECKPOINT_ROWS = 1_000_000  # and folds the committed rows into the file every 
 def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathLike[str], *,
                jobs: int | None = None, force: bool = False,
                progress: Progress | None = None,
-               on_total: Callable[[int], None] | None = None) -> LoadSummary:
-    """Load log files and folders (searched for ``*.jsonl``) into the database.
+               on_total: Callable[[int], None] | None = None,
+               recurse: bool = True) -> LoadSummary:
+    """Load log files and folders (searched for ``*.jsonl``, in their subfolders too unless
+    ``recurse`` is False) into the database.
 
     The rows go to the writer about ``FLUSH_ROWS`` at a time (once every chunk is handed out
     to the workers, each result as it comes), into a transaction committed once it holds
@@ -70,9 +72,10 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     it stay (``committed``), and loading again finishes.
     """
     started = time.perf_counter()
-    total, big = survey_logs(paths, loaders.INLINE_BYTES)
+    total, big = survey_logs(paths, loaders.INLINE_BYTES, recurse)
     if not total:
-        raise NoLogsFound(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
+        where = "directly in" if not recurse else "under"
+        raise NoLogsFound(f"no logs found (no *.jsonl {where} {', '.join(map(str, paths))})")
     workers = big and worker_count(jobs, 2) > 1
     if workers:
         # the workers' forkserver imports the replay (~0.3 s) while this process imports
@@ -82,8 +85,8 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     # a new database holds nothing to plan against: the workers start on the first chunks
     # before DuckDB is even imported (~0.1-0.2 s sooner, with a core idle meanwhile)
     new = workers and not any(os.path.exists(f"{database}{end}") for end in ("", ".wal"))
-    loader = loaders.Loader(None, None, force, listed_in(paths), new=new)
-    tasks = loader.start(iter_logs(paths), on_total, progress, total)
+    loader = loaders.Loader(None, None, force, listed_in(paths, recurse), new=new)
+    tasks = loader.start(iter_logs(paths, recurse), on_total, progress, total)
     spool_in = Path(database).absolute().parent
     try:
         if new:
