@@ -36,7 +36,8 @@ PathsArgument = Annotated[list[Path], typer.Argument(
     help="Log files and folders (searched for *.jsonl, in their subfolders too).")]
 RecurseOption = Annotated[bool, typer.Option(
     "--recurse/--no-recurse", help="Search the folders' subfolders too (the default), or only "
-                                   "the logs directly in each folder given.")]
+                                   "the logs directly in each folder given.",
+    show_default=False)]
 JobsOption = Annotated[Optional[int], typer.Option(  # noqa: UP045
     "--jobs", "-j", min=1, help="Replay worker processes (default: one per core; capped at the "
     "cores, and at one per MB of logs to replay: more would only compete).", show_default=False)]
