@@ -136,14 +136,7 @@ def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
     known = [0] * count
     face_up = [False] * count
     face_up[top] = True
-    known[top] = g.everybody
-    fixed = g.rules.peek_positions
-    if fixed is not None:
-        for p in seats:
-            bit = 1 << p
-            for pos in fixed:
-                dealt = rows[p][pos]
-                known[dealt] = known[dealt] | bit   # not ``|=``: compiled, a generic call
+    known[top] = g.everybody   # nobody knows a card of their row yet: the peeks teach them
     g.round = RoundState(
         round_no=number, participants=seats,
         in_play=in_play,
