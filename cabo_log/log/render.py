@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cabo_log.log.replay import ReplayResult
+from cabo_log.log.words import turn_number
 from engine import GameState
 from engine.knowledge import row_view
 from engine.state import DRAWN, POWER, TURN_START, RoundResult
@@ -64,7 +65,8 @@ def describe_table(g: GameState, as_player: str | None = None) -> list[str]:
     width = max(len(p) for p in g.players)
     view = f" as {as_player} knew it" if as_player else ""
     r = g.round
-    lines = [f"Table in round {r.round_no}, turn {r.turn}{view}: {g.players[r.current]} to "
+    turn = turn_number(r.turn, g.phase)
+    lines = [f"Table in round {r.round_no}, turn {turn}{view}: {g.players[r.current]} to "
              f"play ({g.phase.replace('_', ' ')})"]
     for p in g.active_participants():
         if seat is None:

@@ -34,7 +34,7 @@ from engine.events import (
 )
 from engine.knowledge import visible
 from engine.outcome import NOTHING
-from engine.state import MATCH_OVER, POWER
+from engine.state import MATCH_OVER, POWER, TURN_START, Phase
 from engine.vocabulary import DrawSource, PowerKind
 
 _SUITS = {"H": "\u2665", "D": "\u2666", "S": "\u2660", "C": "\u2663"}
@@ -102,6 +102,7 @@ class EventWords:
 
     def __init__(self, viewer: str | None = None) -> None:
         self.viewer = viewer
+        self.round_summaries = True   # False: the caller tells a round's end its own way
         self.seat: int | None = None
         self.before: Before | None = None
         self.outcome: Outcome = NOTHING   # what the event being told did
@@ -149,7 +150,7 @@ class EventWords:
         fx = self.outcome
         if fx.lapsed is not None:
             text = f"({g.players[b.current]}'s {fx.lapsed} power lapsed) " + text
-        if fx.round_ended is not None:
+        if fx.round_ended is not None and self.round_summaries:
             text += ". " + round_summary(fx.round_ended, g.rules.special_name)
             if g.phase == MATCH_OVER and g.winners:
                 text += f". The match is over: {join_words(list(g.winners))} "
@@ -281,6 +282,14 @@ class Narrator(EventWords, ReplayVisitor[list[str]]):
         return self.texts
 
 
+def turn_number(turns: int, phase: Phase) -> int:
+    """The turn a table shown to a reader stands at, counted from 1 in each round: the one
+    being played, or at a turn's start the one about to begin (the engine counts the turns
+    begun). ``play``, ``replay --until``/``--as`` and ``replay --follow`` all number the table
+    this way, so one moment has one turn number everywhere."""
+    return turns + 1 if phase == TURN_START else turns
+
+
 def power_earned(g: GameState) -> str:
     if g.phase == POWER and g.round.pending_power is not None:
         return f"; it gives the {g.round.pending_power} power"
@@ -311,4 +320,4 @@ def round_summary(r: RoundResult, special_name: str = "Kamikaze") -> str:
 
 
 __all__ = ["Before", "EventWords", "Narrator", "NotAPlayer", "a_card", "card_label",
-           "join_words", "plural", "power_earned", "round_summary"]
+           "join_words", "plural", "power_earned", "round_summary", "turn_number"]
