@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from cabo_log.log.replay import ReplayResult
-from cabo_log.log.words import turn_number
 from engine import GameState
 from engine.knowledge import row_view
-from engine.state import DRAWN, POWER, TURN_START, RoundResult
+from engine.state import DRAWN, POWER, TURN_START, Phase, RoundResult
 
 
 def special_hand(r: RoundResult, name: str = "Kamikaze") -> str | None:
@@ -55,6 +54,14 @@ def describe_round(r: RoundResult, width: int, special_name: str = "Kamikaze") -
         if player not in r.points:  # dealt in, then left: their row went out of play
             lines.append(f"  {player:<{width}}  forfeited: left the match, not scored")
     return lines
+
+
+def turn_number(turns: int, phase: Phase) -> int:
+    """The turn a table shown to a reader stands at, counted from 1 in each round: the one
+    being played, or at a turn's start the one about to begin (the engine counts the turns
+    begun). ``play``, ``replay --until``/``--as`` and ``replay --follow`` all number the table
+    this way, so one moment has one turn number everywhere."""
+    return turns + 1 if phase == TURN_START else turns
 
 
 def describe_table(g: GameState, as_player: str | None = None) -> list[str]:

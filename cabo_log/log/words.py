@@ -34,7 +34,7 @@ from engine.events import (
 )
 from engine.knowledge import visible
 from engine.outcome import NOTHING
-from engine.state import MATCH_OVER, POWER, TURN_START, Phase
+from engine.state import MATCH_OVER, POWER
 from engine.vocabulary import DrawSource, PowerKind
 
 _SUITS = {"H": "\u2665", "D": "\u2666", "S": "\u2660", "C": "\u2663"}
@@ -282,14 +282,6 @@ class Narrator(EventWords, ReplayVisitor[list[str]]):
         return self.texts
 
 
-def turn_number(turns: int, phase: Phase) -> int:
-    """The turn a table shown to a reader stands at, counted from 1 in each round: the one
-    being played, or at a turn's start the one about to begin (the engine counts the turns
-    begun). ``play``, ``replay --until``/``--as`` and ``replay --follow`` all number the table
-    this way, so one moment has one turn number everywhere."""
-    return turns + 1 if phase == TURN_START else turns
-
-
 def power_earned(g: GameState) -> str:
     if g.phase == POWER and g.round.pending_power is not None:
         return f"; it gives the {g.round.pending_power} power"
@@ -320,4 +312,4 @@ def round_summary(r: RoundResult, special_name: str = "Kamikaze") -> str:
 
 
 __all__ = ["Before", "EventWords", "Narrator", "NotAPlayer", "a_card", "card_label",
-           "join_words", "plural", "power_earned", "round_summary", "turn_number"]
+           "join_words", "plural", "power_earned", "round_summary"]

@@ -17,7 +17,8 @@ from pathlib import Path
 from cabo_log.log.chain import check_line
 from cabo_log.log.lock import WriterError
 from cabo_log.log.logfile import decode_line
-from cabo_log.log.words import Narrator, card_label, turn_number
+from cabo_log.log.render import turn_number
+from cabo_log.log.words import Narrator, card_label
 from engine import (
     CaboLogError,
     Event,

@@ -180,6 +180,11 @@ class Match:
         if entry.targets:
             slot = self._slot(menus.target_slots(entry.targets), obs, "Spy on which card?")
             return None if slot is None else menus.spy_of(entry.targets, slot)
+        if entry.snaps:
+            top = card_text(obs.discard[-1]) if obs.discard else "?"
+            slot = self._slot(menus.snap_slots(entry.snaps), obs,
+                              f"Snap which of your cards onto the {top}?")
+            return None if slot is None else menus.snap_of(entry.snaps, slot)
         return self._several(entry, obs)
 
     def _slot(self, slots: Sequence[Slot], obs: Observation, title: str) -> Slot | None:
@@ -196,9 +201,9 @@ class Match:
 
     def _several(self, entry: Entry, obs: Observation) -> Event | None:
         held = card_text(obs.drawn)
-        self._screen(obs, f"Which of your cards do you replace with the {held}? Type their "
-                          "positions, e.g. 0 1 (they must all be the same value, or the "
-                          "replacement fails); b goes back:", [])
+        self._screen(obs, f"Which of your cards do you replace with the {held}?",
+                     ["   Type their positions, e.g. 0 1: all the same value, or the "
+                      "replacement fails.", "   b: back, q: quit"])
         while True:
             answer = self._answer()
             if answer.lower() in menus.BACK:

@@ -1,10 +1,11 @@
 """The menus of ``cabo-log play``: short enough that the table stays on a 24-row terminal.
 
 The legal moves can be many: a swap is one of up to 37 pairs of cards, a spy one of 20 cards, a
-placement one of 30 sets of positions. Listed one per line they pushed the table off the
-screen. So the top menu lists each kind of move once when it has many forms, and the choice is
-then made in small steps, each a few lines: a card is picked from a grid (one line per player,
-the cards numbered), by its number or by typing the player and the position (``bruno 2``); a
+placement one of 30 sets of positions, a golf snap one of every card of a long row. Listed
+one per line they pushed the table off the screen. So the top menu lists each kind of move
+once when it has many forms, and the choice is then made in small steps of a few lines each:
+a card is picked from a grid laid out as the table is (one line per player, the cards
+numbered, ``3:??``), by its number or by typing the player and the position (``bruno 2``); a
 swap is picked card by card (your card, then theirs); several cards to replace at once are
 typed as positions (``0 1``). Everything here reads an ``Observation``, never the state.
 """
@@ -14,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from cabo_log.play.prompt import card_text, move_text
+from cabo_log.play.prompt import WIDTH, card_text, move_text
 from engine import Event
-from engine.events import Power, Replace, Skip
+from engine.events import Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.vocabulary import PowerKind
 
@@ -35,6 +36,7 @@ class Entry:
     swaps: list[Power] = field(default_factory=list)     # a swap: your card, then theirs
     targets: list[Power] = field(default_factory=list)   # a spy: one card of another player
     several: list[Replace] = field(default_factory=list)  # replace several cards at once
+    snaps: list[Snap] = field(default_factory=list)       # golf: snap one of your cards
 
 
 def entries(moves: Sequence[Event], obs: Observation) -> list[Entry]:
@@ -46,6 +48,7 @@ def entries(moves: Sequence[Event], obs: Observation) -> list[Entry]:
     swaps = [m for m in moves if isinstance(m, Power) and m.power == PowerKind.SWAP]
     spies = [m for m in moves if isinstance(m, Power) and m.power == PowerKind.SPY]
     several = [m for m in moves if isinstance(m, Replace) and len(m.positions) > 1]
+    snaps = [m for m in moves if isinstance(m, Snap)]
     held = _card(obs.drawn)
     for move in moves:
         if move in swaps:
@@ -57,10 +60,15 @@ def entries(moves: Sequence[Event], obs: Observation) -> list[Entry]:
         elif move in spies:
             if move is spies[0]:
                 out.append(Entry("spy on another player's card: pick it", targets=spies))
+        elif move in snaps and len(snaps) > 1:
+            if move is snaps[0]:
+                top = _card(obs.discard[-1]) if obs.discard else "?"
+                out.append(Entry(f"snap one of your cards onto the {top}: pick it",
+                                 snaps=snaps))
         elif move in several and len(several) > 1:
             if move is several[0]:
-                out.append(Entry(f"replace several cards at once with the {held} (if they "
-                                 "are all the same value)", several=several))
+                out.append(Entry(f"replace several cards with the {held} (if all the same "
+                                 "value)", several=several))
         else:
             out.append(Entry(move_text(move, obs), move=move))
     return out
@@ -76,21 +84,24 @@ _card = card_text
 
 
 def grid(slots: Sequence[Slot], obs: Observation) -> list[str]:
-    """The cards ``slots`` numbered 1, 2, ... in their order, one line per player (the
-    player's cards in row order): a few lines for any number of cards."""
+    """The cards ``slots`` numbered 1, 2, ... in their order, laid out as the table is: one
+    line per player, the cards in row order, each as ``number:card`` (``3:??``). A few short
+    lines for any number of cards."""
     width = max(len(_whose(p, obs)) for p in obs.rows) + 1
     lines: list[str] = []
     current: str | None = None
     for key, (player, pos) in enumerate(slots, start=1):
         row = obs.rows.get(player, ())
-        cell = f"{key:>2}) card {pos} {_card(row[pos]) if pos < len(row) else '??'}"
+        cell = f"{key:>3}:{_card(row[pos]) if pos < len(row) else '??':<3}"
         if player != current:
             current = player
             lines.append(f"   {_whose(player, obs) + ':':<{width}} {cell}")
+        elif len(lines[-1]) + 1 + len(cell) > WIDTH:    # a long row goes on under itself
+            lines.append(f"   {'':<{width}} {cell}")
         else:
-            lines[-1] += f"   {cell}"
-    lines.append(f"   a number, or a player and a position (e.g. {_example(slots, obs)}); "
-                 "b: back, q: quit")
+            lines[-1] += f" {cell}"
+    lines.append(f"   type its number, or the player and the position ({_example(slots, obs)});"
+                 " b: back, q: quit")
     return lines
 
 
@@ -152,6 +163,14 @@ def target_slots(spies: Sequence[Power]) -> list[Slot]:
 
 def spy_of(spies: Sequence[Power], slot: Slot) -> Power | None:
     return next((m for m in spies if m.target == slot), None)
+
+
+def snap_slots(snaps: Sequence[Snap]) -> list[Slot]:
+    return [(m.player, m.position) for m in snaps]
+
+
+def snap_of(snaps: Sequence[Snap], slot: Slot) -> Snap | None:
+    return next((m for m in snaps if (m.player, m.position) == slot), None)
 
 
 def replace_of(several: Sequence[Replace], positions: tuple[int, ...]) -> Replace | None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cabo_log.log.words import card_label, turn_number
+from cabo_log.log.render import turn_number
+from cabo_log.log.words import card_label
 from engine import Event
 from engine.events import Cabo, Discard, Draw, Peek, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
@@ -28,6 +29,9 @@ def _list(items: Sequence[object]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
+WIDTH = 79   # a terminal's 80 columns, the last one left free
+
+
 def table_text(obs: Observation) -> list[str]:
     """The table as ``obs.me`` knows it: rows (?? for an unseen card), piles, scores."""
     width = max(len(p) for p in obs.players) + 6
@@ -37,9 +41,15 @@ def table_text(obs: Observation) -> list[str]:
         label = player + (" (you)" if player == obs.me and player != "you" else "")
         mark = "*" if player == obs.to_play else " "
         cards = " ".join(f"{_card(c):>3}" for c in row) or "(no cards)"
-        positions = "   " + " ".join(f"{i:>3}" for i in range(len(row))) \
-            if player == obs.me else ""
-        lines.append(f" {mark}{label:<{width}} {cards}{positions}")
+        line = f" {mark}{label:<{width}} {cards}"
+        if player == obs.me and row:   # the positions, beside the row or under it if long
+            positions = " ".join(f"{i:>3}" for i in range(len(row)))
+            if len(line) + 3 + len(positions) <= WIDTH:
+                line += "   " + positions
+            else:
+                lines.append(line)
+                line = f"  {'(positions)':<{width}} {positions}"
+        lines.append(line)
     top = obs.discard[-1] if obs.discard else None
     lines.append(f"  discard pile: {_card(top) if top else '(empty)'}   draw pile: "
                  f"{obs.deck_size} cards" + (f"   {obs.caller} called Cabo" if obs.caller else ""))
