@@ -61,17 +61,16 @@ class Script:
         roll = self.rng.random()
         if roll < 0.03:
             return "x"                                  # a typo: asked again
-        grid = [line for line in screen if re.match(r"^   \S+: +\d+:", line)]
-        keys = [int(k) for line in grid for k in re.findall(r"(\d+):", line.split(":", 1)[1])]
-        if keys:                                        # a grid of cards
+        if any(line.startswith("   type the p") for line in screen):   # a grid of cards
             if roll < 0.08:
                 return "b"
-            if roll < 0.3:                              # by player and position
-                line = self.rng.choice(grid)
-                player = line.split(":")[0].strip()
-                cards = re.findall(r"(\d+):", line.split(":", 1)[1])
-                return f"{player} {self.rng.randrange(len(cards))}"
-            return str(self.rng.choice(keys))
+            top = next(i for i, line in enumerate(screen) if re.match(r"^ +0 +1", line))
+            rows = screen[top + 1:-1]
+            line = self.rng.choice(rows)
+            player, *cards = line.split()
+            pos = self.rng.choice([i for i, c in enumerate(cards) if c != "-"])
+            one = len(rows) == 1 and roll < 0.5
+            return str(pos) if one else f"{player} {pos}"
         if any("Type their positions" in line for line in screen):
             return self.rng.choice(["0 1", "1 2", "0 1 2", "b", "0 0"])
         menu = {int(m.group(1)): m.group(2) for line in screen
@@ -159,7 +158,7 @@ def title(screen: list[str]) -> str:
 
 def test_a_swap_is_chosen_your_card_then_theirs(tmp_path: Path) -> None:
     path = at_a_swap(tmp_path, "edition2", ["you", "ana", "bruno", "carla", "dario"])
-    script, events = answered(path, ["1", "2", "b", "3", "bruno 1"])
+    script, events = answered(path, ["1", "1", "b", "you 2", "bruno 1"])
     assert [title(screen) for _, screen in script.screens] == [
         "Your move:", "Your card to swap:", "Swap your card 1 (2) with which card?",
         "Your card to swap:", "Swap your card 2 (??) with which card?"]
@@ -167,11 +166,17 @@ def test_a_swap_is_chosen_your_card_then_theirs(tmp_path: Path) -> None:
     assert "   1  use the swap power: pick your card, then theirs" in first
     assert first[-2:] == ["   2  skip the swap power",
                           "   q  save and quit (continue later with --resume)"]
-    grid = [line.rstrip() for line in script.screens[2][1] if re.match(r"^   \w+: ", line)]
-    assert grid == ["   ana:     1:??    2:??    3:??    4:??",
-                    "   bruno:   5:??    6:??    7:??    8:??",
-                    "   carla:   9:??   10:??   11:??   12:??",
-                    "   dario:  13:??   14:??   15:??   16:??"]
+    mine = script.screens[1][1][-3:]
+    assert mine == ["          0   1   2   3",
+                    "   you    1   2  ??  ??",
+                    "   type the position (0 to 3); b: back, q: quit"]
+    theirs = script.screens[2][1][-6:]
+    assert theirs == ["            0   1   2   3",
+                      "   ana     ??  ??  ??  ??",
+                      "   bruno   ??  ??  ??  ??",
+                      "   carla   ??  ??  ??  ??",
+                      "   dario   ??  ??  ??  ??",
+                      "   type the player and the position (e.g. dario 3); b: back, q: quit"]
     for _, screen in script.screens:
         fits(screen)
     assert events[0] == {"type": "power", "seq": events[0]["seq"], "player": "you",
@@ -180,10 +185,10 @@ def test_a_swap_is_chosen_your_card_then_theirs(tmp_path: Path) -> None:
 
 def test_edition1_swaps_any_two_players_cards_picked_in_turn(tmp_path: Path) -> None:
     path = at_a_swap(tmp_path, "edition1", ["you", "ana", "bruno"])
-    script, events = answered(path, ["1", "ana 3", "2"])
+    script, events = answered(path, ["1", "ana 3", "bruno 1"])
     assert title(script.screens[1][1]) == "The first card of the swap:"
     assert title(script.screens[2][1]) == "Swap ana's card 3 (??) with which card?"
-    assert events[0]["cards"] == [["ana", 3], ["bruno", 1]]   # after ana's: bruno's 4 cards
+    assert events[0]["cards"] == [["ana", 3], ["bruno", 1]]
 
 
 def test_several_cards_at_once_are_typed_as_positions(tmp_path: Path) -> None:

@@ -196,8 +196,7 @@ class Match:
             slot = menus.read_slot(answer, slots, obs)
             if slot is not None:
                 return slot
-            self.say(f"  type a number from 1 to {len(slots)}, or a player and a position "
-                     "(e.g. bruno 2); b goes back, q saves and quits")
+            self.say(menus.grid(slots, obs)[-1].replace("   type", "  type", 1))
 
     def _several(self, entry: Entry, obs: Observation) -> Event | None:
         held = card_text(obs.drawn)

@@ -4,10 +4,10 @@ The legal moves can be many: a swap is one of up to 37 pairs of cards, a spy one
 placement one of 30 sets of positions, a golf snap one of every card of a long row. Listed
 one per line they pushed the table off the screen. So the top menu lists each kind of move
 once when it has many forms, and the choice is then made in small steps of a few lines each:
-a card is picked from a grid laid out as the table is (one line per player, the cards
-numbered, ``3:??``), by its number or by typing the player and the position (``bruno 2``); a
-swap is picked card by card (your card, then theirs); several cards to replace at once are
-typed as positions (``0 1``). Everything here reads an ``Observation``, never the state.
+a card is picked from a grid laid out as the table is (a line of positions, one line per
+player), by typing the player and the position (``bruno 2``), or the position alone among
+one player's cards; a swap is picked card by card (your card, then theirs); several cards to
+replace at once are typed as positions (``0 1``). Everything here reads an ``Observation``, never the state.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from cabo_log.play.prompt import WIDTH, card_text, move_text
+from cabo_log.play.prompt import card_text, move_text
 from engine import Event
 from engine.events import Power, Replace, Skip, Snap
 from engine.knowledge import Observation
@@ -84,24 +84,25 @@ _card = card_text
 
 
 def grid(slots: Sequence[Slot], obs: Observation) -> list[str]:
-    """The cards ``slots`` numbered 1, 2, ... in their order, laid out as the table is: one
-    line per player, the cards in row order, each as ``number:card`` (``3:??``). A few short
-    lines for any number of cards."""
-    width = max(len(_whose(p, obs)) for p in obs.rows) + 1
-    lines: list[str] = []
-    current: str | None = None
-    for key, (player, pos) in enumerate(slots, start=1):
+    """The cards ``slots`` laid out as the table is: a line of positions, then one line per
+    player with their cards (``-`` where a card cannot be picked), and how to answer: the
+    player and the position (``bruno 2``), or the position alone when all are one player's."""
+    players = list(dict.fromkeys(p for p, _ in slots))
+    allowed = set(slots)
+    width = max(len(_whose(p, obs)) for p in players) + 1
+    longest = max(len(obs.rows.get(p, ())) for p in players)
+    lines = [f"   {'':<{width}} " + " ".join(f"{i:>3}" for i in range(longest))]
+    for player in players:
         row = obs.rows.get(player, ())
-        cell = f"{key:>3}:{_card(row[pos]) if pos < len(row) else '??':<3}"
-        if player != current:
-            current = player
-            lines.append(f"   {_whose(player, obs) + ':':<{width}} {cell}")
-        elif len(lines[-1]) + 1 + len(cell) > WIDTH:    # a long row goes on under itself
-            lines.append(f"   {'':<{width}} {cell}")
-        else:
-            lines[-1] += f" {cell}"
-    lines.append(f"   type its number, or the player and the position ({_example(slots, obs)});"
-                 " b: back, q: quit")
+        cells = [f"{_card(c) if (player, i) in allowed else '-':>3}" for i, c in enumerate(row)]
+        lines.append(f"   {_whose(player, obs):<{width}} " + " ".join(cells))
+    if len(players) == 1:
+        positions = sorted(pos for _, pos in slots)
+        lines.append(f"   type the position ({positions[0]} to {positions[-1]}); b: back, "
+                     "q: quit")
+    else:
+        lines.append(f"   type the player and the position (e.g. {_example(slots, obs)}); "
+                     "b: back, q: quit")
     return lines
 
 
@@ -115,12 +116,13 @@ def _example(slots: Sequence[Slot], obs: Observation) -> str:
 
 
 def read_slot(answer: str, slots: Sequence[Slot], obs: Observation) -> Slot | None:
-    """The card an answer names: its number in ``grid``, or ``PLAYER POSITION`` (``you`` or
-    the player's own name for the player's own cards). None if it names none of them."""
+    """The card an answer names: ``PLAYER POSITION`` (``you`` or the player's own name for
+    their own cards), or the position alone when every card offered is one player's. None
+    if it names none of them."""
     words = answer.replace(",", " ").split()
-    if len(words) == 1 and words[0].isdigit():
-        key = int(words[0])
-        return slots[key - 1] if 1 <= key <= len(slots) else None
+    players = {p for p, _ in slots}
+    if len(words) == 1 and words[0].isdigit() and len(players) == 1:
+        words = [_whose(next(iter(players)), obs), words[0]]
     if len(words) == 2 and words[1].isdigit():
         name = obs.me if words[0].lower() in ("you", "me", "my", obs.me.lower()) else None
         for player, pos in slots:
