@@ -7,7 +7,8 @@ once when it has many forms, and the choice is then made in small steps of a few
 a card is picked from a grid laid out as the table is (a line of positions, one line per
 player), by typing the player and the position (``bruno 2``), or the position alone among
 one player's cards; a swap is picked card by card (your card, then theirs); several cards to
-replace at once are typed as positions (``0 1``). Everything here reads an ``Observation``, never the state.
+replace at once are typed as positions (``0 1``). Everything here reads an ``Observation``,
+never the state.
 """
 
 from __future__ import annotations
