@@ -18,22 +18,22 @@ from .words import card_label, join_words
 
 
 def round_account(r: RoundResult, rules: Ruleset, me: str | None = None,
-                  width: int = 79) -> list[str]:
+                  width: int | None = 79) -> list[str]:
     """The lines that close round ``r``: how it ended, every hand with its total and points,
-    why the points are what they are (wrapped at ``width``), the scores after it. ``me`` is
-    marked "(you)"."""
+    why the points are what they are (wrapped at ``width``; None: a line per sentence), the
+    scores after it. ``me`` is marked "(you)"."""
     lines = [_how_it_ended(r)]
     scored = [p for p in r.players if p in r.points]
     if scored and r.end != END_FORFEIT:
         lines.append("Every hand, turned over:")
-        width = max(len(_name(p, r, me)) for p in scored)
+        names = max(len(_name(p, r, me)) for p in scored)
         cards = max(len(" ".join(card_label(c) for c in r.hands[p])) for p in scored)
         for p in scored:
             hand = " ".join(f"{card_label(c)}" for c in r.hands[p]) or "(no cards)"
-            lines.append(f"  {_name(p, r, me):<{width}}  {hand:<{cards}}  total "
+            lines.append(f"  {_name(p, r, me):<{names}}  {hand:<{cards}}  total "
                          f"{r.totals[p]:>3}  scores {r.points[p]:>3}")
         for sentence in why(r, rules):
-            lines.extend(textwrap.wrap(sentence, width))
+            lines.extend(textwrap.wrap(sentence, width) if width else [sentence])
     for p in r.resets:
         lines.append(f"{p} reached exactly {rules.target} and goes back to {r.cumulative[p]}.")
     left = [p for p in r.players if p not in r.points]
@@ -79,7 +79,7 @@ def why(r: RoundResult, rules: Ruleset) -> list[str]:
     if r.cabo_success:
         tied = [p for p in scored if p != caller and r.totals[p] == total]
         how = (f"and no hand is lower than {caller}'s {total}" if tied
-               else f"and has the lowest hand, {total}")
+               else f"with the lowest hand, {total}")
         text = f"{caller} called Cabo {how}: the call succeeds, so {caller} scores 0"
         if tied and rules.caller_ties_ok:
             text += f" ({join_words(tied)} tied, and a tie is enough in {rules.name})"
@@ -106,7 +106,7 @@ def _lowest_scores_zero(r: RoundResult, rules: Ruleset, caller: str, lowest: lis
     total = r.totals[caller]
     if r.points[caller] == 0 and total == low:
         tied = [p for p in lowest if p != caller]
-        text = f"{caller} called Cabo and holds the lowest hand, {total}: {caller} scores 0"
+        text = f"{caller} called Cabo with the lowest hand, {total}: {caller} scores 0"
         if tied:
             text += f" ({join_words(tied)} {'ties' if len(tied) == 1 else 'tie'}, but the " \
                     "caller's lowest hand wins it)"

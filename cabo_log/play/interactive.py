@@ -11,6 +11,7 @@ and the seed.
 from __future__ import annotations
 
 import random
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from cabo_log.log.words import Narrator
 from cabo_log.play import menus
 from cabo_log.play.bots import Bot, make_bot
 from cabo_log.play.menus import Entry, Slot
-from cabo_log.play.prompt import card_text, table_text
+from cabo_log.play.prompt import WIDTH, card_text, table_text
 from cabo_log.play.simulate import MAX_SNAPS, PLAYER_IDS, table
 from engine import CaboLogError, Event, GameStart, GameState, parse_event
 from engine.events import FORMAT, Deal, Draw, GameEnd, Reshuffle, RoundEnd, Snap
@@ -249,8 +250,10 @@ class Match:
         if len(g.rounds) > rounds:
             result = g.rounds[-1]
             self.say("")
-            for line in round_account(result, g.rules, self.me):
-                self.say(second_person(line, self.me))
+            for line in round_account(result, g.rules, self.me, width=None):
+                for part in textwrap.wrap(second_person(line, self.me), WIDTH,
+                                          drop_whitespace=False, subsequent_indent="  "):
+                    self.say(part.rstrip())
             self._append(RoundEnd(None, False, result.round, dict(result.points)))
         elif g.complete and not isinstance(event, (GameEnd, RoundEnd)):
             self._append(GameEnd(None, False, g.winners, g.cumulative_by_name()))
