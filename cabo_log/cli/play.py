@@ -41,8 +41,11 @@ def play_command(
     resume: Annotated[Optional[Path], typer.Option(  # noqa: UP045
         "--resume", help="Continue the match in this log.")] = None,
 ) -> None:
-    """Play a match against bots: you see only what you know, pick moves by number; every
-    move is appended to the log as it happens (Ctrl-C or q to stop, --resume to go on)."""
+    """Play a match against bots in the terminal, every move saved to the log as it is made.
+
+    You see only what you know. Pick a move by its number, a card by its player and position
+    (bruno 2); each round ends with every hand turned over and why each player scores what
+    they score. Ctrl-C or q stops, --resume goes on."""
     try:
         if resume is not None:
             if not resume.is_file():

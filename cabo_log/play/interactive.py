@@ -122,7 +122,7 @@ class Match:
                 if player == self.me:
                     if g.phase == TURN_START:
                         moves += [m for m in snap_moves(g) if getattr(m, "player", "") == player]
-                    move = self._choose(moves, "Your move")
+                    move = self._choose(moves, "Your move:")
                 else:
                     move = self.bots[player].choose(observe(g, player), moves, self.rngs[player])
                 self._append(move)
@@ -137,7 +137,7 @@ class Match:
         obs = observe(self.state, self.me)
         menu = menus.entries(options, obs)
         while True:
-            self._screen(obs, f"{title}:", menus.entry_lines(menu))
+            self._screen(obs, title, menus.entry_lines(menu))
             while True:
                 answer = self._answer()
                 if answer.isdigit() and 1 <= int(answer) <= len(menu):
@@ -289,7 +289,7 @@ class Match:
             elif len(options) == 1:
                 choice = options[0]
             else:
-                choice = self._choose(options, "Which two of your cards do you look at")
+                choice = self._choose(options, "Which two of your cards do you look at?")
             if choice is not None:
                 self._append(choice)
 
