@@ -255,7 +255,7 @@ def legend(report: Report, columns: list[str], values: dict[str, Any],
     if not known:
         return ""
     pad = max(map(len, known)) + 2
-    lines = ["", "Columns:"]
+    lines = ["", "", "Columns:"]   # a blank line after the row count
     for column in known:
         about = report.columns[column]
         for param in report.params.values():
