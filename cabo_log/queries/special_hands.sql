@@ -17,6 +17,7 @@
 -- @column calls_overridden    rounds whose caller met the Cabo condition but someone else's special
 --                             hand wiped out the call's reward
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
+-- @score-sheets counted
 -- @chart rate x=ruleset y=special_rate title="Share of rounds decided by a special hand"
 -- @chart bar x=ruleset y=special_rounds,holders_who_called,calls_overridden title="Special hands: rounds, callers who held one, calls overridden"
 WITH scored AS (
