@@ -1,37 +1,48 @@
-# cabo-log developer tasks. Everything runs inside a local virtualenv (.venv).
+# cabo-log tasks. Everything runs inside a local virtualenv (.venv).
+#   make install   cabo-log and what it needs to run, nothing else (then: make demo)
+#   make dev       that plus the developers' tools: pytest, Playwright, mypy, ruff, ...
+#   make test      make dev, then ruff, mypy and pytest
 VENV  := .venv
 PY    := $(VENV)/bin/python
 BIN   := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 
 .DEFAULT_GOAL := test
-.PHONY: install test lint typecheck demo clean compiled
+.PHONY: install dev test lint typecheck demo clean compiled
 
 # Create the virtualenv only when it is missing.
 $(PY):
 	python3 -m venv $(VENV)
 
-# (Re)install the project and its test tools only when pyproject.toml changed.
+# (Re)install only when pyproject.toml changed: the runtime dependencies for a user...
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e .
 	touch $@
+
+# ... and with the test extra (its tools) for a developer; that covers the runtime too.
+$(DEV_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP) $@
 
 install: $(STAMP)
 
-lint: $(STAMP)
+dev: $(DEV_STAMP)
+
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
 
 # The optional mypyc-compiled engine, in build/mypyc (the pure engine stays the default; use it
 # with PYTHONPATH=build/mypyc). Needs a C compiler and the Python headers; a no-op when built.
-compiled: $(STAMP)
+compiled: $(DEV_STAMP)
 	$(PY) tools/build_compiled.py
 
 # A short first run: the sample games loaded into DuckDB, one line per game, three reports, and

@@ -13,7 +13,15 @@ from .errors import IllegalEventError, InconsistentLogError
 from .events import Deal, Peek
 from .outcome import Dealt, Outcome, Peeked
 from .state import BEFORE_DEAL, MATCH_OVER, ROUND_OVER, TURN_START, GameState, RoundState
-from .table import check_position, distinct, in_round, need_round, seat_named, seat_of
+from .table import (
+    check_position,
+    distinct,
+    in_round,
+    need_round,
+    seat_named,
+    seat_of,
+    unknown_card,
+)
 
 
 @handles(Deal)
@@ -106,8 +114,7 @@ def _deck_error(g: GameState, codes: list[str]) -> NoReturn:
     values_of = g.values_of
     for code in codes:
         if code not in values_of:
-            raise InconsistentLogError("unknown_card",
-                                       f"{code!r} is not a card of the {g.rules.name} deck")
+            raise unknown_card(g, code)
     difference = describe_difference(Counter(g.deck_counter), Counter(codes))
     raise InconsistentLogError("bad_deal",
                                "hands, discard and deck must be exactly the "
@@ -132,14 +139,7 @@ def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
     known = [0] * count
     face_up = [False] * count
     face_up[top] = True
-    known[top] = g.everybody
-    fixed = g.rules.peek_positions
-    if fixed is not None:
-        for p in seats:
-            bit = 1 << p
-            for pos in fixed:
-                dealt = rows[p][pos]
-                known[dealt] = known[dealt] | bit   # not ``|=``: compiled, a generic call
+    known[top] = g.everybody   # nobody knows a card of their row yet: the peeks teach them
     g.round = RoundState(
         round_no=number, participants=seats,
         in_play=in_play,

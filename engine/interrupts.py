@@ -22,6 +22,7 @@ from .table import (
     penalty_possible,
     seat_of,
     take_penalty,
+    unknown_card,
 )
 
 
@@ -67,6 +68,9 @@ def reshuffle(g: GameState, e: Reshuffle) -> Outcome:
     have = Counter(r.codes[c] for c in under)
     got = Counter(e.deck)
     if have != got:
+        for code in got:
+            if code not in g.values_of:
+                raise unknown_card(g, code)
         raise InconsistentLogError("bad_reshuffle",
                                    "the new draw pile must be exactly the discard pile "
                                    f"under its top card: {describe_difference(have, got)}")

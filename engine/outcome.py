@@ -139,14 +139,15 @@ class Ended(Outcome):
     """An event that ends the turn and says nothing else (a skip, a Cabo call, a lapse at the
     end of the log): the round it may have ended, and whether the match is decided."""
 
-    __slots__ = ("round_ended", "match_ended", "lapsed")
+    __slots__ = ("round_ended", "match_ended", "lapsed", "learned")
     turn_ended = True
 
     def __init__(self, round_ended: RoundResult | None, match_ended: bool,
-                 lapsed: PowerKind | None = None) -> None:
+                 lapsed: PowerKind | None = None, learned: Learned = ()) -> None:
         self.round_ended = round_ended
         self.match_ended = match_ended
         self.lapsed = lapsed
+        self.learned = learned   # a Cabo call that began the round: the peeks it implied
 
 
 @mypyc_attr(acyclic=True, free_list_len=1)

@@ -22,6 +22,7 @@ from .outcome import (
 )
 from .state import DRAWN, POWER, TURN_START, GameState
 from .table import (
+    begin_turns,
     can_reshuffle,
     check_position,
     distinct,
@@ -32,6 +33,7 @@ from .table import (
     need_round,
     penalty_possible,
     take_penalty,
+    unknown_card,
 )
 from .vocabulary import DECK, DECK_WORD, DISCARD_WORD
 
@@ -48,8 +50,11 @@ def draw(g: GameState, e: Draw) -> Outcome:
     code = r.codes[card]
     claimed = e.card
     if claimed is not None and claimed != code:
+        if claimed not in g.values_of:
+            raise unknown_card(g, claimed)
         raise InconsistentLogError("wrong_card",
                                    f"the top of the {source} pile is {code}, not {claimed}")
+    implied = () if r.started else begin_turns(g)
     r.drawn = card
     r.drawn_source = source
     g.phase = DRAWN
@@ -59,10 +64,10 @@ def draw(g: GameState, e: Draw) -> Outcome:
         deck.pop()
         known = r.known   # not ``|=`` on the item: compiled, that is a generic number call
         known[card] = known[card] | 1 << seat
-        return Drew(code, one(seat, card))
+        return Drew(code, implied + one(seat, card) if implied else one(seat, card))
     r.pile.pop()
     r.known[card] = g.everybody
-    return Drew(code, ())
+    return Drew(code, implied)
 
 
 handles(Draw)(draw)   # not a decorator: ``apply`` calls it natively (compiled)
@@ -297,13 +302,17 @@ def cabo(g: GameState, e: Cabo) -> Outcome:
     if r.caller >= 0:
         raise IllegalEventError("second_cabo",
                                 f"{g.players[r.caller]} already called Cabo this round")
+    implied = () if r.started else begin_turns(g)
     r.caller = seat
     r.started = True
     r.turn += 1
     count = len(g.players)
     r.final_left = [s for s in ((seat + k) % count for k in range(1, count))
                     if g.active[s] and s in r.participants]
-    return turn_over(g)
+    done = turn_over(g)
+    if implied:
+        return Ended(done.round_ended, done.match_ended, done.lapsed, implied)
+    return done
 
 
 __all__ = ["NOTHING", "cabo", "discard", "draw", "replace", "skip", "turn_over"]

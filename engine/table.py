@@ -24,6 +24,38 @@ from .state import (
 from .vocabulary import PowerKind
 
 
+def begin_turns(g: GameState) -> tuple[tuple[int, int], ...]:
+    """The round's first turn begins (its first draw or Cabo call): whoever logged no initial
+    peek in a ruleset that fixes the positions looks at them now (FORMAT.md: the engine
+    applies the fixed ones), the last moment the peek could have been logged. Never at the
+    deal: until their ``peek`` event (or this) a player knows none of their cards. Returns
+    what was learned, ``(seat, card)``, for the event's outcome."""
+    r = g.round
+    fixed = g.rules.peek_positions
+    if fixed is None:
+        return ()
+    learned: list[tuple[int, int]] = []
+    known = r.known
+    for seat in r.participants:
+        if r.peeked[seat] or not r.in_play[seat]:
+            continue
+        r.peeked[seat] = True
+        row = r.rows[seat]
+        for pos in fixed:
+            if pos < len(row):
+                card = row[pos]
+                known[card] = known[card] | 1 << seat   # not ``|=``: compiled, a generic call
+                learned.append((seat, card))
+    return tuple(learned)
+
+
+def unknown_card(g: GameState, code: str) -> InconsistentLogError:
+    """The error for a card code the ruleset's deck does not have (a typo such as ``ZZ``):
+    said as such, not as a disagreement with whichever card lies where it was claimed."""
+    return InconsistentLogError("unknown_card",
+                                f"{code!r} is not a card of this ruleset's deck ({g.rules.name})")
+
+
 def seat_named(g: GameState, player: str) -> int:
     """The seat of ``player``, -1 if nobody of the game has that name. The names are compared
     one by one: a name decoded from a line is a new string, and a dict lookup would hash it

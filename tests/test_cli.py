@@ -62,7 +62,7 @@ def test_help_shows_defaults_and_choices() -> None:
     assert "./cabo.duckdb" in load and "CABO_LOG_DB" in load and "one per core" in load
     report = invoke("report", "--help", env={"COLUMNS": "200"}).output
     assert "[table|csv|json|html]" in report
-    simulate = invoke("simulate", "--help", env={"COLUMNS": "200"}).output
+    simulate = " ".join(invoke("simulate", "--help", env={"COLUMNS": "200"}).output.split())
     assert "RULESET" in simulate and "edition1, edition2, golf, online (required)" in simulate
     assert ", ".join(BOTS) in simulate and len(BOTS) >= 3
     replay = invoke("replay", "--help").output
@@ -167,3 +167,59 @@ def test_simulate_refuses_to_overwrite_another_run(tmp_path: Path) -> None:
     assert invoke(*args, "--bot", "random", "--force").exit_code == 0
     assert {p.name: p.read_bytes() for p in out.iterdir()} != first
     assert invoke(*args, "--seed", "1").exit_code == 0      # another seed: other names
+
+
+def _entries(text: str) -> list[str]:
+    """The entries of a help's Arguments / Options / Commands sections, each as one line (an
+    entry starts two spaces in; its help may wrap onto lines indented further)."""
+    entries: list[str] = []
+    section = False
+    for line in text.splitlines():
+        if re.match(r"^(Arguments|Options|Commands):$", line):
+            section = True
+        elif not line.strip() or not line.startswith(" "):
+            section = False
+        elif section and re.match(r"^  \S", line):
+            entries.append(line.strip())
+        elif section and entries:
+            entries[-1] += " " + line.strip()
+    return entries
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+@pytest.mark.parametrize("command", ["", *all_commands()])
+def test_help_reads_as_prose(command: str, columns: str) -> None:
+    """Every command's help: whole sentences (none cut by markup or a narrow column), each
+    default said once and plainly, ranges in words, no Python type for a value to type."""
+    args = [command, "--help"] if command else ["--help"]
+    result = invoke(*args, env={"COLUMNS": columns})
+    assert result.exit_code == 0
+    text = result.output
+    assert "default: (" not in text and "x>=" not in text and "x<=" not in text, text
+    assert "╭" not in text and "│" not in text, text     # no boxes around narrow columns
+    entries = _entries(text)
+    assert any(e.startswith("--help") for e in entries), text
+    for entry in entries:
+        words = " ".join(entry.split())
+        assert not re.search(r" [.,;:](\s|$)", words), words  # nothing lost before a stop
+        assert words.lower().count("default") <= 1, words
+        assert " TEXT " not in f"{words} ", words         # say what to type, not its type
+        unmetavarred = re.sub(r"[A-Z_\[\],]+\.\.\.\]?", "", words)   # PATHS..., BOT[,BOT...]
+        assert "..." not in unmetavarred, words           # no sentence cut short
+        sentence = re.sub(r"\s+\[[^\]]*\]$", "", words)   # without click's [default: ...]
+        assert sentence.endswith((".", ")")), words
+    if not command:   # the list of commands: each one's first sentence, whole
+        for name in all_commands():
+            line = next(e for e in entries if e.split()[0] == name)
+            assert line.endswith("."), line
+
+
+def test_help_says_each_default_in_words() -> None:
+    load = " ".join(invoke("load", "--help", env={"COLUMNS": "100"}).output.split())
+    assert "(default: 8)" in load and "(default: one per core;" in load
+    assert "(default: $CABO_LOG_DB when it is set, else ./cabo.duckdb)" in load
+    report = " ".join(invoke("report", "--help", env={"COLUMNS": "100"}).output.split())
+    assert "How to print the rows (default: html when -o names a .html file, else table)." \
+        in report
+    serve = " ".join(invoke("serve", "--help", env={"COLUMNS": "100"}).output.split())
+    assert "[default: 8000; 0 to 65535]" in serve

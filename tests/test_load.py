@@ -229,7 +229,7 @@ def test_invalid_logs_are_listed_and_nothing_of_them_is_loaded(
     assert summary.loaded == 1 and summary.exit_code() == 1 and summary.exit_code(True) == 0
     errors = query(db, "SELECT file, line, code, game_id FROM load_errors ORDER BY file")
     assert errors == [
-        (str(folder / "broken.jsonl"), draw + 1, "wrong_card", "broken"),
+        (str(folder / "broken.jsonl"), draw + 1, "unknown_card", "broken"),  # "zz": no card
         (str(folder / "garbage.jsonl"), 1, "bad_json", None),
         (str(folder / "same-id.jsonl"), None, "duplicate_game", "golf-2"),
     ]

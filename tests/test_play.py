@@ -32,7 +32,8 @@ def play(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
 def test_a_whole_match_against_bots(tmp_path: Path) -> None:
     log = tmp_path / "m.jsonl"
     done = play("--ruleset", "golf", "--players", "3", "--bot", "greedy,random", "--seat",
-                "zoe", "--seed", "5", "--out", str(log), stdin="1\n" * 4000)
+                "zoe", "--seed", "5", "--out", str(log),
+                stdin="1\nana 0\n" * 4000)   # a card of another player: "ana 0"
     assert done.returncode == 0, done.stderr
     result = replay_file(log)
     assert result.error is None and result.state is not None and result.state.complete

@@ -435,3 +435,34 @@ def test_cli_report_and_sql(corpus: tuple[Path, list[Walk]], tmp_path: Path) -> 
     html_file = tmp_path / "r.html"
     out = cabo_log("report", "power_usage", "--db", str(db), "-f", "html", "-o", str(html_file))
     assert out.returncode == 0 and html_file.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_every_column_is_explained_under_the_table(corpus: tuple[Path, list[Walk]]) -> None:
+    """A reader of the table learns what each column holds (``passed`` and ``lapsed`` of
+    power_usage above all); csv and json stay data only."""
+    db, _ = corpus
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        for report in reports.available().values():
+            columns, rows = reports.run(con, report, reports.bind(report, []))
+            unexplained = [c for c in columns if c != "ruleset" and c not in report.columns]
+            assert not unexplained, (report.name, unexplained)
+            assert set(report.columns) <= set(columns), report.name   # none left over
+            text = reports.render(columns, rows, "table", report=report)
+            legend = text.split("\nColumns:\n", 1)[1]
+            for column in report.columns:
+                assert re.search(rf"^  {column} +\S", legend, re.M), (report.name, column)
+            assert "$" not in legend, report.name    # parameters said as their values
+            for fmt in ("csv", "json"):
+                assert "Columns:" not in reports.render(columns, rows, fmt, report=report)
+    finally:
+        con.close()
+    power = reports.get("power_usage").columns
+    assert power["passed"].startswith("of those, left unused: the next turn")
+    assert power["lapsed"].startswith("of those, still open when the log ended")
+    assert "explicit skip event" in power["skipped"]
+    out = subprocess.run([sys.executable, "-m", "cabo_log", "report", "score_distribution",
+                          "--db", str(db), "-p", "bucket=10"], capture_output=True, text=True,
+                         check=True).stdout
+    assert re.search(r"^  histogram +each bucket's lower bound: the number of values in "
+                     r"\[bound, bound \+ 10\)$", out, re.M)

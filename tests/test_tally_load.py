@@ -4,6 +4,7 @@ how many it left out. The expected rows are the hand-scored sheets of ``sample_g
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -154,7 +155,10 @@ def test_report_command_prints_the_line_under_its_table(db: Path) -> None:
         cli._register_all()
     out = CliRunner().invoke(cli.app, ["report", "round_length", "--db", str(db)])
     assert out.exit_code == 0, out.stdout
-    assert out.stdout.rstrip().splitlines()[-1] == (
+    lines = out.stdout.splitlines()
+    under = lines[next(i for i, line in enumerate(lines) if re.fullmatch(r"\(\d+ rows?\)", line))
+                  + 1]   # right under the rows; what the columns hold follows
+    assert under == (
         '4 score sheets (games of record "tally") left out: a score sheet records no turns')
     out = CliRunner().invoke(cli.app, ["report", "round_length", "--db", str(db),
                                        "--format", "csv"])

@@ -176,6 +176,11 @@ def test_as_a_player_cards_are_face_down(b: B, tmp_path: Path) -> None:
                       "Array.from(r.querySelectorAll('.card')).map(c => "
                       "c.classList.contains('down') ? null : c.textContent))")
     assert rows == [[None] * 4 + [None], ["5", "5", None, None], [None] * 4]   # + ana's draw
+    # bruno's hand: a total of points of the cards he saw, and how many cards he has not seen
+    nums = b.js("Array.from(document.querySelectorAll('#step-rows .row .nums'))"
+                ".map(n => n.textContent)")
+    assert nums[1] == "total of seen cards 10, 2 cards unseenscore 0", nums
+    assert nums[2].startswith("total of seen cards 0, 4 cards unseen"), nums
     assert b.problems() == []
 
 

@@ -208,7 +208,7 @@ def test_follow_prints_events_as_they_come_and_stops_at_the_end(tmp_path: Path) 
     assert len(lines) == 2 * len(LINES)
     assert lines[0] == "    1  Game sample-golf-snaps: golf, players ana, bruno, carla"
     assert lines[6] == "    4  bruno looked at their cards 0 and 3 (5♠ and J♥)"
-    assert lines[7].startswith("       -> round 1, turn 0: ana to play (turn start), draw pile "
+    assert lines[7].startswith("       -> round 1, turn 1: ana to play (turn start), draw pile "
                                "39, discard 5♥")
     final = replay_file(SAMPLE).state
     assert final is not None

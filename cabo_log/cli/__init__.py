@@ -21,6 +21,8 @@ app = typer.Typer(
     help="Replay, validate and analyse Cabo game logs (format cabo-log/1).",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,   # click's plain help: prose, not boxes (see cli.plain)
+    cls=plain.CommandList,
 )
 
 

@@ -36,7 +36,7 @@ def _check(rollouts: int, bot: str, least: int = 1) -> None:
 
 
 BotOption = Annotated[str, typer.Option(
-    "--bot", help="The bots that play positions on (rollout policy).")]
+    "--bot", metavar="BOT", help="The bot that plays the positions on (the rollout policy).")]
 SeedOption = Annotated[int, typer.Option("--seed", "-s", help="Seed of the rollouts.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
@@ -50,7 +50,7 @@ def analyse_command(
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045 - typer needs Optional
         "--jobs", "-j", help="Worker processes (default: one per core).")] = None,
     player: Annotated[Optional[str], typer.Option(  # noqa: UP045
-        "--player", "-p", help="Only this player's decisions.")] = None,
+        "--player", "-p", metavar="PLAYER", help="Only this player's decisions.")] = None,
     bot: BotOption = DEFAULT_POLICY,
     as_json: JsonOption = False,
     progress: Annotated[Optional[bool], typer.Option(  # noqa: UP045
@@ -85,9 +85,11 @@ def analyse_command(
 
 def whatif_command(
     file: Annotated[Path, typer.Argument(help="A game log (.jsonl).")],
-    at: Annotated[int, typer.Option("--at", help="The seq of the event to start after.")],
+    at: Annotated[int, typer.Option("--at", metavar="SEQ",
+                                    help="The seq of the event to start after.")],
     move: Annotated[Optional[str], typer.Option(  # noqa: UP045
-        "--move", help="An event (JSON, as a log line) played at --at instead of the "
+        "--move", metavar="EVENT_JSON",
+        help="An event (JSON, as a log line) played at --at instead of the "
                        "logged one, e.g. '{\"type\":\"draw\",\"player\":\"ana\","
                        "\"source\":\"deck\"}'.")] = None,
     rollouts: Annotated[int, typer.Option(

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from cabo_log.progress import Progress
 
 DbOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
-    "--db", help="The DuckDB database file.", envvar="CABO_LOG_DB", show_envvar=True,
-    show_default="./cabo.duckdb", metavar="FILE")]
+    "--db", help="The DuckDB database file (default: $CABO_LOG_DB when it is set, else "
+                  "./cabo.duckdb).", envvar="CABO_LOG_DB", show_envvar=False, show_default=False,
+    metavar="FILE")]
 
 
 def _db(path: Path | None) -> Path:
@@ -32,10 +33,14 @@ def _db(path: Path | None) -> Path:
 
 
 PathsArgument = Annotated[list[Path], typer.Argument(
-    help="Log files and folders (searched recursively for *.jsonl).")]
+    help="Log files and folders (searched for *.jsonl, in their subfolders too).")]
+RecurseOption = Annotated[bool, typer.Option(
+    "--recurse/--no-recurse", help="Search the folders' subfolders too (the default), or only "
+                                   "the logs directly in each folder given.",
+    show_default=False)]
 JobsOption = Annotated[Optional[int], typer.Option(  # noqa: UP045
-    "--jobs", "-j", min=1, help="Replay worker processes (capped at the cores, and at one "
-    "per MB of logs to replay: more would only compete).", show_default="one per core")]
+    "--jobs", "-j", min=1, help="Replay worker processes (default: one per core; capped at the "
+    "cores, and at one per MB of logs to replay: more would only compete).", show_default=False)]
 AllowErrorsOption = Annotated[bool, typer.Option(
     "--allow-errors", help="Exit 0 even if some logs were rejected.")]
 ForceOption = Annotated[bool, typer.Option(
@@ -46,14 +51,15 @@ AnalyseOption = Annotated[bool, typer.Option(
     "--analyse", help="Then analyse every loaded game's decisions into the 'decisions' "
                       "table (slow: see 'cabo-log analyse').")]
 RolloutsOption = Annotated[Optional[int], typer.Option(  # noqa: UP045
-    "--rollouts", min=2, help="With --analyse: sampled worlds per compared option.",
-    show_default="8")]
+    "--rollouts", min=2, help="With --analyse: sampled worlds per compared option "
+                              "(default: 8).", show_default=False)]
 ClusterOption = Annotated[Optional[str], typer.Option(  # noqa: UP045
-    "--cluster", help="Replay on a Dask cluster: a scheduler address "
+    "--cluster", metavar="ADDRESS", help="Replay on a Dask cluster: a scheduler address "
                       "(tcp://host:8786), or local:N for N local worker processes.",
     show_default=False)]
 ParquetOutOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045
-    "--parquet-out", help="With --cluster: keep the games as a Parquet dataset in this "
+    "--parquet-out", metavar="DIR",
+    help="With --cluster: keep the games as a Parquet dataset in this "
                           "folder; --db becomes a file of views over it.", show_default=False)]
 
 
@@ -67,13 +73,14 @@ class _LoadArgs:
     force: bool
     cluster: str | None
     parquet_out: Path | None
+    recurse: bool = True
 
 
 def load_command(paths: PathsArgument, db: DbOption = None, jobs: JobsOption = None,
                  allow_errors: AllowErrorsOption = False, force: ForceOption = False,
                  quiet: QuietOption = False, analyse: AnalyseOption = False,
                  rollouts: RolloutsOption = None, cluster: ClusterOption = None,
-                 parquet_out: ParquetOutOption = None) -> None:
+                 parquet_out: ParquetOutOption = None, recurse: RecurseOption = True) -> None:
     """Replay logs and load what the engine derives into DuckDB (safe to re-run).
 
     Ctrl-C or SIGTERM stops it within a second or two: the batches committed stay, the one in
@@ -84,7 +91,7 @@ def load_command(paths: PathsArgument, db: DbOption = None, jobs: JobsOption = N
         raise usage(f"no such file or folder: {', '.join(missing)}")
     if parquet_out is not None and cluster is None:
         raise usage("--parquet-out needs --cluster (use --cluster local:1 on one machine)")
-    args = _LoadArgs(paths, _db(db), jobs, force, cluster, parquet_out)
+    args = _LoadArgs(paths, _db(db), jobs, force, cluster, parquet_out, recurse)
     summary = _load_and_say(args, quiet)
     if analyse:
         _analyse(args.database, rollouts, jobs, not quiet and sys.stderr.isatty())
@@ -103,24 +110,35 @@ def _load_and_say(args: _LoadArgs, quiet: bool) -> Any:
             summary = _load(args, bar)
             with deaf():   # the load is done and committed: a late signal changes nothing
                 bar.close()
-                _say(summary, args.database, quiet)
+                _say(summary, args, quiet)
         except KeyboardInterrupt as exc:
             bar.close()
             if summary is None:   # before the load began
                 stop = interruption(exc)
                 assert stop is not None
                 raise failed(f"{stop.verb}; {_kept(0)}", stop.exit_code) from None
-            _say(summary, args.database, quiet)   # it came just as the finished load returned
+            _say(summary, args, quiet)   # it came just as the finished load returned
     return summary
 
 
-def _say(summary: Any, database: Path, quiet: bool) -> None:
-    """The summary of a finished load: one line per rejected log (unless quiet), then totals."""
+def _say(summary: Any, args: _LoadArgs, quiet: bool) -> None:
+    """The summary of a finished load: one line per rejected log (unless quiet), then totals
+    (with the folders the rejected logs came from), and, when some came from a subfolder of a
+    folder given, that folders are searched recursively and how not to."""
+    from cabo_log.db.load_result import in_subfolders
+
     for err in [] if quiet else summary.rejected:
         where = f"{err['file']}:{err['line']}:" if err.get("line") is not None \
             else f"{err['file']}:"
         typer.echo(f"{where} {err['code']}: {err['message']}", err=True)
-    typer.echo(f"{database}: {summary.text()}")
+    typer.echo(f"{args.database}: {summary.text()}")
+    below = in_subfolders([str(e["file"]) for e in summary.rejected], args.paths) \
+        if args.recurse else []
+    if below:
+        typer.echo(f"(folders are searched recursively: {', '.join(below)} "
+                   f"{'is a subfolder' if len(below) == 1 else 'are subfolders'} of a folder "
+                   "given; --no-recurse loads only the logs directly in the folders given)",
+                   err=True)
 
 
 def _analyse(database: Path, rollouts: int | None, jobs: int | None, show: bool) -> None:
@@ -153,7 +171,7 @@ def _load(args: _LoadArgs, bar: Progress) -> Any:
         if args.cluster is not None:
             return _load_on_cluster(args, bar)
         return load_paths(args.paths, args.database, jobs=args.jobs, force=args.force,
-                          progress=bar.advance, on_total=bar.start)
+                          progress=bar.advance, on_total=bar.start, recurse=args.recurse)
     except (DatabaseError, NoLogsFound) as exc:
         raise failed(str(exc), 1) from None
     except LoadError as exc:
@@ -171,7 +189,7 @@ def _load_on_cluster(args: _LoadArgs, bar: Progress) -> Any:
     try:
         return load_cluster(args.paths, args.database, args.cluster,
                             parquet_out=args.parquet_out, force=args.force,
-                            progress=bar.advance, on_total=bar.start)
+                            progress=bar.advance, on_total=bar.start, recurse=args.recurse)
     except ClusterError as exc:
         raise failed(str(exc), 1) from None
 
@@ -205,8 +223,8 @@ def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
 
 
 FormatOption = Annotated[Optional[Format], typer.Option(  # noqa: UP045
-    "--format", "-f", help="How to print the rows [default: html when -o names a .html "
-                           "file, else table].", show_default=False)]
+    "--format", "-f", help="How to print the rows (default: html when -o names a .html "
+                           "file, else table).", show_default=False)]
 CdnOption = Annotated[bool, typer.Option(
     "--cdn", help="html: link plotly.js from its CDN instead of embedding it (smaller pages "
                   "that need to be online).")]

@@ -20,24 +20,33 @@ def _ask(prompt: str) -> str:
 
 
 def play_command(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="A built-in ruleset.")]
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", metavar="RULESET",
+                                         help="A built-in ruleset: edition1, edition2, golf "
+                                              "or online.")]
     = "edition1",
     players: Annotated[int, typer.Option("--players", "-n", help="Players, you included.")] = 3,
-    bot: Annotated[str, typer.Option("--bot", help="Bots for the other seats, e.g. "
+    bot: Annotated[str, typer.Option("--bot", metavar="BOT[,BOT...]",
+                                     help="Bots for the other seats, e.g. "
                                                    "greedy,random (the list repeats).")]
     = "greedy",
-    seat: Annotated[str, typer.Option("--seat", help="Your name at the table.")] = "you",
+    seat: Annotated[str, typer.Option("--seat", metavar="NAME",
+                                      help="Your name at the table.")] = "you",
     seed: Annotated[Optional[int], typer.Option(  # noqa: UP045 - typer needs Optional
-        "--seed", help="Seed of the shuffles and the bots.")] = None,
+        "--seed", help="Seed of the shuffles and the bots (default: a random one, kept in "
+                       "the log's header).")] = None,
     options: Annotated[Optional[str], typer.Option(  # noqa: UP045
-        "--options", help="Ruleset options as JSON, e.g. '{\"target\": 50}'.")] = None,
+        "--options", metavar="JSON",
+        help="Ruleset options as JSON, e.g. '{\"target\": 50}'.")] = None,
     out: Annotated[Optional[Path], typer.Option(  # noqa: UP045
         "--out", "-o", help="The log to write (default: cabo-RULESET-SEED.jsonl).")] = None,
     resume: Annotated[Optional[Path], typer.Option(  # noqa: UP045
         "--resume", help="Continue the match in this log.")] = None,
 ) -> None:
-    """Play a match against bots: you see only what you know, pick moves by number; every
-    move is appended to the log as it happens (Ctrl-C or q to stop, --resume to go on)."""
+    """Play a match against bots in the terminal, every move saved to the log as it is made.
+
+    You see only what you know. Pick a move by its number, a card by its player and position
+    (bruno 2); each round ends with every hand turned over and why each player scores what
+    they score. Ctrl-C or q stops, --resume goes on."""
     try:
         if resume is not None:
             if not resume.is_file():

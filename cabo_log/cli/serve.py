@@ -14,7 +14,8 @@ from cabo_log.cli.errors import failed
 def serve_command(
     db: DbOption = None,
     host: Annotated[str, typer.Option(
-        "--host", help="The address to listen on; 127.0.0.1 keeps it to this machine.")
+        "--host", metavar="ADDRESS",
+        help="The address to listen on; 127.0.0.1 keeps it to this machine.")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
 ) -> None:

@@ -19,14 +19,18 @@ def tally_command(
     file: Annotated[Path, typer.Argument(help="The score sheet to write (a new file), or "
                                               "to carry on with --resume.")],
     ruleset: Annotated[Optional[str], typer.Option(  # noqa: UP045 - typer needs Optional
-        "--ruleset", "-r", help="A built-in ruleset, or house rules as a JSON object "
+        "--ruleset", "-r", metavar="RULESET",
+        help="A built-in ruleset, or house rules as a JSON object "
                                 "(a new sheet).")] = None,
     players: Annotated[Optional[str], typer.Option(  # noqa: UP045
-        "--players", "-p", help="The players in seat order, e.g. ana,bruno,carla.")] = None,
+        "--players", "-p", metavar="NAME,NAME...",
+        help="The players in seat order, e.g. ana,bruno,carla.")] = None,
     options: Annotated[Optional[str], typer.Option(  # noqa: UP045
-        "--options", help="Ruleset options as JSON, e.g. '{\"target\": 50}'.")] = None,
+        "--options", metavar="JSON",
+        help="Ruleset options as JSON, e.g. '{\"target\": 50}'.")] = None,
     game_id: Annotated[Optional[str], typer.Option(  # noqa: UP045
-        "--game-id", help="The game's id (default: the file's name and a random tail).")]
+        "--game-id", metavar="ID",
+        help="The game's id (default: the file's name and a random tail).")]
     = None,
     resume: Annotated[bool, typer.Option("--resume", help="Carry on with an existing "
                                                           "score sheet.")] = False,

@@ -33,7 +33,8 @@ def timeline_command(
                           "the event lanes and in the step view, and a graph of each "
                           "player's expected round points.")] = False,
     rollouts: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--rollouts", min=2, help="With --analyse: sampled worlds per compared option.",
+        "--rollouts", min=2, help="With --analyse: sampled worlds per compared option "
+                                  "(default: 8).",
         show_default=False)] = None,
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
         "--jobs", "-j", min=1, help="For a folder: worker processes (default: one per core; "

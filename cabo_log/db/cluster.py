@@ -156,14 +156,14 @@ def load_cluster(paths: Sequence[str | os.PathLike[str]], database: str | os.Pat
                  address: str, *, parquet_out: str | os.PathLike[str] | None = None,
                  force: bool = False, progress: Progress | None = None,
                  on_total: Callable[[int], None] | None = None,
-                 replay: Replay = replay_partition,
+                 replay: Replay = replay_partition, recurse: bool = True,
                  settings: LoadSettings = DEFAULTS) -> LoadSummary:
     """Load log files on a Dask cluster, into ``database`` or as a Parquet dataset with
     ``database`` a file of views over it (``parquet_out``). ``replay`` is the task (tests
     pass one that kills its worker once); ``settings`` tune the local writer, as a local
     load's (its checkpoints aside: DuckDB decides)."""
     started = time.perf_counter()
-    files = [os.path.abspath(p) for p in find_logs(paths)]
+    files = [os.path.abspath(p) for p in find_logs(paths, recurse)]
     client = connect_cluster(address)
     try:
         if parquet_out is not None:

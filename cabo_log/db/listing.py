@@ -1,6 +1,7 @@
 """The log files a load reads, listed as a stream: the same files in the same order as
 ``logfile.find_logs`` (files as given, folders searched recursively for ``*.jsonl``, sorted,
-no repeats), without holding the whole list.
+no repeats), without holding the whole list. ``recurse=False`` (``load --no-recurse``) takes
+only the logs directly in each folder given, none of its subfolders'.
 
 A load of 100,000 files must not keep 100,000 paths (and as many ``Path`` objects and resolved
 keys) in memory to start: the folders are walked depth first with each folder's entries sorted
@@ -20,12 +21,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 SUFFIX = ".jsonl"
 
 
-def iter_logs(paths: Iterable[str | os.PathLike[str]]) -> Iterator[str]:
+def iter_logs(paths: Iterable[str | os.PathLike[str]], recurse: bool = True) -> Iterator[str]:
     """The absolute path of every log, in ``find_logs`` order, one at a time."""
-    return walk_logs([os.path.abspath(p) for p in paths])
+    return walk_logs([os.path.abspath(p) for p in paths], recurse)
 
 
-def walk_logs(paths: Iterable[str | os.PathLike[str]]) -> Iterator[str]:
+def walk_logs(paths: Iterable[str | os.PathLike[str]], recurse: bool = True) -> Iterator[str]:
     """``iter_logs`` with each path under its argument as given (relative stays relative):
     the one listing of logs, for ``find_logs`` too.
 
@@ -33,10 +34,10 @@ def walk_logs(paths: Iterable[str | os.PathLike[str]]) -> Iterator[str]:
     cannot be read, never a repeat: it is listed, and its reader reports it ``unreadable``."""
     roots = [os.fspath(p) for p in paths]
     seen: set[str] | None = set() if _overlap(roots) else None
-    real = listed_in([os.path.realpath(r) for r in roots])
+    real = listed_in([os.path.realpath(r) for r in roots], recurse)
     links: set[str] = set()
     for root in roots:
-        for path, link in _walk(root) if os.path.isdir(root) else iter([(root, False)]):
+        for path, link in _walk(root, recurse) if os.path.isdir(root) else iter([(root, False)]):
             key = _resolved(path) if seen is not None or link else None
             if seen is not None:
                 key = key or os.path.abspath(path)
@@ -59,17 +60,18 @@ def _resolved(path: str) -> str | None:
     return os.path.realpath(path)
 
 
-def count_logs(paths: Sequence[str | os.PathLike[str]]) -> int:
+def count_logs(paths: Sequence[str | os.PathLike[str]], recurse: bool = True) -> int:
     """How many paths ``iter_logs`` gives (a walk of the folders, nothing kept)."""
-    return sum(1 for _ in iter_logs(paths))
+    return sum(1 for _ in iter_logs(paths, recurse))
 
 
-def survey_logs(paths: Sequence[str | os.PathLike[str]], enough: int) -> tuple[int, bool]:
+def survey_logs(paths: Sequence[str | os.PathLike[str]], enough: int,
+                recurse: bool = True) -> tuple[int, bool]:
     """How many paths ``iter_logs`` gives, and whether their files hold at least ``enough``
     bytes (only the first files are stat'ed, until they do: a load decides from it, before
     it opens the database, whether to start its worker processes at once)."""
     count = size = 0
-    for path in iter_logs(paths):
+    for path in iter_logs(paths, recurse):
         count += 1
         if size < enough:
             try:
@@ -105,22 +107,28 @@ def blocks(paths: Iterable[str], size: int) -> Iterator[list[str]]:
         yield block
 
 
-def listed_in(paths: Sequence[str | os.PathLike[str]]) -> Callable[[str], bool]:
-    """A test: would ``iter_logs(paths)`` give this absolute path? (Without walking.)"""
+def listed_in(paths: Sequence[str | os.PathLike[str]],
+              recurse: bool = True) -> Callable[[str], bool]:
+    """A test: would ``iter_logs(paths, recurse)`` give this absolute path? (Without
+    walking.)"""
     roots = [os.path.abspath(p) for p in paths]
     folders = tuple(r.rstrip(os.sep) + os.sep for r in roots if os.path.isdir(r))
     files = frozenset(r for r in roots if not os.path.isdir(r))
 
     def listed(path: str) -> bool:
-        return path in files or (path.endswith(SUFFIX) and path.startswith(folders))
+        if path in files:
+            return True
+        if not (path.endswith(SUFFIX) and path.startswith(folders)):
+            return False
+        return recurse or os.path.dirname(path) + os.sep in folders
 
     return listed
 
 
-def _walk(folder: str) -> Iterator[tuple[str, bool]]:
+def _walk(folder: str, recurse: bool = True) -> Iterator[tuple[str, bool]]:
     """(path, whether it is a symbolic link) of each ``*.jsonl`` under ``folder``, depth
     first, each folder's entries by name; links to folders are not followed (as
-    ``Path.rglob``)."""
+    ``Path.rglob``). Without ``recurse``, the folder's own logs only."""
     try:
         with os.scandir(folder) as it:
             entries = sorted((e.name, _is_folder(e), e.is_symlink()) for e in it)
@@ -130,7 +138,7 @@ def _walk(folder: str) -> Iterator[tuple[str, bool]]:
         path = os.path.join(folder, name)
         if name.endswith(SUFFIX):
             yield path, link
-        if is_folder:
+        if is_folder and recurse:
             yield from _walk(path)
 
 

@@ -54,9 +54,10 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
                jobs: int | None = None, force: bool = False,
                progress: Progress | None = None,
                on_total: Callable[[int], None] | None = None,
-               settings: LoadSettings = DEFAULTS) -> LoadSummary:
-    """Load log files and folders (searched for ``*.jsonl``) into the database, tuned by
-    ``settings`` (passed down to the loader, the writer, the workers and the connection).
+               recurse: bool = True, settings: LoadSettings = DEFAULTS) -> LoadSummary:
+    """Load log files and folders (searched for ``*.jsonl``, in their subfolders too unless
+    ``recurse`` is False) into the database, tuned by ``settings`` (passed down to the loader,
+    the writer, the workers and the connection).
 
     The rows go to the writer about ``settings.flush_rows`` at a time (once every chunk is
     handed out to the workers, each result as it comes), into a transaction committed once it
@@ -68,9 +69,10 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     the batches written before it stay (``committed``), and loading again finishes.
     """
     started = time.perf_counter()
-    total, big = survey_logs(paths, settings.inline_bytes)
+    total, big = survey_logs(paths, settings.inline_bytes, recurse)
     if not total:
-        raise NoLogsFound(f"no logs found (no *.jsonl under {', '.join(map(str, paths))})")
+        where = "directly in" if not recurse else "under"
+        raise NoLogsFound(f"no logs found (no *.jsonl {where} {', '.join(map(str, paths))})")
     workers = big and worker_count(jobs, 2) > 1
     if workers:
         # the workers' forkserver imports the replay (~0.3 s) while this process imports
@@ -80,10 +82,11 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     # a new database holds nothing to plan against: the workers start on the first chunks
     # before DuckDB is even imported (~0.1-0.2 s sooner, with a core idle meanwhile)
     new = workers and not any(os.path.exists(f"{database}{end}") for end in ("", ".wal"))
-    loader = loaders.Loader(None, None, force, listed_in(paths), new=new, settings=settings)
+    loader = loaders.Loader(None, None, force, listed_in(paths, recurse), new=new,
+                            settings=settings)
     held = _Held()   # what the ``finally`` releases, as far as the load got
     try:
-        tasks = loader.start(iter_logs(paths), on_total, progress, total)
+        tasks = loader.start(iter_logs(paths, recurse), on_total, progress, total)
         spool_in = Path(database).absolute().parent
         remove_stale_spools(spool_in)   # those of loads killed outright (SIGKILL) before
         if new:

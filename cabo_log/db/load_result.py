@@ -3,7 +3,10 @@ each into its message and exit code)."""
 
 from __future__ import annotations
 
+import os
 import signal
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,7 +94,48 @@ class LoadSummary:
         if details:
             parts[0] += f" ({', '.join(details)})"
         parts.append(f"skipped {self.skipped} unchanged")
-        parts.append(f"rejected {len(self.rejected)}")
+        parts.append(f"rejected {len(self.rejected)}{rejected_from(self.rejected)}")
         rate = f", {self.events / self.seconds:,.0f} events/s" if self.events else ""
         return (", ".join(parts) + f"; {self.events:,} events from {self.replayed} replayed "
                 f"file{'s' if self.replayed != 1 else ''} in {self.seconds:.2f} s{rate}")
+
+
+def shown_folder(path: str) -> str:
+    """A folder as the summary names it: relative to the current directory when inside it,
+    with a trailing slash (so it reads as a folder)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        relative = os.path.relpath(folder)
+    except ValueError:   # another drive (Windows)
+        relative = folder
+    shown = folder if relative.startswith("..") else relative
+    return shown.rstrip(os.sep) + os.sep
+
+
+def rejected_from(rejected: Sequence[dict[str, Any]], most: int = 3) -> str:
+    """Where the rejected logs lie: " (in F/)" for one folder, " (29 in F/, 2 in G/)" for a
+    few, the most frequent first, the rest counted ("and 2 more folders")."""
+    if not rejected:
+        return ""
+    folders = Counter(shown_folder(str(e["file"])) for e in rejected)
+    if len(folders) == 1:
+        return f" (in {next(iter(folders))})"
+    ranked = sorted(folders.items(), key=lambda item: (-item[1], item[0]))
+    text = ", ".join(f"{n} in {f}" for f, n in ranked[:most])
+    if len(ranked) > most:
+        rest = len(ranked) - most
+        text += f" and {rest} more folder{'s' if rest != 1 else ''}"
+    return f" ({text})"
+
+
+def in_subfolders(files: Sequence[str], paths: Sequence[str | os.PathLike[str]]) -> list[str]:
+    """The folders (as ``shown_folder`` names them) of those ``files`` that a recursive search
+    found below a folder given, not directly in it: where a user may not have meant to look."""
+    roots = [os.path.abspath(p) for p in paths if os.path.isdir(p)]
+    found: dict[str, None] = {}
+    for file in files:
+        folder = os.path.dirname(os.path.abspath(file))
+        if folder not in roots and any(folder.startswith(r.rstrip(os.sep) + os.sep)
+                                       for r in roots):
+            found[shown_folder(file)] = None
+    return list(found)

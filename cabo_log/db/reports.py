@@ -3,9 +3,12 @@ parameters, and the formats they print in.
 
 A report is one ``.sql`` file whose header comment says what it measures and how to read it.
 Its first line is ``-- name: one-line description``; ``-- @param`` lines declare the parameters
-the query uses as ``$NAME`` (type, range, default) and ``-- @chart`` lines the charts that
-answer its question (see ``report_header``). Values given on the command line or in a form are
-converted and range-checked, then bound by DuckDB, never pasted into the SQL.
+the query uses as ``$NAME`` (type, range, default), ``-- @chart`` lines the charts that
+answer its question (see ``report_header``) and ``-- @column NAME  what it holds`` lines what
+each column means, which the table format prints under the rows (a reader of
+``cabo-log report power_usage`` learns there what ``passed`` and ``lapsed`` are). Values
+given on the command line or in a form are converted and range-checked, then bound by DuckDB,
+never pasted into the SQL.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import decimal
 import io
 import json
 import math
+import textwrap
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -46,6 +50,7 @@ class Report:
     sql: str
     params: dict[str, Param] = field(default_factory=dict)
     charts: tuple[ChartSpec, ...] = ()
+    columns: dict[str, str] = field(default_factory=dict)   # column -> what it holds
     # what the report does with score sheets (games of record "tally", which show no turns):
     # COUNTED, or the words that say what it leaves out and why (``@score-sheets``)
     score_sheets: str = ""
@@ -90,11 +95,23 @@ def parse(name: str, text: str) -> Report:
         title = title[len(name) + 1:].strip()
     params: dict[str, Param] = {}
     charts: list[ChartSpec] = []
+    columns: dict[str, str] = {}
     prose: list[str] = []
+    column = ""   # the @column an indented line goes on with
     sheets = ""
     for line in header:
         words = line.strip()
-        if words.startswith("@param"):
+        if column and words and line[:1].isspace():
+            columns[column] += " " + " ".join(words.split())
+            continue
+        column = ""
+        if words.startswith("@column"):
+            column, _, about = words[len("@column"):].strip().partition(" ")
+            if not column or not about.strip():
+                raise ReportError(f"report {name}: @column needs a name and what it holds: "
+                                  f"{words}")
+            columns[column] = " ".join(about.split())
+        elif words.startswith("@param"):
             param = parse_param(name, words[len("@param"):].strip())
             params[param.name] = param
         elif words.startswith("@chart"):
@@ -104,7 +121,8 @@ def parse(name: str, text: str) -> Report:
         else:
             prose.append(line)
     doc = "\n".join(prose).strip("\n")
-    return Report(name, title, doc, text, params, tuple(charts), sheets)
+    return Report(name, title, doc, text, params, tuple(charts), columns=columns,
+                  score_sheets=sheets)
 
 
 def bind(report: Report, given: list[str] | dict[str, str]) -> dict[str, Any]:
@@ -189,7 +207,8 @@ def render(columns: list[str], rows: list[tuple[Any, ...]], fmt: str, *,
     report left out, ``left_out``) goes under the table and on the page; csv and json hold
     the data alone."""
     if fmt == "table":
-        return table(columns, rows) + (f"\n{note}" if note else "")
+        return table(columns, rows) + (f"\n{note}" if note else "") + (
+            legend(report, columns, values or {}) if report is not None else "")
     if fmt == "csv":
         return as_csv(columns, rows)
     if fmt == "json":
@@ -259,6 +278,26 @@ def table(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
     out.extend(line(row) for row in cells)
     out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     return "\n".join(out)
+
+
+def legend(report: Report, columns: list[str], values: dict[str, Any],
+           width: int = 100) -> str:
+    """Under a report's table: what each of its columns holds (those its header explains),
+    one line each, wrapped under the column's name; ``$param`` is the value it had."""
+    known = [c for c in columns if c in report.columns]
+    if not known:
+        return ""
+    pad = max(map(len, known)) + 2
+    lines = ["", "", "Columns:"]   # a blank line after the row count
+    for column in known:
+        about = report.columns[column]
+        for param in report.params.values():
+            value = values.get(param.name, param.default)
+            about = about.replace(f"${param.name}", text(value))
+        lines.extend(textwrap.wrap(about, width=width,
+                                   initial_indent=f"  {column:<{pad}}",
+                                   subsequent_indent=" " * (pad + 2)))
+    return "\n".join(lines)
 
 
 def as_csv(columns: list[str], rows: list[tuple[Any, ...]]) -> str:

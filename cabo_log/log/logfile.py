@@ -145,12 +145,13 @@ _NONBLOCK = getattr(os, "O_NONBLOCK", 0)   # Windows has no FIFOs to wait for
 _BINARY = getattr(os, "O_BINARY", 0)
 
 
-def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """Files as given, folders searched recursively for ``*.jsonl``; sorted, no repeats
-    (``cabo_log.db.listing``, the one listing of logs, which every command uses)."""
+def find_logs(paths: Iterable[str | os.PathLike[str]], recurse: bool = True) -> list[Path]:
+    """Files as given, folders searched recursively for ``*.jsonl`` (only their own logs
+    without ``recurse``); sorted, no repeats (``cabo_log.db.listing``, the one listing of
+    logs, which every command uses)."""
     from cabo_log.db.listing import walk_logs
 
-    return [Path(p) for p in walk_logs(paths)]
+    return [Path(p) for p in walk_logs(paths, recurse)]
 
 
 def dumps_event(obj: dict[str, Any]) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from cabo_log.log.replay import ReplayResult
 from engine import GameState
 from engine.knowledge import row_view
-from engine.state import DRAWN, POWER, TURN_START, RoundResult
+from engine.state import DRAWN, POWER, TURN_START, Phase, RoundResult
 
 
 def special_hand(r: RoundResult, name: str = "Kamikaze") -> str | None:
@@ -65,6 +65,14 @@ def describe_round(r: RoundResult, width: int, special_name: str = "Kamikaze",
     return lines
 
 
+def turn_number(turns: int, phase: Phase) -> int:
+    """The turn a table shown to a reader stands at, counted from 1 in each round: the one
+    being played, or at a turn's start the one about to begin (the engine counts the turns
+    begun). ``play``, ``replay --until``/``--as`` and ``replay --follow`` all number the table
+    this way, so one moment has one turn number everywhere."""
+    return turns + 1 if phase == TURN_START else turns
+
+
 def describe_table(g: GameState, as_player: str | None = None) -> list[str]:
     """The table now; with ``as_player``, cards that player does not know show as ``??``."""
     if g.phase not in (TURN_START, DRAWN, POWER):
@@ -73,7 +81,8 @@ def describe_table(g: GameState, as_player: str | None = None) -> list[str]:
     width = max(len(p) for p in g.players)
     view = f" as {as_player} knew it" if as_player else ""
     r = g.round
-    lines = [f"Table in round {r.round_no}, turn {r.turn}{view}: {g.players[r.current]} to "
+    turn = turn_number(r.turn, g.phase)
+    lines = [f"Table in round {r.round_no}, turn {turn}{view}: {g.players[r.current]} to "
              f"play ({g.phase.replace('_', ' ')})"]
     for p in g.active_participants():
         if seat is None:

@@ -227,10 +227,23 @@ def _replay_lines(data: bytes, file: str | None, until: int | None,
             visitor.end(state)
         return ReplayResult(file, state, None, number, _head(previous, chained))
     except CaboLogError as exc:
-        error = exc.located(file, number)
+        error = _torn(exc, text, number).located(file, number)
         if visitor is not None:
             visitor.handle_error(error, state)
         return ReplayResult(file, state, error, number)
+
+
+TORN_HINT = ("; the last line has no newline at its end, so it looks torn (a writer stopped in "
+             "the middle of it): 'cabo-log repair' cuts it off")
+
+
+def _torn(exc: CaboLogError, text: bytes, number: int) -> CaboLogError:
+    """A last line that does not read and has no newline was most likely cut off by a crashed
+    writer: the error says so, and what mends it (the code stays the line's own)."""
+    if exc.code in ("bad_json", "not_utf8") and not text.endswith(b"\n") \
+            and number == text.count(b"\n") + 1 and TORN_HINT not in exc.message:
+        return type(exc)(exc.code, exc.message + TORN_HINT, exc.line, exc.file)
+    return exc
 
 
 def _read_stamped(raw: bytes) -> tuple[Event, int | float | str | None]:

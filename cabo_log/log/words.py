@@ -103,6 +103,7 @@ class EventWords:
 
     def __init__(self, viewer: str | None = None) -> None:
         self.viewer = viewer
+        self.round_summaries = True   # False: the caller tells a round's end its own way
         self.seat: int | None = None
         self.before: Before | None = None
         self.outcome: Outcome = NOTHING   # what the event being told did
@@ -150,7 +151,7 @@ class EventWords:
         fx = self.outcome
         if fx.lapsed is not None:
             text = f"({g.players[b.current]}'s {fx.lapsed} power lapsed) " + text
-        if fx.round_ended is not None:
+        if fx.round_ended is not None and self.round_summaries:
             text += ". " + round_summary(fx.round_ended, g.rules.special_name, g.tally)
             if g.phase == MATCH_OVER and g.winners:
                 text += f". The match is over: {join_words(list(g.winners))} "

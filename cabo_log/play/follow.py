@@ -17,6 +17,7 @@ from pathlib import Path
 from cabo_log.log.chain import check_line, declared
 from cabo_log.log.lock import WriterError
 from cabo_log.log.logfile import decode_line
+from cabo_log.log.render import turn_number
 from cabo_log.log.words import Narrator, card_label
 from engine import (
     CaboLogError,
@@ -49,7 +50,8 @@ def status(g: GameState) -> str:
     r = g.round
     if to_play is None:
         return f"round {r.round_no} over; scores {scores}" if r.round_no else "no round yet"
-    return (f"round {r.round_no}, turn {r.turn}: {to_play} to play ({g.phase.replace('_', ' ')})"
+    turn = turn_number(r.turn, g.phase)
+    return (f"round {r.round_no}, turn {turn}: {to_play} to play ({g.phase.replace('_', ' ')})"
             f", draw pile {len(r.deck)}, discard {_label(g.discard_top())}; scores {scores}")
 
 

@@ -11,6 +11,7 @@ and the seed.
 from __future__ import annotations
 
 import random
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,13 +19,16 @@ from typing import Any
 import orjson
 
 from cabo_log.log.gamelog import GameLog
+from cabo_log.log.round_words import round_account
 from cabo_log.log.words import Narrator
+from cabo_log.play import menus
 from cabo_log.play.bots import Bot, make_bot
-from cabo_log.play.prompt import menu_text, table_text
+from cabo_log.play.menus import Entry, Slot
+from cabo_log.play.prompt import WIDTH, card_text, table_text
 from cabo_log.play.simulate import MAX_SNAPS, PLAYER_IDS, table
 from engine import CaboLogError, Event, GameStart, GameState, parse_event
 from engine.events import FORMAT, Deal, Draw, GameEnd, Reshuffle, RoundEnd, Snap
-from engine.knowledge import observe
+from engine.knowledge import Observation, observe
 from engine.moves import legal_moves, needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.scoring import expected_first
 from engine.state import TURN_START
@@ -34,7 +38,9 @@ Ask = Callable[[str], str]      # shows a prompt, returns the line typed (EOFErr
 Say = Callable[[str], None]
 
 
-_YOU = [("you's ", "your "), ("you takes ", "you take ")] + [
+_YOU = [("you's ", "your "), ("you takes ", "you take "), ("you plays ", "you play "),
+        ("you scores ", "you score "), ("you holds ", "you hold "), ("you ties ", "you tie "),
+        ("you goes ", "you go "), ("you is ", "you are ")] + [
     (f"you {verb} their ", f"you {verb} your ")
     for verb in ("looked at", "replaced", "snapped", "peeked at", "swapped", "tried to replace")]
 
@@ -88,6 +94,7 @@ class Match:
         self.cards = random.Random(f"cards/{salt}")
         self.rngs = {p: random.Random(f"{p}/{salt}") for p in g.players}
         self.words = Narrator(self.me)
+        self.words.round_summaries = False   # a round's end gets its whole account instead
         self.window = 0  # snaps since the last turn began (bots stop after MAX_SNAPS)
         start = parse_event(header)
         assert isinstance(start, GameStart)
@@ -115,7 +122,7 @@ class Match:
                 if player == self.me:
                     if g.phase == TURN_START:
                         moves += [m for m in snap_moves(g) if getattr(m, "player", "") == player]
-                    move = self._choose(moves, "Your move")
+                    move = self._choose(moves, "Your move:")
                 else:
                     move = self.bots[player].choose(observe(g, player), moves, self.rngs[player])
                 self._append(move)
@@ -125,23 +132,96 @@ class Match:
         return g
 
     def _choose(self, options: Sequence[Event], title: str) -> Event:
+        """The person's move: a number of the top menu, then, for a swap, a spy or several
+        cards at once, the cards in small steps (``menus``); b in a step goes back."""
         obs = observe(self.state, self.me)
-        self.say("")
-        for line in table_text(obs):
-            self.say(line)
-        self.say(f"{title}:")
-        for line in menu_text(options, obs):
-            self.say(line)
+        menu = menus.entries(options, obs)
         while True:
-            try:
-                answer = self.ask("> ").strip().lower()
-            except EOFError:
-                raise Quit() from None
-            if answer in ("q", "quit"):
-                raise Quit()
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return options[int(answer) - 1]
-            self.say(f"  type a number from 1 to {len(options)}, or q")
+            self._screen(obs, title, menus.entry_lines(menu))
+            while True:
+                answer = self._answer()
+                if answer.isdigit() and 1 <= int(answer) <= len(menu):
+                    break
+                self.say(f"  type a number from 1 to {len(menu)}, or q")
+            entry = menu[int(answer) - 1]
+            move = entry.move if entry.move is not None else self._steps(entry, obs)
+            if move is not None:
+                return move
+
+    def _screen(self, obs: Observation, title: str, lines: Sequence[str]) -> None:
+        """The table as the person knows it, then a question and its choices."""
+        self.say("")
+        for line in [*table_text(obs), title, *lines]:
+            self.say(line)
+
+    def _answer(self) -> str:
+        try:
+            answer = self.ask("> ").strip()
+        except EOFError:
+            raise Quit() from None
+        if answer.lower() in menus.QUIT:
+            raise Quit()
+        return answer
+
+    def _steps(self, entry: Entry, obs: Observation) -> Event | None:
+        """The move an entry of many forms stands for, chosen step by step (None: back)."""
+        if entry.swaps:
+            firsts = menus.first_slots(entry.swaps)
+            own = all(p == self.me for p, _ in firsts)
+            while True:
+                first = self._slot(firsts, obs, "Your card to swap:" if own
+                                   else "The first card of the swap:")
+                if first is None:
+                    return None
+                seconds = menus.second_slots(entry.swaps, first)
+                shown = self._named(first, obs)
+                second = self._slot(seconds, obs, f"Swap {shown} with which card?")
+                if second is not None:
+                    return menus.swap_of(entry.swaps, first, second)
+        if entry.targets:
+            slot = self._slot(menus.target_slots(entry.targets), obs, "Spy on which card?")
+            return None if slot is None else menus.spy_of(entry.targets, slot)
+        if entry.snaps:
+            top = card_text(obs.discard[-1]) if obs.discard else "?"
+            slot = self._slot(menus.snap_slots(entry.snaps), obs,
+                              f"Snap which of your cards onto the {top}?")
+            return None if slot is None else menus.snap_of(entry.snaps, slot)
+        return self._several(entry, obs)
+
+    def _slot(self, slots: Sequence[Slot], obs: Observation, title: str) -> Slot | None:
+        self._screen(obs, title, menus.grid(slots, obs))
+        while True:
+            answer = self._answer()
+            if answer.lower() in menus.BACK:
+                return None
+            slot = menus.read_slot(answer, slots, obs)
+            if slot is not None:
+                return slot
+            self.say(menus.grid(slots, obs)[-1].replace("   type", "  type", 1))
+
+    def _several(self, entry: Entry, obs: Observation) -> Event | None:
+        held = card_text(obs.drawn)
+        self._screen(obs, f"Which of your cards do you replace with the {held}?",
+                     ["   Type their positions, e.g. 0 1: all the same value, or the "
+                      "replacement fails.", "   b: back, q: quit"])
+        while True:
+            answer = self._answer()
+            if answer.lower() in menus.BACK:
+                return None
+            positions = menus.read_positions(answer)
+            move = menus.replace_of(entry.several, positions) if positions else None
+            if move is not None:
+                return move
+            sizes = sorted({len(m.positions) for m in entry.several})
+            self.say(f"  type {sizes[0]} to {sizes[-1]} different positions of your row "
+                     "(e.g. 0 1), or b")
+
+    def _named(self, slot: Slot, obs: Observation) -> str:
+        player, pos = slot
+        row = obs.rows.get(player, ())
+        card = card_text(row[pos]) if pos < len(row) else "??"
+        whose = "your" if player == self.me else f"{player}'s"
+        return f"{whose} card {pos} ({card})"
 
     # --- the table ------------------------------------------------------------------------
     def _append(self, event: Event) -> None:
@@ -165,9 +245,15 @@ class Match:
             self.log.append(event)
         assert self.log.outcome is not None
         self.words.event(self.log.lines, event, g, self.log.outcome)
-        self.say(f"  {second_person(self.words.text, self.me)}")
+        if not isinstance(event, (RoundEnd, GameEnd)):   # the log's claims: bookkeeping
+            self.say(f"  {second_person(self.words.text, self.me)}")
         if len(g.rounds) > rounds:
             result = g.rounds[-1]
+            self.say("")
+            for line in round_account(result, g.rules, self.me, width=None):
+                for part in textwrap.wrap(second_person(line, self.me), WIDTH,
+                                          drop_whitespace=False, subsequent_indent="  "):
+                    self.say(part.rstrip())
             self._append(RoundEnd(None, False, result.round, dict(result.points)))
         elif g.complete and not isinstance(event, (GameEnd, RoundEnd)):
             self._append(GameEnd(None, False, g.winners, g.cumulative_by_name()))
@@ -203,7 +289,7 @@ class Match:
             elif len(options) == 1:
                 choice = options[0]
             else:
-                choice = self._choose(options, "Which two of your cards do you look at")
+                choice = self._choose(options, "Which two of your cards do you look at?")
             if choice is not None:
                 self._append(choice)
 

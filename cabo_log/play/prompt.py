@@ -8,16 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cabo_log.log.render import turn_number
 from cabo_log.log.words import card_label
 from engine import Event
 from engine.events import Cabo, Discard, Draw, Peek, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
-from engine.state import TURN_START
 from engine.vocabulary import DrawSource, PowerKind
 
 
-def _card(code: str | None) -> str:
+def card_text(code: str | None) -> str:
+    """A card as the screen shows it: its label, or ?? for a card not seen."""
     return card_label(code) if code is not None else "??"
+
+
+_card = card_text
 
 
 def _list(items: Sequence[object]) -> str:
@@ -25,19 +29,27 @@ def _list(items: Sequence[object]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
+WIDTH = 79   # a terminal's 80 columns, the last one left free
+
+
 def table_text(obs: Observation) -> list[str]:
     """The table as ``obs.me`` knows it: rows (?? for an unseen card), piles, scores."""
     width = max(len(p) for p in obs.players) + 6
-    number = obs.turn + (obs.phase == TURN_START)  # the engine counts turns begun
-    turn = f", turn {number}" if obs.round else ""
+    turn = f", turn {turn_number(obs.turn, obs.phase)}" if obs.round else ""
     lines = [f"--- Round {obs.round}{turn} " + "-" * 30]
     for player, row in obs.rows.items():
         label = player + (" (you)" if player == obs.me and player != "you" else "")
         mark = "*" if player == obs.to_play else " "
         cards = " ".join(f"{_card(c):>3}" for c in row) or "(no cards)"
-        positions = "   " + " ".join(f"{i:>3}" for i in range(len(row))) \
-            if player == obs.me else ""
-        lines.append(f" {mark}{label:<{width}} {cards}{positions}")
+        line = f" {mark}{label:<{width}} {cards}"
+        if player == obs.me and row:   # the positions, beside the row or under it if long
+            positions = " ".join(f"{i:>3}" for i in range(len(row)))
+            if len(line) + 3 + len(positions) <= WIDTH:
+                line += "   " + positions
+            else:
+                lines.append(line)
+                line = f"  {'(positions)':<{width}} {positions}"
+        lines.append(line)
     top = obs.discard[-1] if obs.discard else None
     lines.append(f"  discard pile: {_card(top) if top else '(empty)'}   draw pile: "
                  f"{obs.deck_size} cards" + (f"   {obs.caller} called Cabo" if obs.caller else ""))
@@ -81,10 +93,3 @@ def move_text(move: Event, obs: Observation) -> str:  # noqa: C901 - one branch 
     if isinstance(move, Snap):
         return f"snap your card {move.position} ({_card(mine[move.position])}) onto the {top}"
     return str(move)  # pragma: no cover - every move type is handled above
-
-
-def menu_text(moves: Sequence[Event], obs: Observation) -> list[str]:
-    """The moves with their keys: 1, 2, ... in the order given; q saves and quits."""
-    lines = [f"  {key:>2}  {move_text(move, obs)}" for key, move in enumerate(moves, start=1)]
-    lines.append("   q  save and quit (continue later with --resume)")
-    return lines

@@ -20,6 +20,20 @@
 -- decided: there the points came from the hand, not from the call, so a Kamikaze caller's
 -- "failure" (12 12 13 13 is no low hand) did not cost them anything.
 --
+-- @column dimension           all (every call), turn (by the round's turn at the call) or known (by
+--                             how many of their own cards the caller knew)
+-- @column bucket              all; the turns 'first-last' ($turn_width wide); or 'known/cards in
+--                             the row' (e.g. 3/4)
+-- @column calls               Cabo calls in the bucket whose round was scored with the caller still
+--                             in it (few calls: a noisy rate)
+-- @column successes           calls whose caller's hand total met the ruleset's condition at the
+--                             end of the round
+-- @column success_rate        successes / calls
+-- @column avg_points          what the callers scored that round (lower is better)
+-- @column avg_total_at_end    the callers' hand total at the end of the round
+-- @column avg_known_total     the total of the cards the caller knew they held at the call
+-- @column special_hand_calls  calls in rounds a special hand (Kamikaze, shoot the moon) decided:
+--                             the points came from the hand, not the call
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @param turn_width int 1..100 default 5  width of the turn buckets
 -- @score-sheets left out of the 'turn' and 'known' rows (counted in 'all'): a score sheet shows no turns and nothing of what the caller knew

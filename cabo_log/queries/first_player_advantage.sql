@@ -10,6 +10,17 @@
 -- count for every tied player, so the rates of a table can add up to more than 1); the fair
 -- share is 1 / players. called_rate is how often that place called Cabo.
 --
+-- @column players      players dealt in
+-- @column place        place in the turn order: 0 = the round's first player, 1 = the next seat,
+--                      ...
+-- @column rounds       scored rounds (rounds ended by forfeits left out)
+-- @column avg_points   what players in that place scored per round (lower is better)
+-- @column vs_table     avg_points minus the mean of all places at that table size (negative: an
+--                      advantage)
+-- @column lowest_rate  how often that place held the round's lowest hand total (ties count for
+--                      every tied player)
+-- @column fair_share   1 / players: the lowest_rate of a place with no advantage
+-- @column called_rate  how often that place called Cabo
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @score-sheets left out: a score sheet need not say who started each round
 -- @chart bar x=place y=vs_table series=ruleset,players title="Points per round against the table's mean, by place in the turn order (below 0 = an advantage)"

@@ -11,6 +11,18 @@
 -- count the marked decisions; accuracy is the mean per-decision accuracy in percent (100 for
 -- the best move, 37 for 5 points given away). Empty until `cabo-log load --analyse` ran.
 --
+-- @column player      the player who decided
+-- @column kind        draw (deck, discard pile or Cabo), place (discard the held card or which
+--                     positions it replaces) or power (use it, on which card, or skip it)
+-- @column decisions   analysed decisions (a move chosen among several legal ones)
+-- @column avg_loss    the mean expected round points a decision gave away against the best option
+--                     (0: always the best)
+-- @column total_loss  the sum of those expected points
+-- @column blunders    decisions marked ?? (6+ points given away)
+-- @column mistakes    decisions marked ? (3+ points)
+-- @column dubious     decisions marked ?! (1.5+ points)
+-- @column accuracy    the mean per-decision accuracy in percent (100 for the best move, 37 for 5
+--                     points given away)
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @param player text default null  only this player (default: every player)
 -- @score-sheets left out: a score sheet records no decisions to analyse

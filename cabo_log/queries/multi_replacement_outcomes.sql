@@ -10,6 +10,16 @@
 -- (negative = the hand got better). A knowing player can only fail by misjudging a value, so
 -- knew_all = false rows show the price of guessing.
 --
+-- @column cards          positions the replace event listed
+-- @column knew_all       whether the player knew every one of those cards before placing the drawn
+--                        card
+-- @column attempts       such replacements
+-- @column successes      those whose cards were all of one value (the cards went to the discard
+--                        pile)
+-- @column success_rate   successes / attempts
+-- @column avg_row_delta  the mean change of the player's hand total the replacement caused
+--                        (negative: the hand got better)
+-- @column penalties      penalty cards taken (a failure with 3 or more cards)
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @param min_cards int 1..52 default 2  the fewest positions a replacement must list to be counted
 -- @score-sheets left out: a score sheet records no replacements

@@ -16,6 +16,27 @@
 -- of those swaps with a positive gain. knew_given_rate / knew_received_rate: how often the user
 -- knew the card they gave / got before swapping (a blind swap is a gamble).
 --
+-- @column power               peek (look at an own card), spy (at another player's) or swap (two
+--                             cards between rows)
+-- @column earned              powers earned: a 7-12 discarded from the deck (in golf, any card put
+--                             on the discard pile)
+-- @column used                of those, used: a power event followed
+-- @column skipped             of those, turned down with an explicit skip event
+-- @column passed              of those, left unused: the next turn (or a snap, or a forfeit) began
+--                             without a power or a skip event
+-- @column lapsed              of those, still open when the log ended (the game stopped before the
+--                             player chose)
+-- @column use_rate            used / earned
+-- @column avg_value_seen      peek and spy: the mean value of the card looked at
+-- @column own_swaps           swaps that moved a card of the user's own row
+-- @column avg_given_value     own swaps: the mean value of the card that left the user's row
+-- @column avg_received_value  own swaps: the mean value of the card that came into it
+-- @column avg_gain            own swaps: given minus received (positive: the user's hand total went
+--                             down by that much)
+-- @column improved_rate       own swaps: the share with a positive gain
+-- @column knew_given_rate     own swaps: how often the user knew the card they gave before swapping
+-- @column knew_received_rate  own swaps: how often the user knew the card they got (a blind swap is
+--                             a gamble)
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @score-sheets left out: a score sheet records no powers
 -- @chart rate x=power y=use_rate series=ruleset title="Share of earned powers that were used"

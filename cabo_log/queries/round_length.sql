@@ -7,6 +7,16 @@
 -- ended: by Cabo (its final turns played), by the empty deck (edition2), or by forfeits
 -- (online). avg_reshuffles is the mean number of times the discard pile became the deck.
 --
+-- @column players          players dealt in
+-- @column rounds           finished rounds
+-- @column avg_turns        turns started per round (a Cabo call is a turn; snaps are not)
+-- @column median_turns     the median of those turns (nearest rank)
+-- @column p90_turns        the 90th percentile of those turns (nearest rank)
+-- @column max_turns        the longest round, in turns
+-- @column cabo_ends        rounds ended by a Cabo call (its final turns played)
+-- @column deck_empty_ends  rounds ended by the empty draw pile (edition2)
+-- @column forfeit_ends     rounds ended because players forfeited (online)
+-- @column avg_reshuffles   how many times per round the discard pile became the draw pile
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @score-sheets left out: a score sheet records no turns
 -- @chart bar x=players y=avg_turns series=ruleset title="Mean turns per round, by table size"

@@ -11,6 +11,19 @@
 -- the number of values in [bound, bound + $bucket). Compare rulesets: a lower median
 -- round_points means that ruleset's rounds are cheaper; a long right tail means costly failures.
 --
+-- @column measure    hand_total (a hand at the end of a round), round_points (what it scored, after
+--                    Cabo, Kamikaze, ...) or final_score (a finished match's total)
+-- @column n          values measured
+-- @column mean       their mean
+-- @column min        the smallest
+-- @column p10        the 10th percentile (nearest rank: the smallest value with at least a tenth
+--                    of the data at or below it)
+-- @column p25        the 25th percentile (nearest rank)
+-- @column p50        the median (nearest rank: a value that occurred)
+-- @column p75        the 75th percentile (nearest rank)
+-- @column p90        the 90th percentile (nearest rank)
+-- @column max        the largest
+-- @column histogram  each bucket's lower bound: the number of values in [bound, bound + $bucket)
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @param bucket int 1..1000 default 5  width of the histogram buckets
 -- @score-sheets counted

@@ -8,6 +8,14 @@
 -- calls_overridden counts rounds whose caller met the Cabo condition but did not hold the
 -- special hand, so the call's reward was wiped out by someone else's special hand.
 --
+-- @column rounds              scored rounds (rounds ended by forfeits left out)
+-- @column special_rounds      rounds a special hand decided (Kamikaze 12-12-13-13, shoot the moon
+--                             Q-Q-K-K, golf's kamikaze caller at 0)
+-- @column special_rate        special_rounds / rounds
+-- @column holders             players who held a special hand (several can in one round)
+-- @column holders_who_called  those of them who had called Cabo
+-- @column calls_overridden    rounds whose caller met the Cabo condition but someone else's special
+--                             hand wiped out the call's reward
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @score-sheets counted
 -- @chart rate x=ruleset y=special_rate title="Share of rounds decided by a special hand"

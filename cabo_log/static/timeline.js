@@ -145,10 +145,14 @@
       var nums = el("div", "nums");
       var total = s.totals[row.p];
       if (total) {
-        var what = data.viewer === null ? "hand " : "seen ";
+        // a total of points, never a count of cards: "total of seen cards 8, 1 card unseen"
+        var what = data.viewer === null ? "hand total " : "total of seen cards ";
         nums.appendChild(document.createTextNode(what));
         nums.appendChild(el("b", null, total[0]));
-        if (total[1] > 0) { nums.appendChild(document.createTextNode(" + " + total[1] + " unseen")); }
+        if (total[1] > 0) {
+          nums.appendChild(document.createTextNode(
+            ", " + total[1] + (total[1] === 1 ? " card" : " cards") + " unseen"));
+        }
         nums.appendChild(el("br"));
       }
       nums.appendChild(document.createTextNode("score "));

@@ -100,7 +100,7 @@ def test_card_codes_cabo_deck_are_0_to_13(code: str) -> None:
     with rejected("unknown_card", InconsistentLogError) as err:
         deal_whole(game("edition1"), deck, ["ana", "bruno"])
     assert err.error is not None
-    assert err.error.message == f"{code!r} is not a card of the edition1 deck"
+    assert err.error.message == f"{code!r} is not a card of this ruleset's deck (edition1)"
 
 
 @pytest.mark.parametrize("code", ["1S", "11H", "KX", "Q", "13", "10", "kS", "JK"])

@@ -277,7 +277,7 @@ DEAL_CASES: list[Case] = [
      "hands, discard and deck must be exactly the edition1 deck: missing a 0"),
     ("deal_unknown_card", lambda: game("edition1"),
      lambda b: {**full_deal(b, E_HANDS, "10"), "discard": "X"},
-     InconsistentLogError, "unknown_card", "'X' is not a card of the edition1 deck"),
+     InconsistentLogError, "unknown_card", "'X' is not a card of this ruleset's deck (edition1)"),
     ("deal_wrong_round", lambda: game("edition1"),
      lambda b: full_deal(b, E_HANDS, "10", round_=2),
      InconsistentLogError, "wrong_round", "this deal should start round 1, not round 2"),

@@ -44,29 +44,60 @@ def test_initial_peek_editions_not_logged_knows_nothing() -> None:
 
 def test_initial_peek_golf_outer_pair() -> None:
     b = game("golf").deal(GOLF_HANDS, "9S")
-    # not logged: the engine applies the fixed positions 0 and 3
-    assert known_positions(b, "ana") == [0, 3]
+    # at the deal nobody has looked yet: the peek events teach the fixed positions
+    assert known_positions(b, "ana") == [] and known_positions(b, "bruno") == []
     b.peek("bruno", [3, 0])  # any order
-    assert known_positions(b, "bruno") == [0, 3]
+    assert known_positions(b, "bruno") == [0, 3] and known_positions(b, "ana") == []
     with rejected("bad_peek", IllegalEventError):
         b.peek("ana", [0, 1])
+    # not logged: the engine applies the fixed positions 0 and 3 when the first turn begins
+    b.draw("ana")
+    assert known_positions(b, "ana") == [0, 3]
 
 
 def test_initial_peek_golf_open_peek_all_four() -> None:
     b = game("golf", open_peek=True).deal(GOLF_HANDS, "9S")
-    assert known_positions(b, "ana") == [0, 1, 2, 3]
+    assert known_positions(b, "ana") == []
     b.peek("bruno", [3, 2, 1, 0])
+    assert known_positions(b, "bruno") == [0, 1, 2, 3]
     with rejected("bad_peek", IllegalEventError):
         b.peek("ana", [0, 3])  # open_peek: the count is 4
+    b.cabo("ana")   # a Cabo call begins the round's first turn too
+    assert known_positions(b, "ana") == [0, 1, 2, 3]
 
 
 def test_initial_peek_online_positions_0_and_1() -> None:
     b = game("online").deal(GOLF_HANDS, "9S")
-    assert known_positions(b, "ana") == [0, 1]
-    assert not knows(b, "ana", "bruno", 0)  # only own cards
+    assert known_positions(b, "ana") == [] and known_positions(b, "bruno") == []
     b.peek("bruno", [1, 0])
+    assert known_positions(b, "bruno") == [0, 1]
+    assert not knows(b, "bruno", "ana", 0)  # only own cards
     with rejected("bad_peek", IllegalEventError):
         b.peek("ana", [0, 3])
+    b.draw("ana")
+    assert known_positions(b, "ana") == [0, 1]
+    assert not knows(b, "ana", "bruno", 0) and not knows(b, "bruno", "ana", 0)
+
+
+def test_the_implied_peeks_are_in_the_first_turns_outcome() -> None:
+    """Whoever follows knowledge by outcomes (the simulator's observer) learns the implied
+    peeks from the event that began the round: the first draw's, or a first Cabo call's."""
+    from engine.outcome import Drew, Ended
+
+    b = game("online").deal(GOLF_HANDS, "9S", first="ana")
+    b.peek("bruno", [0, 1])
+    b.draw("ana")
+    done = b.outcome
+    assert isinstance(done, Drew)
+    seat = {"ana": 0, "bruno": 1}
+    row = st(b).round.rows[seat["ana"]]
+    implied = {(seat["ana"], row[0]), (seat["ana"], row[1])}
+    assert implied <= set(done.learned) and len(done.learned) == 3   # + the drawn card
+    c = game("online").deal(GOLF_HANDS, "9S", first="ana")
+    c.cabo("ana")
+    called = c.outcome
+    assert isinstance(called, Ended)
+    assert {s for s, _ in called.learned} == {0, 1} and len(called.learned) == 4
 
 
 def test_initial_peek_before_first_turn_only() -> None:
