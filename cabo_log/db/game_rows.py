@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from librt.strings import BytesWriter, write_i16_le, write_i32_le, write_i64_le
 
+from cabo_log.db.byte_buffers import BytesWriter, write_i16_le, write_i32_le, write_i64_le
 from cabo_log.db.open_rows import Names
 from cabo_log.db.rows import RowCollector
 from cabo_log.db.schema import COLUMNS

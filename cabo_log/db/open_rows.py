@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from librt.strings import BytesWriter, write_i16_le, write_i32_le
-
+from cabo_log.db.byte_buffers import BytesWriter, write_i16_le, write_i32_le
 from cabo_log.db.schema import COLUMNS
 from engine import GameState, Outcome
 from engine.events import Power

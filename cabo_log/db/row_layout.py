@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from librt.strings import BytesWriter, read_i32_le, write_i16_le, write_i32_le
-
+from cabo_log.db.byte_buffers import BytesWriter, read_i32_le, write_i16_le, write_i32_le
 from cabo_log.db.open_rows import Names, PowerColumns, optional_i16
 from cabo_log.db.schema import SCHEMAS
 from engine import Event, GameStart

@@ -20,8 +20,8 @@ chosen by comparing the event's class).
 from __future__ import annotations
 
 import orjson
-from librt.strings import write_i16_le, write_i32_le, write_i64_le
 
+from cabo_log.db.byte_buffers import write_i16_le, write_i32_le, write_i64_le
 from cabo_log.db.open_rows import CallRows, Names, PowerRows
 from cabo_log.db.row_layout import Common, ListColumn, Row, RowSink
 from cabo_log.log.fastlines import EventProjector
