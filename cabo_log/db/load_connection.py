@@ -19,10 +19,9 @@ WAL_BYTES = "4GB"           # DuckDB's write-ahead log may grow this big before 
 ROW_GROUP_SIZE = 16_384     # rows of a row group (DuckDB's default 122,880): a load's last
                             # COMMIT and the checkpoint at close compress each table's last
                             # partial row group, on one core while the workers are done
-                            # (measured on 1.17 M events: 122,880 -> 32,768 ~0.25 s CPU less
-                            # after the last chunk; 32,768 -> 16,384 the COMMIT and close
-                            # 0.21-0.28 s -> 0.12-0.15 s, DuckDB's instructions +1.2 %, the
-                            # file +2 %); full ones are written as they fill, meanwhile
+                            # (smaller groups leave less of it: on a million events, about
+                            # half the COMMIT and close, for a file 2 % larger); full ones are
+                            # written as they fill, meanwhile
 WRITE_BUFFER_ROW_GROUPS = 1  # full row groups DuckDB keeps in memory before it writes them
                             # together (its default 5, for writing them in parallel, which a
                             # load with one DuckDB thread does not do): whatever is kept is

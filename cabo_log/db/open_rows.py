@@ -71,7 +71,7 @@ class Names:
     """The values of one game's coded string columns (``row_layout.CODED`` of ``events``,
     ``POWER_CODED`` of ``powers``): ``values[code]`` is the value of a row's ``code``, code 0
     is NULL. A number is as cheap to append as a str, and ``chunk`` turns a column of small
-    numbers into Arrow in C, where ``pa.array`` of str objects costs ~250 instructions a
+    numbers into Arrow in C, where ``pa.array`` of str objects converts one object per
     value."""
 
     def __init__(self) -> None:

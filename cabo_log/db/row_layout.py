@@ -82,8 +82,8 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
     GameStart.TYPE: COMMON, **{cls.TYPE: COMMON + columns for cls, columns in OWN.items()}}
 # the list columns of the kinds that have them, held as machine values (``ListColumn``, one
 # per pair, in this order in ``RowSink.lists``), not as a tuple a row in the kind's flat list:
-# ``pa.array`` of a list of tuples cost ~800 instructions a row, and every tuple kept alive
-# until the chunk is sent was one more object for the allocator and the garbage collector
+# ``pa.array`` of a list of tuples is slow, and every tuple kept alive until the chunk is
+# sent would be one more object for the allocator and the garbage collector
 LISTED: tuple[tuple[str, str], ...] = (
     (Discard.TYPE, "discarded"), (Replace.TYPE, "positions"), (Replace.TYPE, "discarded"),
     (Snap.TYPE, "discarded"), (Peek.TYPE, "positions"), (Forfeit.TYPE, "discarded"))
@@ -91,8 +91,8 @@ LISTED: tuple[tuple[str, str], ...] = (
 # or positions (int16)
 LIST_CODED: frozenset[str] = frozenset({"discarded"})
 # the int16 columns of the kinds' own, held as machine values too (``NumberColumn``, one per
-# pair, in this order in ``RowSink.numbers``): a nullable one went the slow ``pa.array`` way
-# (~270 instructions a value), the others were packed by ``struct`` from their slice
+# pair, in this order in ``RowSink.numbers``): a nullable one would otherwise go the slow
+# ``pa.array`` way, converting one Python object per value
 NUMBERED: tuple[tuple[str, str], ...] = (
     (Replace.TYPE, "into"), (Replace.TYPE, "row_delta"), (Replace.TYPE, "known_chosen"),
     (Power.TYPE, "target_position"), (Power.TYPE, "swap_position_a"),
