@@ -1,10 +1,10 @@
-"""The optional mypyc-compiled engine (``make compiled``, tools/build_compiled.py) replays to
+"""The compiled build (``make compiled``: tools/build_compiled.py installs it) replays to
 exactly what the pure-Python engine gives: the same reports, the same located errors and the
 same outcome of every event, on the sample games (the invalid ones included), on simulated
 games of every ruleset and on simulated games with a line lost or two lines swapped.
 
-The build is the one ``make compiled`` runs (a no-op while ``engine/`` is unchanged); it is
-skipped only when the machine has no C compiler or no Python headers, and says so.
+Skipped, saying why, when the machine has no C compiler or no Python headers, or when the
+compiled build is older than the sources (``make test`` builds it first).
 """
 
 from __future__ import annotations

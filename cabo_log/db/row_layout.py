@@ -5,7 +5,7 @@ each kind's columns (``LAYOUTS``), and where many games' rows are written (``Row
 columns (``LISTED``: ``ListColumn``) and int16 columns (``NUMBERED``: ``NumberColumn``) as
 machine values too, its other own columns as one flat list (``FLAT``: ``OWN`` in order, but
 those). ``rows.GameRows`` writes them; ``chunk`` and
-``event_tables`` read them. It is compiled with ``rows`` by the optional mypyc build
+``event_tables`` read them. It is compiled with ``rows`` in the compiled build
 (``Common`` and ``RowSink`` native classes that the compiled visitor writes to directly).
 """
 

@@ -11,7 +11,7 @@ no conversion); its list columns (``row_layout.LISTED``: ``discarded``, ``positi
 machine values too (``row_layout.ListColumn``); its other own values are appended as one tuple
 to its kind's flat list, whose columns ``chunk`` takes by a slice (``flat[j::width]``, in C).
 
-This module is compiled by the optional mypyc build (tools/build_compiled.py, ``APP_MODULES``):
+This module is compiled in the compiled build (``APP_MODULES`` in setup.py):
 ``GameRows`` is then a native class whose handlers read the engine's native state and outcome
 directly, so the hot code is plainly typed (no ``**kwargs``, no lookups by name, the handler
 chosen by comparing the event's class).

@@ -70,9 +70,9 @@ class _Line(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit_de
     """The common fields of the lean structs, which ``fast_body`` decodes a body with first:
     no ``t`` and no ``h`` (a line with either, or with a key of no field, fails them and the
     body is decoded again with the stamped structs, ``_stamped``). Two fields fewer spare
-    msgspec work on every line (allocating, filling in the defaults, freeing). Every default is None (or false) and is omitted when re-encoding, so a line
-    that spells one out (``"card":null``) fails the key count and takes the exact path: rare,
-    and still right.
+    msgspec work on every line (allocating, filling in the defaults, freeing). Every default
+    is None (or false) and is omitted when re-encoding, so a line that spells one out
+    (``"card":null``) fails the key count and takes the exact path: rare, and still right.
 
     Every struct is ``kw_only``, so its fields are these first, then its own, in the order
     written: the order of a line's keys (``type``, ``seq``, ``player``, ...). msgspec looks a

@@ -4,9 +4,10 @@ the loop that applies them.
 
 Compiled in the compiled build (``APP_MODULES`` in setup.py; the pure module gives the same
 results, tests/test_compiled.py): there every line costs a few native calls, where the
-interpreted loop costs an interpreted frame, a dict lookup and a generic call per line. The msgspec structs stay in ``fastdecode`` (Python classes with
-their own metaclass); this module reads a line through ``msgspec.structs.astuple`` (one C call,
-then plain tuple indexing), never through the struct's attributes.
+interpreted loop costs an interpreted frame, a dict lookup and a generic call per line. The
+msgspec structs stay in ``fastdecode`` (Python classes with their own metaclass); this module
+reads a line through ``msgspec.structs.astuple`` (one C call, then plain tuple indexing), never
+through the struct's attributes.
 
 The size is what ``fastdecode.fast_body`` compares with the length of the body to prove
 that no line repeats a key, has one of no field or spells a default out (the proof is there):
