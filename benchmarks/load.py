@@ -276,7 +276,7 @@ def main() -> None:
     for n in args.games:
         folder = args.dir / f"corpus-{n}"
         make_corpus(base, folder, n)
-        bench(folder, args.dir, args.jobs, union=not args.no_union, compiled=args.compiled)
+        bench(folder, args.dir, args.jobs, union=not args.no_union)
     if args.profile:
         profile(args.dir / f"corpus-{args.games[0]}", args.dir)
 
