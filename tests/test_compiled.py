@@ -76,7 +76,7 @@ def test_the_compiled_build_says_so_and_brings_its_runtime(compiled: Path) -> No
     """``cabo-log --version`` names the build that runs, and the compiled wheel depends on
     mypyc's runtime library (the pure one does not: tests/test_build.py)."""
     env = {**os.environ, "PYTHONPATH": str(compiled)}
-    run = subprocess.run([sys.executable, "-m", "cabo_log", "--version"], env=env, cwd=ROOT,
+    run = subprocess.run([sys.executable, "-P", "-m", "cabo_log", "--version"], env=env, cwd=ROOT,
                          capture_output=True, text=True, check=False)
     assert (run.returncode, run.stdout) == (0, f"cabo-log {version('cabo-log')} (compiled)\n")
     meta = next(compiled.glob("cabo_log-*.dist-info")) / "METADATA"
