@@ -54,7 +54,7 @@ COMMAND_MODULES: dict[str, str] = {
     "load": "db", "report": "db", "sql": "db", "export": "db",
     "timeline": "timeline",
     "append": "write", "seal": "write", "repair": "write",
-    "play": "play",
+    "play": "play", "tally": "tally",
     "analyse": "analysis", "whatif": "analysis",
     "serve": "serve",
 }
