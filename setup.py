@@ -83,12 +83,17 @@ def compiled_sources() -> list[str]:
     return [p for p in engine if p not in KEEP_PYTHON] + list(APP_MODULES)
 
 
-def why_pure() -> str | None:
-    """Why this build is pure Python, or None when it compiles."""
+def asked_pure() -> str | None:
+    """Why this build was asked to be pure Python, or None."""
     if os.environ.get("CABO_LOG_PURE", "") not in ("", "0"):
         return "CABO_LOG_PURE is set"
     if {"editable_wheel", "develop"} & set(sys.argv):
         return "editable install (the sources run as edited)"
+    return None
+
+
+def cannot_compile() -> str | None:
+    """What this machine lacks to compile, or None."""
     cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(cc) is None:
         return f"no C compiler ({cc})"
@@ -96,6 +101,11 @@ def why_pure() -> str | None:
     if not include.is_file():
         return f"no Python headers ({include})"
     return None
+
+
+def why_pure() -> str | None:
+    """Why this build is pure Python, or None when it compiles."""
+    return asked_pure() or cannot_compile()
 
 
 def required() -> bool:
@@ -112,9 +122,13 @@ def fall_back(reason: str) -> None:
 
 def mypyc_extensions() -> list[Any]:
     """The compiled extension modules (mypyc generates their C here and now), or none."""
-    reason = why_pure()
-    if reason is not None:
-        fall_back(reason)
+    asked = asked_pure()
+    if asked is not None:
+        say(f"pure Python ({asked})")
+        return []
+    lacking = cannot_compile()
+    if lacking is not None:
+        fall_back(lacking)
         return []
     try:
         from mypyc.build import mypycify

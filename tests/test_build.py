@@ -19,9 +19,8 @@ from compiled_build import ROOT
 COPIED = ["engine", "cabo_log", "setup.py", "pyproject.toml", "README.md"]
 
 
-def build_wheel(tmp_path: Path, env: dict[str, str]) -> tuple[zipfile.ZipFile, str]:
-    """A wheel of a copy of the project built with ``env`` added; the wheel and pip's
-    output."""
+def pip_wheel(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``pip wheel`` of a copy of the project with ``env`` added, into ``tmp_path/dist``."""
     project = tmp_path / "project"
     project.mkdir()
     for name in COPIED:
@@ -31,10 +30,16 @@ def build_wheel(tmp_path: Path, env: dict[str, str]) -> tuple[zipfile.ZipFile, s
                             ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, project / name)
-    run = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps",
-                          "--no-build-isolation", "-w", str(tmp_path / "dist"), str(project)],
-                         env={**os.environ, **env}, capture_output=True, text=True,
-                         check=False)
+    return subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps",
+                           "--no-build-isolation", "-w", str(tmp_path / "dist"), str(project)],
+                          env={**os.environ, **env}, capture_output=True, text=True,
+                          check=False)
+
+
+def build_wheel(tmp_path: Path, env: dict[str, str]) -> tuple[zipfile.ZipFile, str]:
+    """A wheel of a copy of the project built with ``env`` added; the wheel and pip's
+    output."""
+    run = pip_wheel(tmp_path, env)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     wheels = list((tmp_path / "dist").glob("cabo_log-*.whl"))
     assert len(wheels) == 1, wheels
@@ -62,6 +67,14 @@ def test_a_pure_build_has_no_extension_and_says_why(tmp_path: Path, env: dict[st
     deps = requirements(wheel)
     assert any(d.startswith("duckdb") for d in deps)
     assert not any(d.startswith("librt") for d in deps)
+
+
+def test_a_required_compiled_build_fails_rather_than_fall_back(tmp_path: Path) -> None:
+    run = pip_wheel(tmp_path, {"CC": "/nonexistent/cc", "CABO_LOG_REQUIRE_COMPILED": "1"})
+    assert run.returncode != 0
+    said = run.stderr + run.stdout
+    assert "cabo-log build: cannot compile: no C compiler (/nonexistent/cc)" in said
+    assert not list((tmp_path / "dist").glob("*.whl"))
 
 
 def test_the_development_install_runs_the_sources() -> None:
