@@ -14,7 +14,7 @@ reference measured in the same round: ``orjson.loads`` of the same lines for rep
 - load: ``cabo-log load DIR --db NEW`` of the same folder, CPU seconds of the whole process tree
   (workers included) and wall time.
 
-Usage (2727bff is the tree when the engine-outcome issue was filed)::
+Usage (comparing the tree at 2727bff with this one)::
 
     .venv/bin/python benchmarks/replay.py --games 50 --corpus /tmp/corpus50 --no-rows  # corpus
     .venv/bin/python benchmarks/load.py --games 2000 --unique 200                     # corpus

@@ -5,8 +5,8 @@ Each stage runs once over the corpus in a fresh ``valgrind --tool=callgrind`` pr
 process with no stage (imports, reading and parsing the corpus) is subtracted, and the rest
 divided by the events. The modules of every stage (``pyarrow`` and the row stage's included)
 are imported in every stage, the base too: a load worker imports them once, not per event, and
-over a corpus of 60 logs their import alone would count ~7 k instructions per event in
-``collect`` (``--cold`` imports each stage's own modules in the stage, as before).
+over a small corpus their import alone would outweigh the per-event work in ``collect``
+(``--cold`` imports each stage's own modules in the stage).
 
 Stages: ``orjson`` (``orjson.loads`` of every line, the reference), ``decode`` (what
 ``replay_bytes`` decodes with: the header by the exact reader, the body by
@@ -19,8 +19,9 @@ row stage on its own is ``rows`` minus ``replay``.
 
 Usage::
 
-    .venv/bin/python benchmarks/instructions.py --corpus /tmp/corpus10            # pure
-    .venv/bin/python benchmarks/instructions.py --corpus /tmp/corpus10 --compiled # build/mypyc
+    python benchmarks/instructions.py --corpus /tmp/corpus10
+
+The build counted is the one the interpreter runs (``compiled`` or ``pure``, printed first).
 
 The corpus is any folder of logs (``benchmarks/replay.py --games 10 --corpus DIR`` makes one);
 a few thousand events are enough, and each stage takes ~50x its normal time under callgrind.
@@ -103,11 +104,11 @@ def run_rows(stage: str, logs: list[bytes]) -> None:
                 serialise(batches)
 
 
-def count(stage: str, corpus: Path, pythonpath: str, cold: bool = False) -> tuple[int, int]:
+def count(stage: str, corpus: Path, cold: bool = False) -> tuple[int, int]:
     """(instructions, events) of one callgrind run of ``stage`` (``cold``: see ``run_stage``)."""
     # one hash seed for every run: a random one moves the count of a stage by ~±200
     # instructions per event over 15 logs (dict and set layouts), more than most changes
-    env = {"PYTHONHASHSEED": "0", **os.environ, "PYTHONPATH": pythonpath}
+    env = {"PYTHONHASHSEED": "0", **os.environ}
     run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                           sys.executable, __file__, "--stage", stage, "--corpus", str(corpus),
                           *(["--cold"] if cold else [])],
@@ -115,16 +116,12 @@ def count(stage: str, corpus: Path, pythonpath: str, cold: bool = False) -> tupl
     collected = re.search(r"Collected : (\d+)", run.stderr)
     events = re.search(r"^events (\d+)$", run.stdout, re.MULTILINE)
     assert collected and events, run.stderr[-2000:]
-    compiled = not run.stdout.rstrip().endswith(".py")
-    assert compiled == (str(ROOT / "build" / "mypyc") in pythonpath), run.stdout
     return int(collected.group(1)), int(events.group(1))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, required=True, help="a folder of logs")
-    parser.add_argument("--compiled", action="store_true",
-                        help="with the compiled engine (build/mypyc, `make compiled`)")
     parser.add_argument("--stages", nargs="+", choices=STAGES, default=STAGES,
                         help="the stages to count (all)")
     parser.add_argument("--cold", action="store_true",
@@ -133,17 +130,15 @@ def main() -> None:
     parser.add_argument("--stage", choices=("none", *STAGES), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stage:
-        import engine.game
         print(f"events {run_stage(args.stage, args.corpus, args.cold)}")
-        print(f"engine {engine.game.__file__}")
         return
-    path = [str(ROOT / "build" / "mypyc")] if args.compiled else []
-    pythonpath = os.pathsep.join([*path, str(ROOT)])
-    base, events = count("none", args.corpus, pythonpath, args.cold)
-    print(f"{'compiled' if args.compiled else 'pure'} engine, {events:,} events "
+    from cabo_log.build_info import build_kind
+
+    base, events = count("none", args.corpus, args.cold)
+    print(f"{build_kind()} build, {events:,} events "
           f"(instructions per event, setup{'' if args.cold else ' and imports'} subtracted)")
     for stage in args.stages:
-        total, _ = count(stage, args.corpus, pythonpath, args.cold)
+        total, _ = count(stage, args.corpus, args.cold)
         print(f"{stage:8s} {(total - base) / events:>10,.0f}")
 
 

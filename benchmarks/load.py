@@ -13,13 +13,15 @@ For each corpus size N (``--games``, default 10000; several allowed), in one run
 5. peak resident memory of each command: the sum over its process tree (the loader, its
    forkserver and its workers), sampled every 50 ms from /proc.
 
+The ``cabo-log`` measured is the one installed beside the Python that runs this script, in
+whichever build it is (printed first: ``compiled`` or ``pure``, docs/compiled.md).
+
 Usage::
 
-    .venv/bin/python benchmarks/load.py --games 1000            # a quick run
-    .venv/bin/python benchmarks/load.py --games 10000 50000     # the figures of the report
-    .venv/bin/python benchmarks/load.py --games 2000 --profile  # + where the loader's time goes
-    .venv/bin/python benchmarks/load.py --games 2000 --unique 200 --no-union --compiled
-        # the target's figures: read_json (default options), the load pure and compiled
+    python benchmarks/load.py --games 1000            # a quick run
+    python benchmarks/load.py --games 2000 --unique 200 --no-union   # the README's figure
+    python benchmarks/load.py --games 10000 50000     # larger corpora
+    python benchmarks/load.py --games 2000 --profile  # + where the loader's time goes
 
 ``--profile`` also runs the load in this process with one job under cProfile and prints the
 parent's hot spots (the writer: DuckDB appends, IPC) and, separately, a worker's.
@@ -44,8 +46,6 @@ from pathlib import Path
 
 TABLES = [("edition1", 3, 0.0), ("edition2", 4, 0.0), ("golf", 3, 0.0), ("online", 4, 0.01)]
 BIN = Path(sys.executable).parent
-ROOT = Path(__file__).resolve().parent.parent
-COMPILED = ROOT / "build" / "mypyc"
 
 
 # --- corpus -----------------------------------------------------------------------------------
@@ -194,8 +194,7 @@ def mb(n: int) -> str:
     return f"{n / 2**20:,.0f} MB"
 
 
-def bench(folder: Path, work: Path, jobs: int | None, *, union: bool = True,
-          compiled: bool = False) -> None:
+def bench(folder: Path, work: Path, jobs: int | None, *, union: bool = True) -> None:
     files = list(folder.rglob("*.jsonl"))
     for f in files:      # the page cache, for both
         f.read_bytes()
@@ -214,13 +213,6 @@ def bench(folder: Path, work: Path, jobs: int | None, *, union: bool = True,
     results["cabo-log load"] = run(load)
     results["cabo-log load (again, unchanged)"] = run(load)
     db.unlink(missing_ok=True)
-    if compiled:   # the compiled engine and APP_MODULES: workers inherit PYTHONPATH
-        os.environ["PYTHONPATH"] = str(COMPILED)
-        try:
-            results["cabo-log load, compiled"] = run(load)
-        finally:
-            del os.environ["PYTHONPATH"]
-        db.unlink(missing_ok=True)
     raw_rows = int(results["raw read_json (sniff)"][3])
     print(f"{len(files):,} files, {raw_rows:,} events, "
           f"{sum(f.stat().st_size for f in files) / 2**20:,.0f} MB of logs, "
@@ -232,11 +224,8 @@ def bench(folder: Path, work: Path, jobs: int | None, *, union: bool = True,
               f"x{cpu / sniff[4]:5.2f} (main process {root_cpu:5.2f} s)  peak RSS "
               f"{mb(peak):>9s} (main process {mb(root)})"
               f"{'  ' + note[note.find('loaded'):] if note else ''}")
-    for label in ("cabo-log load", "cabo-log load, compiled"):
-        if label in results:
-            wall, cpu = results[label][0] / sniff[0], results[label][4] / sniff[4]
-            print(f"  {label} / read_json with default options (the target: <= 1.00): "
-                  f"wall {wall:.2f}, CPU {cpu:.2f}{'  MET' if wall <= 1 else ''}")
+    wall, cpu = results["cabo-log load"][0] / sniff[0], results["cabo-log load"][4] / sniff[4]
+    print(f"  cabo-log load / read_json with default options: wall {wall:.2f}, CPU {cpu:.2f}")
 
 
 def profile(folder: Path, work: Path) -> None:
@@ -280,17 +269,16 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="also profile the loader")
     parser.add_argument("--no-union", action="store_true",
                         help="skip read_json with union_by_name (only the default options)")
-    parser.add_argument("--compiled", action="store_true",
-                        help="also load with PYTHONPATH=build/mypyc (made by `make compiled`)")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
-    if args.compiled:
-        subprocess.run([sys.executable, str(ROOT / "tools" / "build_compiled.py")], check=True)
+    version = subprocess.run([str(BIN / "cabo-log"), "--version"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+    print(f"build: {version}")
     base = unique_games(args.dir / "unique", args.unique)
     for n in args.games:
         folder = args.dir / f"corpus-{n}"
         make_corpus(base, folder, n)
-        bench(folder, args.dir, args.jobs, union=not args.no_union, compiled=args.compiled)
+        bench(folder, args.dir, args.jobs, union=not args.no_union)
     if args.profile:
         profile(args.dir / f"corpus-{args.games[0]}", args.dir)
 

@@ -3,7 +3,7 @@
 The rows of the same chunks (``--chunks`` of the load's ~1 MB chunks of the 2,000-file corpus
 of ``benchmarks/load.py``), already built as Arrow record batches, go:
 
-- ``pipe``: as before issue 12's transport work: Arrow IPC streams into bytes, joined, pickled
+- ``pipe``: the simple way: Arrow IPC streams into bytes, joined, pickled
   (what ``multiprocessing`` does to a result), unpickled and read back (``serialise`` and the
   former ``deserialise``), the pipe itself not counted;
 - ``spool``: as now: Arrow IPC files written into a spool folder, memory-mapped back and

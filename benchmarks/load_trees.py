@@ -1,15 +1,16 @@
-"""``cabo-log load`` run from several package trees (e.g. two compiled builds,
-``build/mypyc`` of two checkouts), rounds alternating, with DuckDB's ``read_json`` of the same
-files in every round: wall, CPU of the process tree, CPU and peak RSS of the main process.
+"""``cabo-log load`` run from several package trees (e.g. the compiled builds of two
+checkouts, each installed with ``pip install --no-deps --target DIR .``), rounds alternating,
+with DuckDB's ``read_json`` of the same files in every round: wall, CPU of the process tree,
+CPU and peak RSS of the main process.
 
 ``before_after.py`` compares git revisions of the pure tree; this compares trees as they are,
-compiled ones included, which is how the load's target is measured (``load.py --compiled``).
+compiled ones included.
 The workers inherit ``PYTHONPATH``, so every process of a load runs the given tree.
 
 Usage::
 
     .venv/bin/python benchmarks/load_trees.py build/bench-load/corpus-2000 \\
-        /work/main/build/mypyc build/mypyc --rounds 3
+        /tmp/old-site /tmp/new-site --rounds 3
 """
 
 from __future__ import annotations

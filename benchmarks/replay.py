@@ -10,30 +10,26 @@ Figures, each the best of ``--repeat`` runs over the whole corpus held in memory
                      engine events; line by line where it cannot vouch for the whole body);
 - decode (per line): ``fastdecode.fast_event`` of every line (the exact reader for the lines it
                      cannot vouch for): the path of a chained log;
-- decode (before):   orjson + ``engine.parse_event``: the reader before this version, which
-                     let a duplicate key pass (last wins);
-- decode (exact):    the exact reader of today (orjson, the duplicate-key check through the
-                     standard library's parser, ``parse_event``): what every line would cost
-                     without the fast path;
+- decode (exact):    the exact reader (orjson, the duplicate-key check through the standard
+                     library's parser, ``parse_event``): what every line would cost without
+                     the fast path;
 - apply only:        ``new_game`` + ``apply`` of already parsed events + ``finish``;
 - parse + apply:     ``replay_bytes`` on the file bytes (JSON decoding, event parsing, every
                      rule checked, knowledge tracked) - what ``cabo-log replay`` does;
-- apply only / parse + apply / parse + apply + rows / rows alone (compiled): the same with
-                     the mypyc-compiled build of ``make compiled`` (``build/mypyc``: the
-                     engine and the row modules), measured in a child process with
-                     ``PYTHONPATH=build/mypyc`` against its own orjson reference; shown when
-                     that build exists (``--no-compiled`` skips it);
 - parse + apply + rows: what a ``cabo-log load`` worker does (DuckDB aside): read and hash
                      each file, replay it with the loader's ``RowCollector``, build the Arrow
                      batches of each ~1 MB chunk of files and serialise them as Arrow IPC;
 - rows alone:        the difference of the last two: the row-building stage on its own.
 
+The figures are those of the build the interpreter runs (printed first: ``compiled`` or
+``pure``, docs/compiled.md); run the script with each build's Python to compare them.
+
 Usage::
 
-    .venv/bin/python benchmarks/replay.py                     # 100 games per ruleset
-    .venv/bin/python benchmarks/replay.py --games 400 --profile
-    .venv/bin/python benchmarks/replay.py --corpus /tmp/corpus   # reuse (or create) a corpus
-    .venv/bin/python benchmarks/replay.py --rows-before 30df3e7  # rows: before/after, same run
+    python benchmarks/replay.py                     # 100 games per ruleset
+    python benchmarks/replay.py --games 250         # the README's figure: 1,000 games
+    python benchmarks/replay.py --games 400 --profile
+    python benchmarks/replay.py --corpus /tmp/corpus   # reuse (or create) a corpus
 
 ``--profile`` runs cProfile over parse + apply (and over the row building) and prints the
 functions with the most time of their own.
@@ -45,23 +41,18 @@ import argparse
 import cProfile
 import gc
 import io
-import json
 import os
 import pstats
-import subprocess
 import sys
 import time
-import types
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import orjson
-from compiled_child import COMPILED, run_child
 
-import engine.game
+from cabo_log.build_info import build_kind
 from cabo_log.db.loader import _chunks
-from cabo_log.db.replay_files import Task, file_hash, replay_tasks, serialise
+from cabo_log.db.replay_files import Task, replay_tasks, serialise
 from cabo_log.log.fastdecode import fast_body, fast_event
 from cabo_log.log.logfile import decode_line, iter_lines, parse_line
 from cabo_log.log.replay import replay_bytes
@@ -87,16 +78,6 @@ def corpus(folder: Path, games: int) -> list[Path]:
     return paths
 
 
-def rows_at(ref: str) -> Any:
-    """``cabo_log/db/rows.py`` as it was at git ``ref`` (which held ``collect`` and ``Chunk``),
-    as a module of its own next to today's."""
-    source = subprocess.run(["git", "show", f"{ref}:cabo_log/db/rows.py"], check=True,
-                            capture_output=True).stdout
-    module = types.ModuleType(f"rows_at_{ref}")
-    exec(compile(source, f"{ref}:cabo_log/db/rows.py", "exec"), module.__dict__)  # noqa: S102
-    return module
-
-
 def best(repeat: int, run: Callable[[], object]) -> float:
     times = []
     for _ in range(repeat):
@@ -112,26 +93,6 @@ def show(label: str, events: int, seconds: float, reference: float, extra: str =
           f"{seconds / events * 1e6:.2f} us/event, {seconds / reference:.2f}x orjson{extra})")
 
 
-def compiled_figures(args: argparse.Namespace, events: int, pure: dict[str, float]) -> None:
-    """Apply only and parse + apply with the compiled engine (a child process with
-    ``build/mypyc`` first on its path), each against the child's own orjson reference."""
-    figures = run_child(__file__, ["--engine-only", "--corpus", str(args.corpus),
-                                   "--games", str(args.games), "--repeat", str(args.repeat),
-                                   *(["--no-rows"] if args.no_rows else [])])
-    if figures is None:
-        return
-    for label in ("apply only", "parse + apply", "parse + apply + rows"):
-        if label in figures:
-            seconds = figures[label]
-            show(f"{label} (compiled)", events, seconds, figures["ref"],
-                 f", {pure[label] / seconds:.2f}x faster than pure")
-    if "parse + apply + rows" in figures:   # the compiled row stage on its own
-        seconds = figures["parse + apply + rows"] - figures["parse + apply"]
-        show("rows alone (compiled)", events, seconds, figures["ref"],
-             f", {(pure['parse + apply + rows'] - pure['parse + apply']) / seconds:.2f}x "
-             "faster than pure")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per ruleset (100)")
@@ -140,12 +101,6 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each figure (3)")
     parser.add_argument("--profile", action="store_true", help="print cProfile hot spots")
     parser.add_argument("--no-rows", action="store_true", help="skip the row-building figure")
-    parser.add_argument("--rows-before", metavar="GIT_REF",
-                        help="also time the row building of cabo_log/db/rows.py at GIT_REF, "
-                             "loaded side by side (a same-run before/after)")
-    parser.add_argument("--no-compiled", action="store_true",
-                        help="skip the compiled engine's figures")
-    parser.add_argument("--engine-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     paths = corpus(args.corpus, args.games)
@@ -155,6 +110,7 @@ def main() -> None:
     parsed = [[parse_event(decode_line(raw)) for _, raw in iter_lines(data)] for data in logs]
     events = sum(len(p) for p in parsed)
     size = sum(len(d) for d in logs)
+    print(f"build: {build_kind()}")
     print(f"corpus: {len(logs)} games, {events:,} events, {size / 1e6:.1f} MB "
           f"({', '.join(t[0] for t in TABLES)}; {args.games} each)")
 
@@ -181,11 +137,6 @@ def main() -> None:
             if fast_event(raw) is None:
                 parse_line(raw)
 
-    def decode_before() -> None:
-        loads = orjson.loads
-        for raw in lines:
-            parse_event(loads(raw))
-
     def decode_exact() -> None:
         for raw in lines:
             parse_event(decode_line(raw))
@@ -208,49 +159,21 @@ def main() -> None:
             assert all(o.status == "loaded" for o in outcomes)
             serialise(rows.batches())
 
-    before = rows_at(args.rows_before) if args.rows_before else None
-
-    def with_rows_before() -> None:   # the same work with the rows.py of --rows-before
-        assert before is not None
-        gc.disable()
-        for chunk in chunks:
-            rows = before.Chunk()
-            for task in chunk:
-                data = Path(task.path).read_bytes()
-                result, collected = before.collect(data, task.path)
-                rows.add(result.state, collected, task.path, file_hash(data))
-            serialise(rows.batches())
-        gc.enable()
-
-    if args.engine_only:  # the child that measures the compiled build
-        runs = [("ref", orjson_only), ("apply only", apply_only), ("parse + apply", parse_apply)]
-        if not args.no_rows:
-            runs.append(("parse + apply + rows", with_rows))
-        figures = {label: best(args.repeat, run) for label, run in runs}
-        print(json.dumps({"engine": engine.game.__file__, **figures}))
-        return
     reference = best(args.repeat, orjson_only)
     print(f"{'orjson loads (ref)':22s} {events / reference:>12,.0f} events/s  "
           f"({reference:.2f} s, {reference / events * 1e6:.2f} us/event)")
     stages = [("decode (fast)", decode_fast), ("decode (per line)", decode_lines),
-              ("decode (before)", decode_before),
               ("decode (exact)", decode_exact),
               ("apply only", apply_only), ("parse + apply", parse_apply)]
     if not args.no_rows:
         stages.append(("parse + apply + rows", with_rows))
-    if before is not None:
-        stages.append((f"... rows at {args.rows_before}", with_rows_before))
-    pure: dict[str, float] = {}
+    measured: dict[str, float] = {}
     for label, run in stages:
-        pure[label] = seconds = best(args.repeat, run)
+        measured[label] = seconds = best(args.repeat, run)
         show(label, events, seconds, reference)
-    for label in ("parse + apply + rows", f"... rows at {args.rows_before}"):
-        if label in pure:   # the row-building stage on its own: the difference
-            seconds = pure[label] - pure["parse + apply"]
-            name = "rows alone" + (f" at {args.rows_before}" if label[0] == "." else "")
-            show(name, events, seconds, reference)
-    if not args.no_compiled and (COMPILED / ".stamp").is_file():
-        compiled_figures(args, events, pure)
+    if "parse + apply + rows" in measured:   # the row-building stage on its own: the difference
+        seconds = measured["parse + apply + rows"] - measured["parse + apply"]
+        show("rows alone", events, seconds, reference)
 
     if args.profile:
         for label, run in (("parse + apply", parse_apply), ("parse + apply + rows", with_rows)):

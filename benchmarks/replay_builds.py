@@ -1,6 +1,8 @@
 """Replay throughput (``replay_bytes``: parse + validate + apply) of one or more builds on any
 folder of logs, each build in its own child processes, the builds taking turns: a same-run
-comparison of, say, this checkout's compiled build and another revision's.
+comparison of, say, this checkout's compiled build and another revision's. A build is a folder
+that holds an install of ``engine`` and ``cabo_log`` (``pip install --no-deps --target DIR .``
+of a checkout; ``.`` for the sources), put first on the children's ``PYTHONPATH``.
 
 Unlike ``benchmarks/replay.py`` this reads any folder (searched for ``*.jsonl``, never written
 to), such as the load's corpus, and replays it as a load worker does: the garbage collector
@@ -10,8 +12,8 @@ of ``orjson.loads`` of the same lines (the reference in the same process).
 Usage::
 
     .venv/bin/python benchmarks/replay_builds.py --corpus build/bench-load/corpus-2000 \\
-        build/mypyc /tmp/base/build/mypyc            # two compiled builds, three rounds
-    .venv/bin/python benchmarks/replay_builds.py --corpus /tmp/corpus50 .   # the pure build
+        /tmp/new-site /tmp/old-site                 # two installed builds, three rounds
+    .venv/bin/python benchmarks/replay_builds.py --corpus /tmp/corpus50 .   # the sources
 """
 
 from __future__ import annotations
@@ -61,8 +63,8 @@ def run(build: str, corpus: Path, repeat: int) -> tuple[int, float, float, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("builds", nargs="*", default=["build/mypyc"],
-                        help="folders to put first on PYTHONPATH (build/mypyc)")
+    parser.add_argument("builds", nargs="+",
+                        help="folders to put first on PYTHONPATH, each holding a build")
     parser.add_argument("--corpus", type=Path, required=True, help="a folder of logs")
     parser.add_argument("--repeat", type=int, default=3, help="runs per child, best kept (3)")
     parser.add_argument("--rounds", type=int, default=3, help="children per build (3)")

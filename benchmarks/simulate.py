@@ -1,9 +1,9 @@
 """Simulation throughput per ruleset, and the strength of greedy against random.
 
-    .venv/bin/python benchmarks/simulate.py                 # games/s and events/s per ruleset
-    .venv/bin/python benchmarks/simulate.py --games 200 --players 4 --bots greedy,random
-    .venv/bin/python benchmarks/simulate.py --versus 300    # greedy vs random, heads-up
-    .venv/bin/python benchmarks/simulate.py --cabo-rl /path/to/cabo-rl   # the reference ratio
+    python benchmarks/simulate.py                 # games/s and events/s per ruleset
+    python benchmarks/simulate.py --games 200 --players 4 --bots greedy,random
+    python benchmarks/simulate.py --versus 300    # greedy vs random, heads-up
+    python benchmarks/simulate.py --cabo-rl /path/to/cabo-rl   # the reference ratio
 
 ``--cabo-rl PATH`` times, in the same run, 300 two-player random-bot edition1 matches of
 cabo-log against as many matches of the public engine cabo-rl (flosoellner/cabo-rl, its
@@ -13,8 +13,8 @@ repository. The figure is the ratio of CPU times (cabo-log / cabo-rl), each the 
 three interleaved runs. cabo-rl plays in memory with ints for cards and records no log;
 cabo-log checks every event with the engine and records the log's lines as well. Two parts
 of it are timed alone on the same events: the write path (stamp, encode, apply, keep) and
-the engine's apply. Then the same again in a child process with the compiled engine
-(``make compiled``; ``PYTHONPATH=build/mypyc``), when it is built.
+the engine's apply. The figures are those of the build the interpreter runs (printed:
+``compiled`` or ``pure``, docs/compiled.md).
 
 Throughput counts the whole of ``simulate`` (shuffles, bots, the engine applying every event,
 the claims), in memory: no file is written. Each ruleset runs its default options.
@@ -24,22 +24,16 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-# after PYTHONPATH: a child given build/mypyc must import the compiled engine from there
-sys.path.append(str(Path(__file__).resolve().parents[1]))
-
-from compiled_child import COMPILED, run_child
-
-import engine.game  # noqa: E402
-from cabo_log.log.append import EventWriter, MemorySink  # noqa: E402
-from cabo_log.play.lines import line_bytes, make_event, plan, stamp_fields  # noqa: E402
-from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
-from engine import BUILTINS, Event, apply, new_game  # noqa: E402
+from cabo_log.build_info import build_kind
+from cabo_log.log.append import EventWriter, MemorySink
+from cabo_log.play.lines import line_bytes, make_event, plan, stamp_fields
+from cabo_log.play.simulate import game_seed, simulate
+from engine import BUILTINS, Event, apply, new_game
 
 
 def throughput(ruleset: str, games: int, players: int, bots: str, seed: int
@@ -134,8 +128,7 @@ def measure(checkout: Path, games: int, seed: int) -> dict[str, Any]:
         best["cabo-rl"] = min(best["cabo-rl"], cpu)
         best["record"] = min(best["record"], record_only(logs))
         best["apply"] = min(best["apply"], apply_only(logs))
-    return {**best, "rounds": rounds, "their_rounds": their_rounds, "events": events,
-            "engine": engine.game.__file__}
+    return {**best, "rounds": rounds, "their_rounds": their_rounds, "events": events}
 
 
 def report(label: str, games: int, m: dict[str, Any]) -> None:
@@ -148,19 +141,6 @@ def report(label: str, games: int, m: dict[str, Any]) -> None:
     print(f"  of which the write path alone (stamp, encode, apply, keep): {m['record']:.2f} s = "
           f"{m['record'] / theirs:.2f}x")
     print(f"  of which the engine's apply alone: {m['apply']:.2f} s = {m['apply'] / theirs:.2f}x")
-
-
-def reference_ratio(checkout: Path, games: int, seed: int, compiled: bool) -> None:
-    """The ratio to cabo-rl with the pure engine, then (a child process with ``build/mypyc``
-    first on its path) with the compiled one."""
-    report("pure engine", games, measure(checkout, games, seed))
-    if not compiled or not (COMPILED / ".stamp").is_file():
-        return
-    figures = run_child(__file__, ["--cabo-rl", str(checkout), "--games", str(games),
-                                   "--seed", str(seed), "--child"])
-    if figures is None:
-        return
-    report("compiled engine (make compiled)", games, figures)
 
 
 def versus(ruleset: str, games: int, seed: int) -> dict[str, tuple[float, float, int]]:
@@ -191,16 +171,10 @@ def main() -> None:
                         help="instead: greedy vs random heads-up over GAMES games per ruleset")
     parser.add_argument("--cabo-rl", type=Path, metavar="PATH",
                         help="instead: the ratio to cabo-rl (a checkout at PATH), 300 matches")
-    parser.add_argument("--no-compiled", action="store_true",
-                        help="with --cabo-rl: skip the compiled engine's ratio")
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.cabo_rl:
         games = 300 if args.games == 100 else args.games
-        if args.child:   # the compiled engine's figures, for the parent to print
-            print(json.dumps(measure(args.cabo_rl, games, args.seed)))
-            return
-        reference_ratio(args.cabo_rl, games, args.seed, not args.no_compiled)
+        report(f"{build_kind()} build", games, measure(args.cabo_rl, games, args.seed))
         return
     rulesets = args.rulesets.split(",")
     if args.versus:

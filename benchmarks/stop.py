@@ -1,4 +1,4 @@
-"""Stopping ``cabo-log load`` at random moments, the way issue 14 was found.
+"""Stopping ``cabo-log load`` at random moments, to find where a stop leaves something behind.
 
 Makes a corpus of ``--games`` log files (``--unique`` simulated games copied under new ids, as
 ``benchmarks/load.py`` does), then ``--trials`` times: starts ``cabo-log load`` in a session of

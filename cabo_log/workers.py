@@ -170,8 +170,9 @@ def _parent_path() -> Iterator[None]:
     """The forkserver imports the preloaded modules (and so the workers run them) from this
     process's ``sys.path``. Python 3.11's forkserver ignores the path it is handed and runs
     ``python -c``, which puts its working folder first: started in a checkout, the workers
-    imported the checkout's pure ``engine`` and ``cabo_log`` while the parent ran the compiled
-    build of ``PYTHONPATH=build/mypyc``. So it starts with ``PYTHONSAFEPATH`` (no working
+    would import the checkout's ``engine`` and ``cabo_log`` sources while the parent ran
+    another build of them (an installed compiled one, a folder first on ``PYTHONPATH``, as the
+    differential tests do). So it starts with ``PYTHONSAFEPATH`` (no working
     folder) and ``PYTHONPATH`` set to this process's path, made absolute (both stay in the
     workers' environment)."""
     names = ("PYTHONPATH", "PYTHONSAFEPATH")

@@ -4,7 +4,7 @@ A decoder outside the engine (``cabo_log/log/fastdecode.py``: msgspec's typed st
 already checked every JSON type; these functions only move its values into the engine's own
 event classes, so the engine needs no import of the decoder. Each is a plain function naming
 its fields, so that the compiled engine (docs/compiled.md) turns it into a direct call of the
-native constructor: a dozen machine instructions per field, not an interpreted frame.
+native constructor rather than an interpreted frame.
 """
 
 from __future__ import annotations

@@ -99,8 +99,8 @@ def apply(g: GameState, e: Event) -> Outcome:
         _seq_error(g, seq)
     kind = type(e)
     # The most frequent kinds (``DIRECT``) call their handler by name: compiled, a native call
-    # instead of a dict lookup and a generic call that checks its arguments again (~0.2 k
-    # machine instructions per event; engine.dispatch says why these are not decorated);
+    # instead of a dict lookup and a generic call that checks its arguments again
+    # (engine.dispatch says why these are not decorated);
     # tests/test_dispatch.py checks that each is the handler its kind registered. Every other
     # kind goes through the registry.
     if g.phase is POWER and not _keeps_power(g, e, kind):

@@ -52,9 +52,10 @@ S = TypeVar("S")
 class RoundResult:
     """What a finished round came to; the replay report's ``rounds`` entries.
 
-    A plain class (it was a dataclass): compiled, a dataclass's generated ``__init__`` stays
-    interpreted and cost ~7k instructions per round; equality, ``repr`` and copying read
-    ``FIELDS`` as the dataclass's did, and ``__reduce__`` keeps it picklable in both builds.
+    A plain class rather than a dataclass: in the compiled build a dataclass's generated
+    ``__init__`` stays interpreted, a slow call for every round. Equality, ``repr`` and copying
+    read ``FIELDS`` as a dataclass's would, and ``__reduce__`` keeps it picklable in both
+    builds.
     """
 
     FIELDS: ClassVar[tuple[str, ...]] = (

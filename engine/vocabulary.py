@@ -41,8 +41,8 @@ SOURCES: Final[dict[str, DrawSource]] = {s.value: s for s in DrawSource}
 """The members by their string, for parsers: a dict lookup is cheaper than ``PowerKind(s)``."""
 
 # The members as module constants, for the hot paths (handlers, parsers): on Python 3.11
-# reading ``DrawSource.DECK`` goes through the Enum metaclass's ``__getattr__`` hook, about a
-# thousand machine instructions each time, more than the rest of a draw's checks together.
+# reading ``DrawSource.DECK`` goes through the Enum metaclass's ``__getattr__`` hook, which
+# costs more than the rest of a draw's checks together.
 DECK: Final[DrawSource] = DrawSource.DECK
 DISCARD: Final[DrawSource] = DrawSource.DISCARD
 PEEK: Final[PowerKind] = PowerKind.PEEK
@@ -51,8 +51,8 @@ SWAP: Final[PowerKind] = PowerKind.SWAP
 
 # The same words typed ``str``, for comparing an event's field (a decoder outside the engine may
 # give the plain string) or a state's: compiled, ``str == str`` is a native string comparison,
-# while a ``str`` compared with a member is a generic rich comparison (~100-150 machine
-# instructions; a draw, a discard, a replacement and a power each made one or more).
+# while a ``str`` compared with a member is a generic rich comparison, several times slower
+# (a draw, a discard, a replacement and a power each make one or more).
 DECK_WORD: Final[str] = DECK.value
 DISCARD_WORD: Final[str] = DISCARD.value
 PEEK_WORD: Final[str] = PEEK.value

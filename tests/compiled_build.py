@@ -1,6 +1,7 @@
-"""What the compiled-build tests share: the build itself (the one ``make compiled`` runs, a
-no-op while its sources are unchanged) and a dump script run in a fresh process with or without
-``build/mypyc`` first on the path, so that each test compares the two builds' own output."""
+"""What the compiled-build tests share: the compiled build installed by ``make compiled``
+(tools/build_compiled.py; ``make test`` runs it first) and a dump script run in a fresh
+process with or without that build first on the path, so that each test compares the two
+builds' own output on the same inputs."""
 
 from __future__ import annotations
 
@@ -14,17 +15,23 @@ import orjson
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import build_compiled  # noqa: E402  (tools/ is not a package)
 
 
-def build_or_skip() -> Path:
-    """``build/mypyc``, built if needed; the test is skipped (saying why) only when the machine
-    has no C compiler or no Python headers (the script's exit 3)."""
-    run = subprocess.run([sys.executable, str(ROOT / "tools" / "build_compiled.py")],
-                         cwd=ROOT, capture_output=True, text=True, check=False)
-    if run.returncode == 3:
-        pytest.skip(run.stderr.strip())
-    assert run.returncode == 0, run.stdout + run.stderr
-    return ROOT / "build" / "mypyc"
+def site_or_skip() -> Path:
+    """The folder holding the compiled build of the current sources. The test is skipped,
+    saying why, when the machine cannot build it or it was not built since the sources
+    changed (a compiled copy of older sources would be compared with the new ones): the
+    tests never build it themselves, ``make test`` does before they run."""
+    reason = build_compiled.cannot_build()
+    if reason:
+        pytest.skip(f"no compiled build: {reason}")
+    if not build_compiled.current():
+        pytest.skip("the compiled build is missing or older than the sources: run "
+                    "`make compiled` (make test does)")
+    return build_compiled.SITE
 
 
 def run_dump(script: str, args: list[str], pythonpath: Path | None) -> dict[str, Any]:

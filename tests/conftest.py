@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from compiled_build import build_or_skip
+from compiled_build import site_or_skip
 
 
 @pytest.fixture(scope="session")
 def compiled() -> Path:
-    """The optional mypyc build (``make compiled``), built once per test session."""
-    return build_or_skip()
+    """The folder holding the compiled build (``make compiled``), first on the path of the
+    processes that run it."""
+    return site_or_skip()

@@ -1,6 +1,6 @@
 """Replay logs and print what came of them as JSON: run by tests/test_compiled.py once with
-the pure engine and once with the compiled one (``PYTHONPATH=build/mypyc``), which must print
-the same. Not a test module itself.
+the pure engine and once with the compiled one (``build/compiled/site`` first on the path),
+which must print the same. Not a test module itself.
 
 Usage: python tests/replay_dump.py LOG...   (prints {"engine": ..., "logs": {...}})
 """

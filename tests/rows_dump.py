@@ -1,6 +1,7 @@
 """Load logs the way a load worker does and print what the rows are, as JSON: run by
 tests/test_compiled_rows.py once with the pure build and once with the compiled one
-(``PYTHONPATH=build/mypyc``), which must print the same. Not a test module itself.
+(``build/compiled/site`` first on the path), which must print the same. Not a test module
+itself.
 
 Usage: python tests/rows_dump.py LOG...   (prints {"compiled": [...], "tables": {...}})
 

@@ -1,6 +1,6 @@
 """Simulate matches and print digests of their logs as JSON: run by
 tests/test_compiled_simulate.py once with the pure simulator and once with the compiled one
-(``PYTHONPATH=build/mypyc``), which must print the same. Not a test module itself.
+(``build/compiled/site`` first on the path), which must print the same. Not a test module itself.
 
 Usage: python tests/simulate_dump.py OUT_DIR   (prints {"compiled": [...], "games": {...}})
 """

@@ -128,7 +128,7 @@ def test_illegal_events_are_refused_and_change_nothing(sample: Path, tmp_path: P
 
 
 def _engine_keeps_power_on_rejection() -> bool:
-    """Whether the engine leaves a pending power alone when it refuses an event (issue 8)."""
+    """Whether the engine leaves a pending power alone when it refuses an event."""
     g = _at_pending_power()[1]
     intruder = g.players[(g.round.current + 1) % len(g.players)]
     before = g.phase
@@ -155,7 +155,7 @@ ENGINE_KEEPS_POWER = _engine_keeps_power_on_rejection()
 
 @pytest.mark.xfail(not ENGINE_KEEPS_POWER, strict=True,
                    reason="engine: a pending power lapses before the event is checked "
-                          "(issue 8, 'a rejected event must change nothing')")
+                          "(a rejected event must change nothing)")
 def test_refused_event_while_a_power_is_pending(tmp_path: Path) -> None:
     lines, g = _at_pending_power()
     out = write_log(tmp_path / "p.jsonl", lines, fsync=False).path

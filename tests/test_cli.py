@@ -80,7 +80,7 @@ def test_a_ruleset_outside_the_choices_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_version_and_python_dash_m() -> None:
     out = run("--version")
-    assert (out.returncode, out.stdout) == (0, f"cabo-log {version('cabo-log')}\n")
+    assert (out.returncode, out.stdout) == (0, f"cabo-log {version('cabo-log')} (pure)\n")
     assert run("replay", "sample_games/edition1-kamikaze.jsonl").returncode == 0
 
 

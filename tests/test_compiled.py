@@ -1,14 +1,18 @@
-"""The optional mypyc-compiled engine (``make compiled``, tools/build_compiled.py) replays to
+"""The compiled build (``make compiled``: tools/build_compiled.py installs it) replays to
 exactly what the pure-Python engine gives: the same reports, the same located errors and the
 same outcome of every event, on the sample games (the invalid ones included), on simulated
 games of every ruleset and on simulated games with a line lost or two lines swapped.
 
-The build is the one ``make compiled`` runs (a no-op while ``engine/`` is unchanged); it is
-skipped only when the machine has no C compiler or no Python headers, and says so.
+Skipped, saying why, when the machine has no C compiler or no Python headers, or when the
+compiled build is older than the sources (``make test`` builds it first).
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -66,3 +70,14 @@ def test_the_compiled_engine_replays_exactly_like_the_pure_one(compiled: Path,
     assert {"illegal", "inconsistent"} <= {r["error"]["kind"] for r in reports if "error" in r}
     whole = [entry["fast_body"] is not None for entry in pure["logs"].values()]
     assert sum(whole) >= 30 and not all(whole)  # the compiled fastlines, and the fallbacks
+
+
+def test_the_compiled_build_says_so_and_brings_its_runtime(compiled: Path) -> None:
+    """``cabo-log --version`` names the build that runs, and the compiled wheel depends on
+    mypyc's runtime library (the pure one does not: tests/test_build.py)."""
+    env = {**os.environ, "PYTHONPATH": str(compiled)}
+    run = subprocess.run([sys.executable, "-P", "-m", "cabo_log", "--version"], env=env, cwd=ROOT,
+                         capture_output=True, text=True, check=False)
+    assert (run.returncode, run.stdout) == (0, f"cabo-log {version('cabo-log')} (compiled)\n")
+    meta = next(compiled.glob("cabo_log-*.dist-info")) / "METADATA"
+    assert "Requires-Dist: librt" in meta.read_text()

@@ -1,11 +1,11 @@
-"""The loader's rows with the compiled row modules (``APP_MODULES`` in tools/build_compiled.py:
+"""The loader's rows with the compiled row modules (``APP_MODULES`` in setup.py:
 ``cabo_log/db/rows.py``, ``open_rows.py``) are exactly the pure build's: every table's schema,
 row count and every column's values, in order, on the sample games (the invalid ones included,
 which a load rejects) and on simulated games of every ruleset, some with a line dropped or two
 lines swapped.
 
-The build is the one ``make compiled`` runs (shared with tests/test_compiled.py, a no-op when
-up to date); skipped only when the machine has no C compiler or no Python headers.
+The build is the one ``make compiled`` installs (shared with tests/test_compiled.py); skipped,
+saying why, when it cannot be built here or is older than the sources.
 """
 
 from __future__ import annotations

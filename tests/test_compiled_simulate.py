@@ -1,9 +1,9 @@
 """The compiled simulator (``make compiled``: the engine and the simulator's hot modules,
-``APP_MODULES`` in tools/build_compiled.py) writes exactly the logs the pure-Python one writes:
+``APP_MODULES`` in setup.py) writes exactly the logs the pure-Python one writes:
 the same bytes for the same seeds, for every ruleset and for each built-in bot, with forfeits,
 timeouts and timestamps, and through ``write_games`` in two worker processes.
 
-Skipped only when the machine has no C compiler or no Python headers, saying so.
+Skipped, saying why, when the compiled build cannot be made here or is older than the sources.
 """
 
 from __future__ import annotations

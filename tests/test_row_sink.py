@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import orjson
-from librt.strings import BytesWriter
 
+from cabo_log.db.byte_buffers import BytesWriter
 from cabo_log.db.chunk import Chunk
 from cabo_log.db.event_tables import widen
 from cabo_log.db.row_layout import FLAT, LAYOUTS

@@ -234,7 +234,7 @@ if __name__ == "__main__":
 def test_workers_import_what_their_parent_imports_whatever_the_working_folder(
         tmp_path: Path) -> None:
     """Started in a folder holding a module of the same name (a checkout's pure ``engine``
-    beside ``PYTHONPATH=build/mypyc``), the workers still import the parent's."""
+    beside a compiled build first on ``PYTHONPATH``), the workers still import the parent's."""
     for where in ("first", "cwd"):
         (tmp_path / where).mkdir()
         (tmp_path / where / "probe.py").write_text(f"WHERE = {where!r}\n")

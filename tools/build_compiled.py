@@ -1,24 +1,27 @@
-"""Build the optional mypyc-compiled engine into ``build/mypyc/`` (``make compiled``).
+"""Install the compiled build into ``build/compiled/site`` for the differential tests
+(``make compiled``; ``make test`` runs it first).
 
-The pure-Python ``engine/`` stays the default: the compiled copy lives in its own folder and is
-used only by a process that puts it first on the path (``PYTHONPATH=build/mypyc``), where the
-extension modules shadow the ``.py`` files beside them. Nothing is written into ``engine/``.
+The development install is editable and pure Python: it runs the sources as they are edited.
+The tests that compare the two builds (tests/test_compiled*.py) need the compiled one too, so
+this script installs the project the way ``pip install .`` does (setup.py, with mypyc) into a
+folder of its own, without dependencies (those of ``.venv`` serve), and a test process puts
+that folder first on its path. A stamp (a digest of the sources, the build files and mypy's
+version) makes a re-run a no-op until one of them changes; the tests skip a build whose stamp
+no longer matches the sources, rather than compare the sources with an older compiled copy.
 
-The sources are copied, then compiled there by the ``mypyc`` that ships with mypy (a test
-dependency) with the machine's C compiler; a stamp (the SHA-256 of the sources and mypyc's
-version) makes a re-run a no-op until ``engine/`` changes. Modules that mypyc cannot compile
-to the same behaviour stay Python inside the compiled package (``KEEP_PYTHON``, with why).
+The C here is compiled at ``-O0`` unless ``MYPYC_OPT_LEVEL`` says otherwise (as mypyc's own
+test suite does): the optimiser does not change what the code does, and it is most of the
+build's time. Installs for use (``pip install .``) compile at ``-O3``.
 
 Usage::
 
     .venv/bin/python tools/build_compiled.py            # build (or confirm up to date)
-    .venv/bin/python tools/build_compiled.py --check    # exit 3 when no C compiler is found
+    .venv/bin/python tools/build_compiled.py --check    # exit 3 when it cannot be built here
 """
 
 from __future__ import annotations
 
 import argparse
-import compileall
 import hashlib
 import os
 import shutil
@@ -29,141 +32,85 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "build" / "mypyc"
-STAMP = ".stamp"
-
-KEEP_PYTHON: dict[str, str] = {
-    "__init__.py": "the package's front door; nothing in it runs per event",
-    "errors.py": "mypyc makes the class-level ``kind`` of each error an instance default that "
-                 "native exception classes never set (``err.kind`` fails); raised, not hot",
-    "native.py": "the build hints' run-time no-op: compiled, its branch that the type checker "
-                 "deems unreachable would raise instead of defining it",
-}
-"""Engine modules left as Python in the compiled package, and why."""
-
-APP_MODULES: dict[str, str] = {
-    # the load's row stage (issue 12: the load no slower than DuckDB's read_json)
-    "cabo_log/db/rows.py": "the loader's visitor: an events row per event, from the outcome",
-    "cabo_log/db/row_layout.py": "the flat lists the visitor appends to (RowSink, native)",
-    "cabo_log/db/open_rows.py": "the powers and cabo_calls rows, opened and closed per event",
-    "cabo_log/db/game_rows.py": "the game-level rows of every game: round_scores per player "
-                                "and round, written as machine values (native loops)",
-    # the replay (issue 12: parse + validate + apply >= 500k events/s)
-    "cabo_log/log/fastlines.py": "replay: every decoded line becomes an event and every event "
-                                 "is applied here (native constructor and apply calls, no "
-                                 "interpreted frame per line)",
-    # simulate (issue 12: at most 3x cabo-rl's time): the match loop and what it calls per event
-    "cabo_log/play/match.py": "simulate's loop: deals, asks the bots, records every event",
-    "cabo_log/play/random_bot.py": "the benchmark's bot: one decision per event",
-    "cabo_log/play/moveset.py": "the legal moves handed to a bot on every decision",
-    "cabo_log/play/state_access.py": "the observations handed to a bot on every decision",
-    "cabo_log/play/lines.py": "each recorded event's line object",
-    "cabo_log/play/chance.py": "the random draws of every decision, deal and reshuffle",
-    "cabo_log/log/append.py": "the append API every simulated line is written through",
-}
-"""Hot modules of the application (``cabo_log/...`` paths) compiled as well, and why. When any
-are listed, the whole ``cabo_log`` package (data files included) is copied beside the engine so
-that ``PYTHONPATH=build/mypyc`` finds one consistent package; only these modules are compiled,
-the rest of the copy stays Python."""
-
-MYPY_CONFIG = """[mypy]
-python_version = 3.11
-strict = True
-
-[mypy-pyarrow.*,pyarrow,plotly,plotly.*]
-ignore_missing_imports = True
-"""
-"""mypyc's type check of the copied tree (the repository's pyproject.toml is not there)."""
+OUT = ROOT / "build" / "compiled"
+SITE = OUT / "site"
+STAMP = OUT / "stamp"
+OPT_LEVEL = os.environ.get("MYPYC_OPT_LEVEL", "0")
 
 
-def compiler() -> str | None:
-    """The C compiler Python's build configuration names (``CC``), if it is installed."""
+def cannot_build() -> str | None:
+    """Why the compiled build cannot be made on this machine, or None."""
     cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
-    return shutil.which(cc)
-
-
-def missing_headers() -> str | None:
-    """Why extensions cannot be built against this Python, or None when they can."""
+    if shutil.which(cc) is None:
+        return f"no C compiler ({cc}; install gcc)"
     include = Path(sysconfig.get_paths()["include"]) / "Python.h"
-    return None if include.is_file() else f"no Python headers ({include} is missing)"
+    if not include.is_file():
+        return f"no Python headers ({include} is missing)"
+    return None
 
 
-def sources() -> list[Path]:
-    """Every file the build copies: the engine, and the application when part of it is
-    compiled (its non-Python files too: queries, templates, schemas)."""
-    files = sorted((ROOT / "engine").glob("*.py"))
-    if APP_MODULES:
-        files += sorted(p for p in (ROOT / "cabo_log").rglob("*")
-                        if p.is_file() and "__pycache__" not in p.parts)
-    return files
-
-
-def fingerprint(files: list[Path]) -> str:
-    """Changes whenever a source, this script or mypyc changes: the stamp of an up-to-date
-    build."""
+def fingerprint() -> str:
+    """A digest of everything the build reads: it changes with any source, build file,
+    optimisation level or mypy version."""
     import mypy.version
 
-    digest = hashlib.sha256(mypy.version.__version__.encode() + Path(__file__).read_bytes())
+    digest = hashlib.sha256(f"{mypy.version.__version__} -O{OPT_LEVEL}".encode())
+    files = [ROOT / "setup.py", ROOT / "pyproject.toml", Path(__file__)]
+    for package in ("engine", "cabo_log"):
+        files += sorted(p for p in (ROOT / package).rglob("*")
+                        if p.is_file() and "__pycache__" not in p.parts)
     for path in files:
         digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes()
                       + b"\0")
     return digest.hexdigest()
 
 
-def build(out: Path = OUT, *, quiet: bool = True) -> Path:
-    """Compile ``engine/`` into ``out`` unless the stamp says it is up to date; returns
-    ``out`` (the folder to put first on ``PYTHONPATH``). Raises RuntimeError with mypyc's
-    output when the build fails."""
-    files = sources()
-    stamp = out / STAMP
-    wanted = fingerprint(files)
-    if stamp.is_file() and stamp.read_text() == wanted:
-        return out
-    shutil.rmtree(out, ignore_errors=True)
-    for path in files:
-        target = out / path.relative_to(ROOT)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, target)
-    (out / "mypy.ini").write_text(MYPY_CONFIG)
-    compiled = [f"engine/{p.name}" for p in files
-                if p.parent.name == "engine" and p.name not in KEEP_PYTHON]
-    compiled += list(APP_MODULES)
-    started = time.monotonic()
-    run = subprocess.run([sys.executable, "-m", "mypyc", *compiled], cwd=out,
-                         capture_output=True, text=True, check=False)
+def current() -> bool:
+    """Whether ``SITE`` holds the compiled build of the sources as they are now."""
+    return STAMP.is_file() and STAMP.read_text() == fingerprint()
+
+
+def build() -> Path:
+    """Install the compiled build into ``SITE`` unless it is current; returns ``SITE``.
+    Raises RuntimeError with pip's output when the build fails (it is never quietly pure:
+    ``CABO_LOG_REQUIRE_COMPILED``)."""
+    wanted = fingerprint()
+    if STAMP.is_file() and STAMP.read_text() == wanted:
+        return SITE
+    shutil.rmtree(OUT, ignore_errors=True)
+    env = {**os.environ, "CABO_LOG_REQUIRE_COMPILED": "1", "MYPYC_OPT_LEVEL": OPT_LEVEL}
+    env.pop("CABO_LOG_PURE", None)
+    run = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                          "--no-build-isolation", "--target", str(SITE), str(ROOT)],
+                         cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     if run.returncode != 0:
-        raise RuntimeError(f"mypyc failed ({run.returncode}):\n{run.stdout[-4000:]}"
-                           f"{run.stderr[-4000:]}")
-    shutil.rmtree(out / "build", ignore_errors=True)   # mypyc's C sources and objects
-    # the copy's Python modules byte-compiled now, as pip does for what it installs: where
-    # PYTHONDONTWRITEBYTECODE is set, every command (a load and its workers' forkserver)
-    # compiled ~60 of them from source again, ~0.15 s before its work could begin
-    compileall.compile_dir(out, quiet=1)
-    stamp.write_text(wanted)
-    if not quiet:
-        print(f"compiled {len(compiled)} modules into {out} "
-              f"in {time.monotonic() - started:.0f} s")
-    return out
+        raise RuntimeError(f"the compiled build failed ({run.returncode}):\n"
+                           f"{run.stdout[-4000:]}{run.stderr[-4000:]}")
+    STAMP.write_text(wanted)
+    return SITE
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
-                        help="only say whether a C compiler and the Python headers are there")
+                        help="only say whether the compiled build can be made here")
     args = parser.parse_args()
-    reason = None if compiler() else "no C compiler (install gcc)"
-    reason = reason or missing_headers()
+    reason = cannot_build()
     if reason:
-        print(f"cannot build the compiled engine: {reason}", file=sys.stderr)
+        print(f"cannot build the compiled build: {reason}", file=sys.stderr)
         return 3
     if args.check:
         return 0
+    if current():
+        return 0
+    started = time.monotonic()
     try:
-        out = build(quiet=False)
+        site = build()
     except RuntimeError as exc:
         print(exc, file=sys.stderr)
         return 1
-    print(f"compiled engine ready: PYTHONPATH={os.path.relpath(out)} .venv/bin/cabo-log ...")
+    print(f"compiled build installed in {os.path.relpath(site)} "
+          f"in {time.monotonic() - started:.0f} s (C at -O{OPT_LEVEL})")
     return 0
 
 

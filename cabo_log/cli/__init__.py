@@ -30,17 +30,20 @@ def _version(value: bool) -> None:
     if value:
         from importlib.metadata import PackageNotFoundError, version
 
+        from cabo_log.build_info import build_kind
+
         try:
-            typer.echo(f"cabo-log {version('cabo-log')}")
+            typer.echo(f"cabo-log {version('cabo-log')} ({build_kind()})")
         except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
-            typer.echo("cabo-log (not installed)")
+            typer.echo(f"cabo-log (not installed, {build_kind()})")
         raise typer.Exit()
 
 
 @app.callback()
 def _root(
     show_version: Annotated[bool, typer.Option(
-        "--version", callback=_version, is_eager=True, help="Print the version and exit.")
+        "--version", callback=_version, is_eager=True,
+        help="Print the version and which build runs (compiled or pure), and exit.")
     ] = False,
 ) -> None:
     """Replay, validate and analyse Cabo game logs (format cabo-log/1)."""

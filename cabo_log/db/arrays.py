@@ -109,9 +109,9 @@ def decoded(segments: list[list[Any] | None], sizes: list[int], base: pa.Array,
 
 def names_of(names: pa.Array, indices: pa.Array) -> pa.Array:
     """The strings of coded values: ``names`` at ``indices`` (codes plus their game's base).
-    The take keeps its bounds check: without it (~70 instructions an event, under 0.5 % of a
-    worker's) a code out of range, a bug, would read memory that is not the names' and load
-    wrong strings, or crash the worker, instead of failing the chunk with an error."""
+    The take keeps its bounds check (under 0.5 % of a worker's time): without it a code out of
+    range, a bug, would read memory that is not the names' and load wrong strings, or crash
+    the worker, instead of failing the chunk with an error."""
     return pc.take(names, indices)
 
 
@@ -132,8 +132,8 @@ _MACHINE_INTS = {I16: "h", I32: "i", I64: "q"}
 def array_of(values: Sequence[Any], kind: pa.DataType) -> pa.Array:
     """``pa.array(values, kind)``, with three shortcuts: no work for a column of NULLs, a
     boolean column without NULLs packed by ``bytes`` and an integer column without NULLs by
-    ``struct`` (a fraction of ``pa.array``'s instructions; a NULL or a value out of range goes
-    the ``pa.array`` way, which says so).
+    ``struct`` (a fraction of ``pa.array``'s time; a NULL or a value out of range goes the
+    ``pa.array`` way, which says so).
     Nothing counts the NULLs first: counting compares every value with None, which costs as
     much as converting it."""
     count = len(values)

@@ -4,7 +4,7 @@ against the schema when this module loads: a row is written once per game or rou
 tuple costs a third of a dict by column name turned into one), and ``round_scores``, the
 largest (a row per player and round), as machine values in byte buffers (``ScoreColumns``).
 
-Compiled by the optional mypyc build (tools/build_compiled.py, ``APP_MODULES``): the loops
+Compiled in the compiled build (``APP_MODULES`` in setup.py): the loops
 over rounds and players are then native, reading the engine's native state directly."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from librt.strings import BytesWriter, write_i16_le, write_i32_le, write_i64_le
 
+from cabo_log.db.byte_buffers import BytesWriter, write_i16_le, write_i32_le, write_i64_le
 from cabo_log.db.open_rows import Names
 from cabo_log.db.rows import RowCollector
 from cabo_log.db.schema import COLUMNS

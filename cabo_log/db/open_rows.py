@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from librt.strings import BytesWriter, write_i16_le, write_i32_le
-
+from cabo_log.db.byte_buffers import BytesWriter, write_i16_le, write_i32_le
 from cabo_log.db.schema import COLUMNS
 from engine import GameState, Outcome
 from engine.events import Power
@@ -72,7 +71,7 @@ class Names:
     """The values of one game's coded string columns (``row_layout.CODED`` of ``events``,
     ``POWER_CODED`` of ``powers``): ``values[code]`` is the value of a row's ``code``, code 0
     is NULL. A number is as cheap to append as a str, and ``chunk`` turns a column of small
-    numbers into Arrow in C, where ``pa.array`` of str objects costs ~250 instructions a
+    numbers into Arrow in C, where ``pa.array`` of str objects converts one object per
     value."""
 
     def __init__(self) -> None:

@@ -5,7 +5,7 @@ each kind's columns (``LAYOUTS``), and where many games' rows are written (``Row
 columns (``LISTED``: ``ListColumn``) and int16 columns (``NUMBERED``: ``NumberColumn``) as
 machine values too, its other own columns as one flat list (``FLAT``: ``OWN`` in order, but
 those). ``rows.GameRows`` writes them; ``chunk`` and
-``event_tables`` read them. It is compiled with ``rows`` by the optional mypyc build
+``event_tables`` read them. It is compiled with ``rows`` in the compiled build
 (``Common`` and ``RowSink`` native classes that the compiled visitor writes to directly).
 """
 
@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from librt.strings import BytesWriter, read_i32_le, write_i16_le, write_i32_le
-
+from cabo_log.db.byte_buffers import BytesWriter, read_i32_le, write_i16_le, write_i32_le
 from cabo_log.db.open_rows import Names, PowerColumns, optional_i16
 from cabo_log.db.schema import SCHEMAS
 from engine import Event, GameStart
@@ -83,8 +82,8 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
     GameStart.TYPE: COMMON, **{cls.TYPE: COMMON + columns for cls, columns in OWN.items()}}
 # the list columns of the kinds that have them, held as machine values (``ListColumn``, one
 # per pair, in this order in ``RowSink.lists``), not as a tuple a row in the kind's flat list:
-# ``pa.array`` of a list of tuples cost ~800 instructions a row, and every tuple kept alive
-# until the chunk is sent was one more object for the allocator and the garbage collector
+# ``pa.array`` of a list of tuples is slow, and every tuple kept alive until the chunk is
+# sent would be one more object for the allocator and the garbage collector
 LISTED: tuple[tuple[str, str], ...] = (
     (Discard.TYPE, "discarded"), (Replace.TYPE, "positions"), (Replace.TYPE, "discarded"),
     (Snap.TYPE, "discarded"), (Peek.TYPE, "positions"), (Forfeit.TYPE, "discarded"))
@@ -92,8 +91,8 @@ LISTED: tuple[tuple[str, str], ...] = (
 # or positions (int16)
 LIST_CODED: frozenset[str] = frozenset({"discarded"})
 # the int16 columns of the kinds' own, held as machine values too (``NumberColumn``, one per
-# pair, in this order in ``RowSink.numbers``): a nullable one went the slow ``pa.array`` way
-# (~270 instructions a value), the others were packed by ``struct`` from their slice
+# pair, in this order in ``RowSink.numbers``): a nullable one would otherwise go the slow
+# ``pa.array`` way, converting one Python object per value
 NUMBERED: tuple[tuple[str, str], ...] = (
     (Replace.TYPE, "into"), (Replace.TYPE, "row_delta"), (Replace.TYPE, "known_chosen"),
     (Power.TYPE, "target_position"), (Power.TYPE, "swap_position_a"),

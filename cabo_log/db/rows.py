@@ -11,7 +11,7 @@ no conversion); its list columns (``row_layout.LISTED``: ``discarded``, ``positi
 machine values too (``row_layout.ListColumn``); its other own values are appended as one tuple
 to its kind's flat list, whose columns ``chunk`` takes by a slice (``flat[j::width]``, in C).
 
-This module is compiled by the optional mypyc build (tools/build_compiled.py, ``APP_MODULES``):
+This module is compiled in the compiled build (``APP_MODULES`` in setup.py):
 ``GameRows`` is then a native class whose handlers read the engine's native state and outcome
 directly, so the hot code is plainly typed (no ``**kwargs``, no lookups by name, the handler
 chosen by comparing the event's class).
@@ -20,8 +20,8 @@ chosen by comparing the event's class).
 from __future__ import annotations
 
 import orjson
-from librt.strings import write_i16_le, write_i32_le, write_i64_le
 
+from cabo_log.db.byte_buffers import write_i16_le, write_i32_le, write_i64_le
 from cabo_log.db.open_rows import CallRows, Names, PowerRows
 from cabo_log.db.row_layout import Common, ListColumn, Row, RowSink
 from cabo_log.log.fastlines import EventProjector

@@ -69,19 +69,18 @@ class _Line(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit_de
             gc=False, forbid_unknown_fields=True):
     """The common fields of the lean structs, which ``fast_body`` decodes a body with first:
     no ``t`` and no ``h`` (a line with either, or with a key of no field, fails them and the
-    body is decoded again with the stamped structs, ``_stamped``). Two fields fewer cost
-    msgspec ~200 machine instructions less per line (allocating, filling in the defaults,
-    freeing). Every default is None (or false) and is omitted when re-encoding, so a line
-    that spells one out (``"card":null``) fails the key count and takes the exact path: rare,
-    and still right.
+    body is decoded again with the stamped structs, ``_stamped``). Two fields fewer spare
+    msgspec work on every line (allocating, filling in the defaults, freeing). Every default
+    is None (or false) and is omitted when re-encoding, so a line that spells one out
+    (``"card":null``) fails the key count and takes the exact path: rare, and still right.
 
     Every struct is ``kw_only``, so its fields are these first, then its own, in the order
     written: the order of a line's keys (``type``, ``seq``, ``player``, ...). msgspec looks a
     key up from the field after the last one found, so keys in field order are found at the
-    first comparison (own fields first, ``seq`` after them, cost ~70 machine instructions a
-    line in missed comparisons).
+    first comparison (own fields first, ``seq`` after them, would miss a comparison on every
+    key).
 
-    ``seq`` is any int here (a bounded one cost msgspec ~100 instructions a line):
+    ``seq`` is any int here (a bounded one costs msgspec a range check on every line):
     ``fastlines.events_of`` refuses one outside 0 to 2**62 - 1, for the stamped structs
     (``NonNegative``) and the exact reader to judge."""
 
@@ -122,8 +121,8 @@ class _Replace(_Line, tag="replace", frozen=True, kw_only=True):
 class _Power(_Line, tag="power", frozen=True, kw_only=True):
     """A swap has ``cards`` and no ``target``, a peek or spy the other way round; any other
     mix is for the exact reader (which words the error or ignores the extra). Checked by
-    ``fastlines.power_fits`` after decoding, in compiled code: a ``__post_init__`` here was an
-    interpreted call per power line (~1,200 machine instructions)."""
+    ``fastlines.power_fits`` after decoding, in compiled code: a ``__post_init__`` here would
+    be an interpreted call per power line."""
 
     player: str
     power: Literal["peek", "spy", "swap"]

@@ -2,18 +2,18 @@
 size of the lines written canonically (or the number of keys they were decoded from), and
 the loop that applies them.
 
-Compiled by the optional mypyc build (``APP_MODULES`` in tools/build_compiled.py; the pure
-module is the default and gives the same results, tests/test_compiled.py): here every line
-costs a few native calls, where the interpreted loop cost an interpreted frame, a dict lookup
-and a generic call per line. The msgspec structs stay in ``fastdecode`` (Python classes with
-their own metaclass); this module reads a line through ``msgspec.structs.astuple`` (one C call,
-then plain tuple indexing), never through the struct's attributes.
+Compiled in the compiled build (``APP_MODULES`` in setup.py; the pure module gives the same
+results, tests/test_compiled.py): there every line costs a few native calls, where the
+interpreted loop costs an interpreted frame, a dict lookup and a generic call per line. The
+msgspec structs stay in ``fastdecode`` (Python classes with their own metaclass); this module
+reads a line through ``msgspec.structs.astuple`` (one C call, then plain tuple indexing), never
+through the struct's attributes.
 
 The size is what ``fastdecode.fast_body`` compares with the length of the body to prove
 that no line repeats a key, has one of no field or spells a default out (the proof is there):
-worked out in the loop that builds the events (a length or a few digits per field, ~100
-machine instructions a line), it spares two passes over the bytes (counting the newlines and
-the colons, ~480 instructions a line). The key count (``keys_of``) is the proof when the
+worked out in the loop that builds the events (a length or a few digits per field), it spares
+two passes over the bytes (counting the newlines and the colons), which cost several times
+more. The key count (``keys_of``) is the proof when the
 sizes differ (a line not written canonically): a line's keys, when none was dropped, are
 its ``type``, every field that is not at its default (``None``, or ``false`` for ``auto``),
 and every entry of its dicts (``hands``, ``points``, ``scores``).
@@ -317,8 +317,7 @@ class EventProjector:
     ``projector`` attribute is one declares that its ``event`` is this object's ``event``
     (``rows.RowCollector``, whose ``GameRows`` is one). Compiled, the call is a direct C call
     with machine arguments, where ``visitor.event(...)`` is a method looked up by name, its
-    arguments boxed and parsed again (~300 instructions an event, as much as a fifth of the
-    rows' own work)."""
+    arguments boxed and parsed again (as much as a fifth of the rows' own work)."""
 
     def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
         """After an event was applied (``state`` is the state after it)."""

@@ -3,7 +3,7 @@
 ``getrandbits``.
 
 Those three are Python code in the standard library (``Random._randbelow``): called from the
-compiled simulator (tools/build_compiled.py) they stay interpreted, a few function frames per
+compiled simulator (setup.py) they stay interpreted, a few function frames per
 draw. Here they are compiled with the simulator. The order and number of ``getrandbits``
 calls is exactly the standard library's (Python 3.11: ``_randbelow_with_getrandbits``), so a
 seed gives the same games either way; ``tests/test_chance.py`` compares them draw for draw.

@@ -1,5 +1,5 @@
 """The simulator's own error. Kept Python in the compiled build: mypyc cannot compile a
-subclass of ``RuntimeError`` as a native class (tools/build_compiled.py)."""
+subclass of ``RuntimeError`` as a native class (setup.py)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ read, in three groups (the rows; the discard pile; the rest), so a bot that read
 row (``random``) pays for that alone. Once complete it becomes a plain ``Observation`` (its
 class is switched), equal to the engine's and indistinguishable from it.
 
-Kept Python in the compiled build (tools/build_compiled.py), and unused there: a compiled
+Kept Python in the compiled build (setup.py), and unused there: a compiled
 ``Observation`` is a native class, without ``__dict__`` and closed to subclasses, whose
 constructor is cheap enough to build every observation whole.
 """

@@ -5,7 +5,7 @@ JSON object, in one step per event.
 simulator records every event it makes, by its type and its field values (after ``seq`` and
 ``auto``), so ``stamp_fields`` builds the stamped event (by its constructor: a native class in
 the compiled engine) and its line together from those values, with no attribute read at all.
-Compiled with the simulator (tools/build_compiled.py). The lines are the same objects, key for
+Compiled with the simulator (setup.py). The lines are the same objects, key for
 key and in the same order, as ``to_dict`` gives (``tests/test_moveset.py`` compares them;
 ``tests/test_simulate.py`` keeps the output byte-identical).
 """

@@ -1,6 +1,6 @@
 """Lists of legal moves the simulator hands out again and again, grouped by kind once.
 
-Kept Python in the compiled build (tools/build_compiled.py): ``Listed`` is a ``tuple``
+Kept Python in the compiled build (setup.py): ``Listed`` is a ``tuple``
 subclass, which mypyc cannot compile as a native class; a list is grouped once per match and
 key, so nothing here runs per event.
 """

@@ -203,7 +203,7 @@ class Match:
         self.auto_rate = auto_rate
         self.lapsed = False        # a power lapsed silently: the next line must not be a forfeit
         self.window_snaps = 0
-        # seeding a Random costs ~30k instructions: the clock's only when there are times
+        # seeding a Random is slow (it hashes the seed): the clock's only when there are times
         self.recorder = Recorder(header, out,
                                  random.Random(clock_seed) if "t" in header else None)
         self.recorder.reshuffle = self._reshuffle

@@ -17,7 +17,7 @@ changed, and shared between observations until then (an observation is read-only
 it, never write to it). In the pure build an observation is computed as it is read, in three
 groups (the rows, the discard pile, the rest; ``lazy_view``): the random bot reads only its
 own row, so it pays for no more; one that a bot keeps is completed before the next event
-changes the state (``Observer.seal``). In the compiled build (tools/build_compiled.py) each is
+changes the state (``Observer.seal``). In the compiled build (setup.py) each is
 made whole by the native constructor, which costs less than the lazy machinery would.
 """
 

@@ -1,0 +1,91 @@
+"""``pip install .`` without a C compiler, or with ``CABO_LOG_PURE=1``, builds a pure-Python
+wheel and says so in one line: no extension module in it, and no mypyc runtime library among
+its dependencies. (The compiled wheel is tested by tests/test_compiled*.py, which run it.)
+
+Each build runs on a copy of the project, so that it leaves nothing in the checkout."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from compiled_build import ROOT
+
+COPIED = ["engine", "cabo_log", "setup.py", "pyproject.toml", "README.md"]
+
+
+def pip_wheel(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``pip wheel`` of a copy of the project with ``env`` added, into ``tmp_path/dist``."""
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, project / name,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, project / name)
+    return subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps",
+                           "--no-build-isolation", "-w", str(tmp_path / "dist"), str(project)],
+                          env={**os.environ, **env}, capture_output=True, text=True,
+                          check=False)
+
+
+def build_wheel(tmp_path: Path, env: dict[str, str]) -> tuple[zipfile.ZipFile, str]:
+    """A wheel of a copy of the project built with ``env`` added; the wheel and pip's
+    output."""
+    run = pip_wheel(tmp_path, env)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    wheels = list((tmp_path / "dist").glob("cabo_log-*.whl"))
+    assert len(wheels) == 1, wheels
+    return zipfile.ZipFile(wheels[0]), run.stdout + run.stderr
+
+
+def requirements(wheel: zipfile.ZipFile) -> list[str]:
+    meta = next(n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))
+    lines = wheel.read(meta).decode().splitlines()
+    return [line.split(":", 1)[1].strip() for line in lines if line.startswith("Requires-Dist:")]
+
+
+@pytest.mark.parametrize(("env", "says"), [
+    ({"CABO_LOG_PURE": "1"}, "cabo-log build: pure Python (CABO_LOG_PURE is set)"),
+    ({"CC": "/nonexistent/cc"}, "cabo-log build: pure Python (no C compiler (/nonexistent/cc))"),
+])
+def test_a_pure_build_has_no_extension_and_says_why(tmp_path: Path, env: dict[str, str],
+                                                    says: str) -> None:
+    wheel, output = build_wheel(tmp_path, env)
+    names = wheel.namelist()
+    assert "engine/game.py" in names and "cabo_log/db/rows.py" in names
+    assert "cabo_log/queries/cabo_call_success.sql" in names   # the package data
+    assert not [n for n in names if n.endswith((".so", ".pyd"))]
+    assert output.count("cabo-log build:") == 1 and says in output
+    deps = requirements(wheel)
+    assert any(d.startswith("duckdb") for d in deps)
+    assert not any(d.startswith("librt") for d in deps)
+
+
+def test_a_required_compiled_build_fails_rather_than_fall_back(tmp_path: Path) -> None:
+    run = pip_wheel(tmp_path, {"CC": "/nonexistent/cc", "CABO_LOG_REQUIRE_COMPILED": "1"})
+    assert run.returncode != 0
+    said = run.stderr + run.stdout
+    assert "cabo-log build: cannot compile: no C compiler (/nonexistent/cc)" in said
+    assert not list((tmp_path / "dist").glob("*.whl"))
+
+
+def test_the_development_install_runs_the_sources() -> None:
+    """``make install`` is editable: the modules the compiled build compiles are imported from
+    the checkout's ``.py`` files, so an edit runs as written."""
+    import cabo_log.db.rows
+    import engine.game
+    from cabo_log.build_info import build_kind
+
+    assert build_kind() == "pure"
+    for module in (engine.game, cabo_log.db.rows):
+        assert module.__file__ is not None
+        assert Path(module.__file__).resolve().is_relative_to(ROOT)
+        assert module.__file__.endswith(".py")
