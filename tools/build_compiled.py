@@ -36,6 +36,8 @@ KEEP_PYTHON: dict[str, str] = {
     "__init__.py": "the package's front door; nothing in it runs per event",
     "errors.py": "mypyc makes the class-level ``kind`` of each error an instance default that "
                  "native exception classes never set (``err.kind`` fails); raised, not hot",
+    "spec.py": "the declarations the generated modules are written from (tools/gen_events.py); "
+               "read once at import, never per event",
     "native.py": "the build hints' run-time no-op: compiled, its branch that the type checker "
                  "deems unreachable would raise instead of defining it",
 }
@@ -49,15 +51,18 @@ APP_MODULES: dict[str, str] = {
     "cabo_log/db/game_rows.py": "the game-level rows of every game: round_scores per player "
                                 "and round, written as machine values (native loops)",
     # the replay (issue 12: parse + validate + apply >= 500k events/s)
-    "cabo_log/log/fastlines.py": "replay: every decoded line becomes an event and every event "
-                                 "is applied here (native constructor and apply calls, no "
+    "cabo_log/log/fastlines.py": "replay: every event is applied here (native apply calls, no "
                                  "interpreted frame per line)",
+    "cabo_log/log/line_events.py": "replay: every decoded line becomes an event here (native "
+                                   "constructor calls), its canonical size added up",
     # simulate (issue 12: at most 3x cabo-rl's time): the match loop and what it calls per event
     "cabo_log/play/match.py": "simulate's loop: deals, asks the bots, records every event",
     "cabo_log/play/random_bot.py": "the benchmark's bot: one decision per event",
     "cabo_log/play/moveset.py": "the legal moves handed to a bot on every decision",
     "cabo_log/play/state_access.py": "the observations handed to a bot on every decision",
     "cabo_log/play/lines.py": "each recorded event's line object",
+    "cabo_log/play/line_text.py": "each recorded decision's line text",
+    "cabo_log/play/json_text.py": "the JSON text of the values in those lines",
     "cabo_log/play/chance.py": "the random draws of every decision, deal and reshuffle",
     "cabo_log/log/append.py": "the append API every simulated line is written through",
 }
