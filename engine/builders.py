@@ -60,7 +60,7 @@ def snap(s: Any) -> Snap:
 
 
 def deal(s: Any) -> Deal:
-    return Deal(s.seq, s.auto, s.round, s.first, s.hands, s.discard, s.deck)
+    return Deal(s.seq, s.auto, s.round, s.first, s.hands, s.discard, s.deck, s.dealer)
 
 
 def peek(s: Any) -> Peek:
@@ -116,7 +116,7 @@ def make_snap(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
 
 
 def make_deal(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
-    return Deal(seq, auto, v[0], v[1], v[2], v[3], v[4])
+    return Deal(seq, auto, v[0], v[1], v[2], v[3], v[4], v[5])
 
 
 def make_peek(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:

@@ -34,8 +34,8 @@ class GameStart(Event):
     started_at: str | None
 
     def __init__(self, seq: int | None, auto: bool, game_id: str, ruleset: str | dict[str, Any],
-                 options: dict[str, Any], players: tuple[str, ...], names: dict[str, Any] | None,
-                 started_at: str | None) -> None:
+                 options: dict[str, Any], players: tuple[str, ...], names: dict[str,
+                 Any] | None = None, started_at: str | None = None) -> None:
         self.seq = seq
         self.auto = auto
         self.game_id = game_id
@@ -58,7 +58,7 @@ class Draw(Event):
     card: str | None
 
     def __init__(self, seq: int | None, auto: bool, player: str, source: str,
-                 card: str | None) -> None:
+                 card: str | None = None) -> None:
         self.seq = seq
         self.auto = auto
         self.player = player
@@ -94,7 +94,7 @@ class Replace(Event):
     end: str | None
 
     def __init__(self, seq: int | None, auto: bool, player: str, positions: tuple[int, ...],
-                 into: int | None, end: str | None) -> None:
+                 into: int | None = None, end: str | None = None) -> None:
         self.seq = seq
         self.auto = auto
         self.player = player
@@ -115,8 +115,8 @@ class Power(Event):
     target: Slot | None
     cards: tuple[Slot, Slot] | None
 
-    def __init__(self, seq: int | None, auto: bool, player: str, power: str, target: Slot | None,
-                 cards: tuple[Slot, Slot] | None) -> None:
+    def __init__(self, seq: int | None, auto: bool, player: str, power: str,
+                 target: Slot | None = None, cards: tuple[Slot, Slot] | None = None) -> None:
         self.seq = seq
         self.auto = auto
         self.player = player
@@ -178,16 +178,18 @@ class Deal(Event):
 
     TYPE: ClassVar[str] = "deal"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "round", "first", "hands", "discard",
-                                         "deck")
-    __slots__ = ("round", "first", "hands", "discard", "deck")
+                                         "deck", "dealer")
+    __slots__ = ("round", "first", "hands", "discard", "deck", "dealer")
     round: int
     first: str
     hands: dict[str, tuple[str, ...]]
     discard: str
     deck: tuple[str, ...]
+    dealer: str | None
 
     def __init__(self, seq: int | None, auto: bool, round: int, first: str, hands: dict[str,
-                 tuple[str, ...]], discard: str, deck: tuple[str, ...]) -> None:
+                 tuple[str, ...]], discard: str, deck: tuple[str, ...],
+                 dealer: str | None = None) -> None:
         self.seq = seq
         self.auto = auto
         self.round = round
@@ -195,6 +197,7 @@ class Deal(Event):
         self.hands = hands
         self.discard = discard
         self.deck = deck
+        self.dealer = dealer
 
 
 @mypyc_attr(acyclic=True)
@@ -240,7 +243,7 @@ class Forfeit(Event):
     player: str
     reason: str | None
 
-    def __init__(self, seq: int | None, auto: bool, player: str, reason: str | None) -> None:
+    def __init__(self, seq: int | None, auto: bool, player: str, reason: str | None = None) -> None:
         self.seq = seq
         self.auto = auto
         self.player = player

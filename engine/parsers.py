@@ -142,7 +142,10 @@ def parse_deal(o: Mapping[str, Any], seq: int | None, auto: bool) -> Deal:
     if type(discard_) is not str:
         discard_ = read_str(o, "deal", "discard")
     deck_ = read_cards(o, "deal", "deck")
-    return Deal(seq, auto, round_, first_, hands_, discard_, deck_)
+    dealer_ = o.get("dealer")
+    if dealer_ is not None and type(dealer_) is not str:
+        dealer_ = read_opt_str(o, "deal", "dealer")
+    return Deal(seq, auto, round_, first_, hands_, discard_, deck_, dealer_)
 
 
 def parse_peek(o: Mapping[str, Any], seq: int | None, auto: bool) -> Peek:

@@ -149,7 +149,9 @@ EVENTS: Final[tuple[EventSpec, ...]] = (
          Field("first", "str"),
          Field("hands", "hands"),
          Field("discard", "card"),
-         Field("deck", "cards")),
+         Field("deck", "cards"),
+         Field("dealer", "str", optional=True,
+               doc="who shuffled and dealt: a record of the table, not checked")),
         ("first_player",), "a round starts: every hand, the first face-up card, the deck",
         think_ms=(4000, 12000)),
     EventSpec(

@@ -17,12 +17,15 @@ import pytest
 
 from cabo_log.db.row_layout import COMMON, LAYOUTS
 from cabo_log.db.schema import SCHEMAS
+from cabo_log.log.builder import LogBuilder
 from cabo_log.log.fastdecode import canonical_size, fast_event
 from cabo_log.log.logfile import parse_line
+from cabo_log.log.replay import replay_bytes, visit_bytes
+from cabo_log.log.words import Narrator
 from cabo_log.play.line_text import TEXT_KINDS
 from cabo_log.play.lines import line_bytes
 from engine import LogSyntaxError, parse_event
-from engine.events import CLASSES, FORMAT, Event, to_dict
+from engine.events import CLASSES, FORMAT, Deal, Event, to_dict
 from engine.spec import EVENT_TYPES, EVENTS, EventSpec, Field
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,3 +156,25 @@ def test_the_generated_modules_are_current() -> None:
     run = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_events.py"), "--check"],
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
+
+
+def test_a_deal_may_name_its_dealer() -> None:
+    """``dealer`` (optional, not checked): the same game with and without it replays to the
+    same report, and the story of the deal names who dealt."""
+    plain = LogBuilder("edition1", ["ana", "bo"]).deal(
+        {"ana": ["1", "2", "3", "4"], "bo": ["5", "5", "6", "6"]}, "10", ["7", "8"],
+        first="ana").draw("ana", "deck").discard("ana").to_bytes()
+    head, deal, rest = plain.split(b"\n", 2)
+    dealt = orjson.loads(deal) | {"dealer": "bo"}
+    assert b"dealer" not in plain
+    named = b"\n".join([head, orjson.dumps(dealt), rest])
+    assert replay_bytes(named).report() == replay_bytes(plain).report()
+    event = parse_line(orjson.dumps(dealt))
+    assert isinstance(event, Deal) and event.dealer == "bo"
+    assert event == fast_event(orjson.dumps(dealt))
+    assert to_dict(event) == dealt
+    told = visit_bytes(named, Narrator())
+    assert told[0].startswith("Round 1 is dealt by bo to ana and bo; ana plays first")
+    assert visit_bytes(plain, Narrator())[0].startswith("Round 1 is dealt to ana and bo;")
+    with pytest.raises(LogSyntaxError, match="deal: field 'dealer' must be a string, not 7"):
+        parse_line(orjson.dumps(dealt | {"dealer": 7}))

@@ -153,7 +153,11 @@ def event_class(spec: EventSpec) -> str:
     for f in spec.fields:
         note = "  # a str-Enum member, or the plain string" if f.words else ""
         lines.append(f"    {f.name}: {py_type(f)}{note}")
-    params = ", ".join(f"{f.name}: {py_type(f)}" for f in spec.fields)
+    trailing = len(spec.fields)   # the optional fields at the end default to None
+    while trailing and spec.fields[trailing - 1].absent_is_none:
+        trailing -= 1
+    params = ", ".join(f"{f.name}: {py_type(f)}" + (" = None" if i >= trailing else "")
+                       for i, f in enumerate(spec.fields))
     lines += ["", wrap(f"    def __init__(self, seq: int | None, auto: bool, {params}) -> None:",
                        "                 "),
               "        self.seq = seq", "        self.auto = auto"]

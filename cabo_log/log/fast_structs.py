@@ -75,6 +75,7 @@ class DealLine(LineBase, tag="deal", frozen=True, kw_only=True):
     hands: dict[str, tuple[Card, ...]]
     discard: Card
     deck: tuple[Card, ...]
+    dealer: str | None = None
 
 class PeekLine(LineBase, tag="peek", frozen=True, kw_only=True):
     player: str

@@ -57,7 +57,7 @@ LAYOUT: Final[dict[str, tuple[str, ...]]] = {
     "skip": ("player",),
     "cabo": ("player",),
     "snap": ("player", "position"),
-    "deal": ("round", "first", "hands", "discard", "deck"),
+    "deal": ("round", "first", "hands", "discard", "deck", "dealer"),
     "peek": ("player", "positions"),
     "reshuffle": ("deck",),
     "forfeit": ("player", "reason"),
@@ -210,10 +210,14 @@ def rare(cls: type, structs: tuple[type, ...], v: tuple[Any, ...], seq: int | No
         deal_hands: dict[str, tuple[str, ...]] = v[4]
         deal_discard: str = v[5]
         deal_deck: tuple[str, ...] = v[6]
-        events.append(Deal(seq, auto, deal_round, deal_first, deal_hands, deal_discard, deal_deck))
+        deal_dealer: str | None = v[7]
+        events.append(Deal(seq, auto, deal_round, deal_first, deal_hands, deal_discard, deal_deck,
+                             deal_dealer))
         # {"type":"deal","round":,"first":,"hands":,"discard":,"deck":} and the values' bytes
         size += (65 + int_size(deal_round) + len(deal_first) + hands_size(deal_hands)
                  + len(deal_discard) + strs_size(deal_deck))
+        if deal_dealer is not None:
+            size += 12 + len(deal_dealer)   # ,"dealer":
         return size
     if cls is structs[9]:
         reshuffle_deck: tuple[str, ...] = v[2]
