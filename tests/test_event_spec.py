@@ -21,6 +21,7 @@ from cabo_log.log.builder import LogBuilder
 from cabo_log.log.fastdecode import canonical_size, fast_event
 from cabo_log.log.logfile import parse_line
 from cabo_log.log.replay import replay_bytes, visit_bytes
+from cabo_log.log.schemas import load_schema
 from cabo_log.log.words import Narrator
 from cabo_log.play.line_text import TEXT_KINDS
 from cabo_log.play.lines import line_bytes
@@ -178,3 +179,14 @@ def test_a_deal_may_name_its_dealer() -> None:
     assert visit_bytes(plain, Narrator())[0].startswith("Round 1 is dealt to ana and bo;")
     with pytest.raises(LogSyntaxError, match="deal: field 'dealer' must be a string, not 7"):
         parse_line(orjson.dumps(dealt | {"dealer": 7}))
+
+
+def test_the_json_schema_describes_every_field_of_the_spec() -> None:
+    """The shipped JSON Schema is written by hand (it says more than shapes: a hand has four
+    cards, positions are distinct); every field of every kind is one of its properties."""
+    defs = load_schema()["$defs"]
+    for spec in EVENTS:
+        described = defs[spec.type]
+        if "$ref" in described and "properties" not in described:
+            described = defs[described["$ref"].rsplit("/", 1)[1]]
+        assert {f.name for f in spec.fields} <= set(described["properties"]), spec.type
