@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from cabo_log.log.builder import LogBuilder
 from cabo_log.log.fastdecode import canonical_size, fast_body, fast_event, fast_events
 from cabo_log.log.logfile import iter_events, parse_line
-from cabo_log.log.replay import ReplayResult, _replay_lines, replay_bytes
+from cabo_log.log.replay import ReplayResult, replay_bytes
 from engine import CaboLogError, LogSyntaxError
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
@@ -196,7 +196,7 @@ def outcome_of(result: ReplayResult) -> tuple[Any, int, str | None]:
 @pytest.mark.parametrize("path", SAMPLE_LOGS, ids=lambda p: p.name)
 def test_the_whole_body_path_gives_the_line_by_line_result(path: Path) -> None:
     data = path.read_bytes()
-    whole, lines = replay_bytes(data, path.name), _replay_lines(data, path.name, None, None, True)
+    whole, lines = replay_bytes(data, path.name), replay_bytes(data, path.name, line_by_line=True)
     assert outcome_of(whole) == outcome_of(lines)
 
 
@@ -207,7 +207,7 @@ def test_the_whole_body_path_counts_the_lines_as_read_one_by_one(ending: bytes) 
     data = (SAMPLES / "golf-snaps.jsonl").read_bytes().rstrip(b"\n") + ending
     for log in (data, HEADER + ending):
         whole = replay_bytes(log, "g.jsonl")
-        assert outcome_of(whole) == outcome_of(_replay_lines(log, "g.jsonl", None, None, True))
+        assert outcome_of(whole) == outcome_of(replay_bytes(log, "g.jsonl", line_by_line=True))
     assert replay_bytes(data).last_line == data.count(b"\n") + 1
 
 
@@ -315,7 +315,7 @@ def test_both_paths_agree_on_edited_logs(path: Path, edits: list[tuple[str, int,
     for kind, at, other in edits:
         rows = _edit(rows, kind, at % len(rows), other)
     data = b"\n".join(rows) + b"\n"
-    whole, lines = replay_bytes(data, "g.jsonl"), _replay_lines(data, "g.jsonl", None, None, True)
+    whole, lines = replay_bytes(data, "g.jsonl"), replay_bytes(data, "g.jsonl", line_by_line=True)
     assert outcome_of(whole) == outcome_of(lines)
 
 

@@ -129,49 +129,52 @@ def projector_of(visitor: Any) -> EventProjector | None:
 
 
 def apply_events(state: GameState, events: list[Event], stamps: list[Stamp], visitor: Any,
-                 until: int | None) -> tuple[int, bool, CaboLogError | None]:
-    """Apply the events of lines 2, 3, ... in order (``stamps`` their ``t``, or empty when none
-    has one): (the number of the last line reached,
-    whether ``until`` stopped the replay there, the error that rejected that line or None).
+                 until: int | None, numbers: list[int]) -> tuple[int, bool, CaboLogError | None]:
+    """Apply the events in order, on the lines ``numbers`` (empty: lines 2, 3, ...), ``stamps``
+    their ``t`` (or empty when none has one): (how many events were reached, whether
+    ``until`` stopped the replay at the last of them, the error that rejected it or None).
     ``visitor`` is the replay's ``ReplayVisitor`` or None (its ``event`` called through its
     ``projector`` when it has one: ``projector_of``)."""
     projector = projector_of(visitor) if until is None else None
     if projector is not None:
-        return _apply_projected(state, events, stamps, visitor, projector)
-    number = 1
+        return _apply_projected(state, events, stamps, visitor, projector, numbers)
+    reached = 0
     try:
         for event in events:
-            number += 1
+            reached += 1
             done = apply(state, event)
             if visitor is not None:
+                number = numbers[reached - 1] if numbers else reached + 1
                 if stamps:
-                    t = stamps[number - 2]
+                    t = stamps[reached - 1]
                     if t is not None:
                         visitor.stamp(number, t)
                 visitor.event(number, event, state, done)
             if until is not None:
                 seq = event.seq
                 if (seq if seq is not None else state.events - 1) >= until:
-                    return number, True, None
+                    return reached, True, None
     except CaboLogError as exc:
-        return number, False, exc
-    return number, False, None
+        return reached, False, exc
+    return reached, False, None
 
 
 def _apply_projected(state: GameState, events: list[Event], stamps: list[Stamp], visitor: Any,
-                     projector: EventProjector) -> tuple[int, bool, CaboLogError | None]:
+                     projector: EventProjector, numbers: list[int],
+                     ) -> tuple[int, bool, CaboLogError | None]:
     """``apply_events`` without ``until``, each event handed to ``projector`` (the visitor's
     ``event``), its ``t`` first to the visitor's ``stamp``, as there."""
-    number = 1
+    reached = 0
     try:
         for event in events:
-            number += 1
+            reached += 1
             done = apply(state, event)
+            number = numbers[reached - 1] if numbers else reached + 1
             if stamps:
-                t = stamps[number - 2]
+                t = stamps[reached - 1]
                 if t is not None:
                     visitor.stamp(number, t)
             projector.event(number, event, state, done)
     except CaboLogError as exc:
-        return number, False, exc
-    return number, False, None
+        return reached, False, exc
+    return reached, False, None
