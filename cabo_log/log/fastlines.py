@@ -130,14 +130,13 @@ def projector_of(visitor: Any) -> EventProjector | None:
 
 def apply_events(state: GameState, events: list[Event], stamps: list[Stamp], visitor: Any,
                  until: int | None, numbers: list[int]) -> tuple[int, bool, CaboLogError | None]:
-    """Apply the events in order, on the lines ``numbers`` (empty: lines 2, 3, ...), ``stamps``
-    their ``t`` (or empty when none has one): (how many events were reached, whether
-    ``until`` stopped the replay at the last of them, the error that rejected it or None).
-    ``visitor`` is the replay's ``ReplayVisitor`` or None (its ``event`` called through its
-    ``projector`` when it has one: ``projector_of``)."""
-    projector = projector_of(visitor) if until is None else None
-    if projector is not None:
-        return _apply_projected(state, events, stamps, visitor, projector, numbers)
+    """The replay loop: apply the events in order, on the lines ``numbers`` (empty: lines 2,
+    3, ...), ``stamps`` their ``t`` (or empty when none has one): (how many events were
+    reached, whether ``until`` stopped the replay at the last of them, the error that rejected
+    it or None). ``visitor`` is the replay's ``ReplayVisitor`` or None; its ``event`` is
+    called through its ``projector`` when it has one (``projector_of``: compiled, a direct
+    call)."""
+    projector = projector_of(visitor)
     reached = 0
     try:
         for event in events:
@@ -149,32 +148,14 @@ def apply_events(state: GameState, events: list[Event], stamps: list[Stamp], vis
                     t = stamps[reached - 1]
                     if t is not None:
                         visitor.stamp(number, t)
-                visitor.event(number, event, state, done)
+                if projector is not None:
+                    projector.event(number, event, state, done)
+                else:
+                    visitor.event(number, event, state, done)
             if until is not None:
                 seq = event.seq
                 if (seq if seq is not None else state.events - 1) >= until:
                     return reached, True, None
-    except CaboLogError as exc:
-        return reached, False, exc
-    return reached, False, None
-
-
-def _apply_projected(state: GameState, events: list[Event], stamps: list[Stamp], visitor: Any,
-                     projector: EventProjector, numbers: list[int],
-                     ) -> tuple[int, bool, CaboLogError | None]:
-    """``apply_events`` without ``until``, each event handed to ``projector`` (the visitor's
-    ``event``), its ``t`` first to the visitor's ``stamp``, as there."""
-    reached = 0
-    try:
-        for event in events:
-            reached += 1
-            done = apply(state, event)
-            number = numbers[reached - 1] if numbers else reached + 1
-            if stamps:
-                t = stamps[reached - 1]
-                if t is not None:
-                    visitor.stamp(number, t)
-            projector.event(number, event, state, done)
     except CaboLogError as exc:
         return reached, False, exc
     return reached, False, None
