@@ -342,7 +342,7 @@ class LineBase(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit
             continue
         name = f"{spec.name}Line"
         names.append(name)
-        out += ["", f'class {name}(LineBase, tag="{spec.type}", frozen=True, kw_only=True):']
+        out += ["", "", f'class {name}(LineBase, tag="{spec.type}", frozen=True, kw_only=True):']
         for f in spec.fields:
             t = fast_type(f)
             out.append(f"    {f.name}: {t}" + (" | None = None" if f.absent_is_none else ""))

@@ -39,13 +39,16 @@ class LineBase(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit
     auto: bool = False            # absent; a spelled-out false or null goes the exact way
 
 
+
 class DrawLine(LineBase, tag="draw", frozen=True, kw_only=True):
     player: str
     source: Literal["deck", "discard"]
     card: Card | None = None
 
+
 class DiscardLine(LineBase, tag="discard", frozen=True, kw_only=True):
     player: str
+
 
 class ReplaceLine(LineBase, tag="replace", frozen=True, kw_only=True):
     player: str
@@ -53,21 +56,26 @@ class ReplaceLine(LineBase, tag="replace", frozen=True, kw_only=True):
     into: Int | None = None
     end: Literal["left", "right"] | None = None
 
+
 class PowerLine(LineBase, tag="power", frozen=True, kw_only=True):
     player: str
     power: Literal["peek", "spy", "swap"]
     target: SlotT | None = None
     cards: tuple[SlotT, SlotT] | None = None
 
+
 class SkipLine(LineBase, tag="skip", frozen=True, kw_only=True):
     player: str
+
 
 class CaboLine(LineBase, tag="cabo", frozen=True, kw_only=True):
     player: str
 
+
 class SnapLine(LineBase, tag="snap", frozen=True, kw_only=True):
     player: str
     position: Int
+
 
 class DealLine(LineBase, tag="deal", frozen=True, kw_only=True):
     round: Int
@@ -77,20 +85,25 @@ class DealLine(LineBase, tag="deal", frozen=True, kw_only=True):
     deck: tuple[Card, ...]
     dealer: str | None = None
 
+
 class PeekLine(LineBase, tag="peek", frozen=True, kw_only=True):
     player: str
     positions: Positions
 
+
 class ReshuffleLine(LineBase, tag="reshuffle", frozen=True, kw_only=True):
     deck: tuple[Card, ...]
+
 
 class ForfeitLine(LineBase, tag="forfeit", frozen=True, kw_only=True):
     player: str
     reason: str | None = None
 
+
 class RoundEndLine(LineBase, tag="round_end", frozen=True, kw_only=True):
     round: Int
     points: dict[str, Int]
+
 
 class GameEndLine(LineBase, tag="game_end", frozen=True, kw_only=True):
     winners: tuple[str, ...]
