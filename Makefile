@@ -5,7 +5,7 @@ BIN   := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := test
-.PHONY: install test lint typecheck demo clean compiled
+.PHONY: install test lint typecheck demo clean compiled events
 
 # Create the virtualenv only when it is missing.
 $(PY):
@@ -28,6 +28,11 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# Write the modules that follow from engine/spec.py (event classes, parsers, builders, the fast
+# decoder's structs and sizes, the simulator's line text); tests/test_event_spec.py checks them.
+events: $(STAMP)
+	$(PY) tools/gen_events.py
 
 # The optional mypyc-compiled engine, in build/mypyc (the pure engine stays the default; use it
 # with PYTHONPATH=build/mypyc). Needs a C compiler and the Python headers; a no-op when built.
