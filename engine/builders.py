@@ -28,6 +28,7 @@ from .events import (
     RoundEnd,
     Skip,
     Snap,
+    Tally,
 )
 
 
@@ -83,8 +84,12 @@ def game_end(s: Any) -> GameEnd:
     return GameEnd(s.seq, s.auto, s.winners, s.scores)
 
 
+def tally(s: Any) -> Tally:
+    return Tally(s.seq, s.auto, s.round, s.caller, s.hands, s.end, s.first)
+
+
 def make_game(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
-    return GameStart(seq, auto, v[0], v[1], v[2], v[3], v[4], v[5])
+    return GameStart(seq, auto, v[0], v[1], v[2], v[3], v[4], v[5], v[6])
 
 
 def make_draw(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
@@ -139,6 +144,10 @@ def make_game_end(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
     return GameEnd(seq, auto, v[0], v[1])
 
 
+def make_tally(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
+    return Tally(seq, auto, v[0], v[1], v[2], v[3], v[4])
+
+
 BUILDERS: Final[dict[str, Callable[[Any], Event]]] = {
     "draw": draw,
     "discard": discard,
@@ -153,6 +162,7 @@ BUILDERS: Final[dict[str, Callable[[Any], Event]]] = {
     "forfeit": forfeit,
     "round_end": round_end,
     "game_end": game_end,
+    "tally": tally,
 }
 """Line ``type`` -> the builder of its event from a decoded struct (every type but the
 header, which the exact reader always reads)."""
@@ -172,5 +182,6 @@ MAKERS: Final[dict[type[Event], Callable[[int | None, bool, tuple[Any, ...]], Ev
     Forfeit: make_forfeit,
     RoundEnd: make_round_end,
     GameEnd: make_game_end,
+    Tally: make_tally,
 }
 """Event class -> its maker from ``seq``, ``auto`` and the values of its other fields."""

@@ -25,6 +25,7 @@ class Event:
 
     TYPE: ClassVar[str] = ""
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto")
+    NULLABLE: ClassVar[tuple[str, ...]] = ()   # fields written as null, not left out, if None
     __slots__ = ("seq", "auto")
     seq: int | None
     auto: bool
@@ -80,8 +81,8 @@ def to_dict(event: Event) -> dict[str, Any]:
         out["seq"] = event.seq
     for name in event.FIELDS[2:]:
         value = getattr(event, name)
-        if value is None:
-            continue
+        if value is None and name not in event.NULLABLE:
+            continue   # (a tally line says "caller": null outright, FORMAT.md)
         out[name] = _plain(value)
     if event.auto:
         out["auto"] = True

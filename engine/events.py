@@ -15,7 +15,7 @@ from .native import mypyc_attr
 __all__ = ["CLASSES", "FORMAT", "Event", "Slot", "field_names", "to_dict", "type_name",
            "with_fields",
            "GameStart", "Draw", "Discard", "Replace", "Power", "Skip", "Cabo", "Snap", "Deal",
-           "Peek", "Reshuffle", "Forfeit", "RoundEnd", "GameEnd"]
+           "Peek", "Reshuffle", "Forfeit", "RoundEnd", "GameEnd", "Tally"]
 
 
 @mypyc_attr(acyclic=True)
@@ -24,18 +24,20 @@ class GameStart(Event):
 
     TYPE: ClassVar[str] = "game"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "game_id", "ruleset", "options",
-                                         "players", "names", "started_at")
-    __slots__ = ("game_id", "ruleset", "options", "players", "names", "started_at")
+                                         "players", "names", "started_at", "record")
+    __slots__ = ("game_id", "ruleset", "options", "players", "names", "started_at", "record")
     game_id: str
     ruleset: str | dict[str, Any]
     options: dict[str, Any]
     players: tuple[str, ...]
     names: dict[str, Any] | None
     started_at: str | None
+    record: str | None
 
     def __init__(self, seq: int | None, auto: bool, game_id: str, ruleset: str | dict[str, Any],
                  options: dict[str, Any], players: tuple[str, ...], names: dict[str,
-                 Any] | None = None, started_at: str | None = None) -> None:
+                 Any] | None = None, started_at: str | None = None,
+                 record: str | None = None) -> None:
         self.seq = seq
         self.auto = auto
         self.game_id = game_id
@@ -44,6 +46,7 @@ class GameStart(Event):
         self.players = players
         self.names = names
         self.started_at = started_at
+        self.record = record
 
 
 @mypyc_attr(acyclic=True)
@@ -285,6 +288,33 @@ class GameEnd(Event):
         self.scores = scores
 
 
+@mypyc_attr(acyclic=True)
+class Tally(Event):
+    """One round of a score sheet (format 1.1): the cards each player turned over at the end and who
+    called; scored as a dealt round's end is (engine/tally.py)."""
+
+    TYPE: ClassVar[str] = "tally"
+    FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "round", "caller", "hands", "end", "first")
+    __slots__ = ("round", "caller", "hands", "end", "first")
+    NULLABLE: ClassVar[tuple[str, ...]] = ("caller",)   # written as null
+    round: int
+    caller: str | None
+    hands: dict[str, tuple[str, ...]]
+    end: str | None
+    first: str | None
+
+    def __init__(self, seq: int | None, auto: bool, round: int, caller: str | None,
+                 hands: dict[str, tuple[str, ...]], end: str | None = None,
+                 first: str | None = None) -> None:
+        self.seq = seq
+        self.auto = auto
+        self.round = round
+        self.caller = caller
+        self.hands = hands
+        self.end = end
+        self.first = first
+
+
 CLASSES: Final[dict[str, type[Event]]] = {
     "game": GameStart,
     "draw": Draw,
@@ -300,5 +330,6 @@ CLASSES: Final[dict[str, type[Event]]] = {
     "forfeit": Forfeit,
     "round_end": RoundEnd,
     "game_end": GameEnd,
+    "tally": Tally,
 }
 """Line ``type`` -> its event class."""

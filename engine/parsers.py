@@ -27,6 +27,7 @@ from .events import (
     RoundEnd,
     Skip,
     Snap,
+    Tally,
 )
 from .readers import (
     Slot,
@@ -36,6 +37,7 @@ from .readers import (
     read_ids,
     read_int,
     read_names,
+    read_nullable_str,
     read_object,
     read_opt_int,
     read_opt_str,
@@ -49,7 +51,11 @@ from .readers import (
 )
 from .vocabulary import POWERS, SOURCES
 
+_GAME_RECORD: Final[dict[str, str]] = {"full": "full", "tally": "tally"}
+
 _REPLACE_END: Final[dict[str, str]] = {"left": "left", "right": "right"}
+
+_TALLY_END: Final[dict[str, str]] = {"cabo": "cabo", "deck_empty": "deck_empty"}
 
 
 def parse_game(o: Mapping[str, Any], seq: int | None, auto: bool) -> GameStart:
@@ -61,7 +67,9 @@ def parse_game(o: Mapping[str, Any], seq: int | None, auto: bool) -> GameStart:
     players_ = read_ids(o, "game", "players")
     names_ = read_names(o, "game", "names")
     started_at_ = read_stamp(o, "game", "started_at")
-    return GameStart(seq, auto, game_id_, ruleset_, options_, players_, names_, started_at_)
+    record_ = read_choice(o, "game", "record", _GAME_RECORD, True)
+    return GameStart(seq, auto, game_id_, ruleset_, options_, players_, names_, started_at_,
+            record_)
 
 
 def parse_draw(o: Mapping[str, Any], seq: int | None, auto: bool) -> Draw:
@@ -183,6 +191,17 @@ def parse_game_end(o: Mapping[str, Any], seq: int | None, auto: bool) -> GameEnd
     return GameEnd(seq, auto, winners_, scores_)
 
 
+def parse_tally(o: Mapping[str, Any], seq: int | None, auto: bool) -> Tally:
+    round_ = read_int(o, "tally", "round")
+    caller_ = read_nullable_str(o, "tally", "caller")
+    hands_ = read_hands(o, "tally", "hands")
+    end_ = read_choice(o, "tally", "end", _TALLY_END, True)
+    first_ = o.get("first")
+    if first_ is not None and type(first_) is not str:
+        first_ = read_opt_str(o, "tally", "first")
+    return Tally(seq, auto, round_, caller_, hands_, end_, first_)
+
+
 Parser = Callable[[Mapping[str, Any], int | None, bool], Event]
 PARSERS: Final[dict[str, Parser]] = {
     "game": parse_game,
@@ -199,5 +218,6 @@ PARSERS: Final[dict[str, Parser]] = {
     "forfeit": parse_forfeit,
     "round_end": parse_round_end,
     "game_end": parse_game_end,
+    "tally": parse_tally,
 }
 """Line ``type`` -> the parser of its event."""

@@ -14,9 +14,9 @@ from .errors import LogSyntaxError
 from .event_base import FORMAT, Event
 from .parsers import PARSERS, Parser
 from .readers import get, show
-from .spec import EVENT_TYPES
+from .spec import EVENT_TYPES, RECORDS
 
-__all__ = ["EVENT_TYPES", "PARSERS", "Parser", "parse_event"]
+__all__ = ["EVENT_TYPES", "PARSERS", "RECORDS", "Parser", "parse_event"]
 
 
 def parse_event(obj: Any) -> Event:

@@ -41,6 +41,14 @@ def read_opt_str(obj: Mapping[str, Any], kind: str, name: str) -> str | None:
     return value
 
 
+def read_nullable_str(obj: Mapping[str, Any], kind: str, name: str) -> str | None:
+    """A key the line must have, a string or null."""
+    value = get(obj, kind, name)
+    if value is not None and type(value) is not str:
+        raise fail(kind, name, f"must be a string or null, not {show(value)}")
+    return value
+
+
 def read_int(obj: Mapping[str, Any], kind: str, name: str) -> int:
     value = get(obj, kind, name)
     if type(value) is not int:

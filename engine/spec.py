@@ -46,7 +46,8 @@ class Field:
     ``choices`` restricts a string to a few words (the reader says which); ``words`` names the
     ``engine.vocabulary`` table that turns them into members of a str-Enum. ``when`` makes the
     field depend on another one: ``("power", ("swap",))`` is read (and required) only when the
-    line's ``power`` is ``swap``, and is None otherwise, whatever the line holds."""
+    line's ``power`` is ``swap``, and is None otherwise, whatever the line holds. ``nullable``
+    makes the key required with ``null`` a value of its own (None, written out as null)."""
 
     name: str
     json: JsonType
@@ -54,6 +55,7 @@ class Field:
     choices: tuple[str, ...] = ()
     words: str | None = None
     when: tuple[str, tuple[str, ...]] | None = None
+    nullable: bool = False
     doc: str = ""
 
     @property
@@ -69,7 +71,8 @@ class EventSpec:
     and its own columns in the database's ``events`` table (``columns``: what the row stage,
     ``cabo_log.db.rows``, appends for it, the fields flattened and what the replay derived).
     ``hot`` marks the kinds that make up most lines (the fast path handles them inline).
-    ``think_ms`` is how long a simulated player takes over it, at least and at most."""
+    ``think_ms`` is how long a simulated player takes over it, at least and at most. ``row``
+    is False for a kind that has no row in the ``events`` table (a score sheet's round)."""
 
     type: str
     name: str
@@ -78,6 +81,7 @@ class EventSpec:
     doc: str
     hot: bool = False
     think_ms: tuple[int, int] = (0, 0)
+    row: bool = True
 
     def field(self, name: str) -> Field:
         for field in self.fields:
@@ -91,6 +95,9 @@ COMMON_FIELDS: Final = ("seq", "auto")
 
 _PLAYER = Field("player", "str", doc="the player's id")
 
+RECORDS: Final = ("full", "tally")
+"""The kinds of record a header may declare (format 1.1): every event, or a score sheet."""
+
 EVENTS: Final[tuple[EventSpec, ...]] = (
     EventSpec(
         "game", "GameStart",
@@ -99,7 +106,9 @@ EVENTS: Final[tuple[EventSpec, ...]] = (
          Field("options", "object", optional=True, doc="absent or null reads as {}"),
          Field("players", "ids"),
          Field("names", "names", optional=True),
-         Field("started_at", "stamp", optional=True)),
+         Field("started_at", "stamp", optional=True),
+         Field("record", "str", optional=True, choices=RECORDS,
+               doc="format 1.1: 'tally' for a score sheet; absent or 'full': every event")),
         (), "the header: the game, its ruleset and its players in seat order"),
     EventSpec(
         "draw", "Draw",
@@ -169,6 +178,15 @@ EVENTS: Final[tuple[EventSpec, ...]] = (
     EventSpec(
         "game_end", "GameEnd", (Field("winners", "ids"), Field("scores", "points")),
         ("claim",), "a recorder's claim of the match's winners and totals, checked"),
+    EventSpec(
+        "tally", "Tally",
+        (Field("round", "int"),
+         Field("caller", "str", nullable=True, doc="who called Cabo; null when nobody did"),
+         Field("hands", "hands", doc="the cards each player turned over, any number"),
+         Field("end", "str", optional=True, choices=("cabo", "deck_empty")),
+         Field("first", "str", optional=True)),
+        (), "one round of a score sheet (format 1.1): the cards each player turned over at the "
+        "end and who called; scored as a dealt round's end is (engine/tally.py)", row=False),
 )
 """Every kind: the header first, then the order in which the fast path tests a line's kind and
 the row stage lists their rows."""

@@ -27,6 +27,7 @@ import argparse
 import importlib.util
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +99,7 @@ READER = {
 
 def py_type(field: Field) -> str:
     base = PY_TYPE[field.json]
-    if field.absent_is_none and field.json != "object":
+    if field.nullable or (field.absent_is_none and field.json != "object"):
         return f"{base} | None"
     return base
 
@@ -145,11 +146,16 @@ def event_class(spec: EventSpec) -> str:
     fields = ", ".join(f'"{f.name}"' for f in spec.fields)
     slots = fields + ("," if len(spec.fields) == 1 else "")
     lines = ["", "", "@mypyc_attr(acyclic=True)", f"class {spec.name}(Event):",
-             f'    """{spec.doc[0].upper()}{spec.doc[1:]}."""', "",
+             textwrap.fill(f'"""{spec.doc[0].upper()}{spec.doc[1:]}."""', width=100,
+                           initial_indent="    ", subsequent_indent="    "), "",
              f'    TYPE: ClassVar[str] = "{spec.type}"',
              wrap(f'    FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", {fields})',
                   "                                         "),
              wrap(f"    __slots__ = ({slots})", "                 ")]
+    nullable = [f.name for f in spec.fields if f.nullable]
+    if nullable:
+        names = ", ".join(f'"{n}"' for n in nullable)
+        lines.append(f"    NULLABLE: ClassVar[tuple[str, ...]] = ({names},)   # written as null")
     for f in spec.fields:
         note = "  # a str-Enum member, or the plain string" if f.words else ""
         lines.append(f"    {f.name}: {py_type(f)}{note}")
@@ -185,7 +191,9 @@ from .events import (
     out += [f"    {spec.name}," for spec in EVENTS]
     out += ["    Event,", ")", "from .readers import (", "    Slot,"]
     used = sorted({READER[f.json] for s in EVENTS for f in s.fields if f.json in READER}
-                  | {"read_choice", "read_opt_int", "read_opt_str", "read_str"})
+                  | {"read_choice", "read_opt_int", "read_opt_str", "read_str"}
+                  | ({"read_nullable_str"} if any(f.nullable for s in EVENTS for f in s.fields)
+                     else set()))
     out += [f"    {name}," for name in used]
     out.append(")")
     words = sorted({f.words for s in EVENTS for f in s.fields if f.words})
@@ -222,6 +230,10 @@ def parser(spec: EventSpec) -> str:
             other, values = f.when
             test = " or ".join(f'{ident(spec.field(other))} == "{value}"' for value in values)
             lines += [f"    if {test}:", f'        {v} = {READER[f.json]}(o, "{k}", "{n}")']
+        elif f.nullable:
+            if f.json != "str":
+                raise SystemExit(f"{k}.{n}: only a string may be nullable")
+            lines.append(f'    {v} = read_nullable_str(o, "{k}", "{n}")')
         elif f.choices:
             table = f.words or choices_name(spec, f)
             call = f'read_choice(o, "{k}", "{n}", {table}, {f.optional})'
@@ -345,7 +357,8 @@ class LineBase(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit
         out += ["", "", f'class {name}(LineBase, tag="{spec.type}", frozen=True, kw_only=True):']
         for f in spec.fields:
             t = fast_type(f)
-            out.append(f"    {f.name}: {t}" + (" | None = None" if f.absent_is_none else ""))
+            out.append(f"    {f.name}: {t}" + (" | None = None" if f.absent_is_none
+                                             else " | None" if f.nullable else ""))
     out += ["", "", "LEAN: tuple[type[LineBase], ...] = ("]
     out.append(wrap("    " + ", ".join(names) + ")", "    "))
     out.append('"""The lean structs, in the spec\'s order (``line_events.KIND``)."""')
@@ -532,6 +545,9 @@ def branch(spec: EventSpec, indent: str, grow: str, refuse: str) -> list[str]:
         own, expr = SIZE[f.json]
         if f.absent_is_none:
             continue
+        if f.nullable:   # its key always; its value below (null: 4 bytes)
+            fixed += key_bytes(f.name)
+            continue
         fixed += key_bytes(f.name) + own
         parts.append(expr.format(local(spec, f)))
     comment = "".join(f',"{f.name}":' for f in spec.fields if not f.absent_is_none)
@@ -541,6 +557,11 @@ def branch(spec: EventSpec, indent: str, grow: str, refuse: str) -> list[str]:
         total = f"({total})"
     lines.append(wrap(f"{indent}{grow}{total}", indent + " " * (len(grow) + 1)))
     for f in spec.fields:
+        if f.nullable:
+            own, expr = SIZE[f.json]
+            lines += [f"{indent}if {local(spec, f)} is not None:",
+                      f"{indent}    {grow}{own} + {expr.format(local(spec, f))}",
+                      f"{indent}else:", f"{indent}    {grow}4   # null"]
         if not f.absent_is_none:
             continue
         own, expr = SIZE[f.json]
@@ -553,7 +574,8 @@ def branch(spec: EventSpec, indent: str, grow: str, refuse: str) -> list[str]:
 # --- cabo_log/play/line_text.py --------------------------------------------------------------
 
 def line_text_module() -> str:
-    kinds = [s for s in EVENTS if s.type != "game" and all(f.json in TEXT for f in s.fields)]
+    kinds = [s for s in EVENTS if s.type != "game"
+             and all(f.json in TEXT and not f.nullable for f in s.fields)]
     out = [HEAD, '''\
 """The text of a line after its ``seq``, from its kind and the values of its other fields:
 exactly what ``orjson.dumps`` writes of the line's dict (``tests/test_moveset.py`` compares

@@ -44,7 +44,7 @@ Flat = list[Any]   # the own values of one event kind's rows, one after the othe
 # appends, the event's own fields flattened, and what the replay derived of it; in this order
 # the kinds' rows come out (``GameRows.events``)
 OWN: dict[type[Event], tuple[str, ...]] = {
-    CLASSES[spec.type]: spec.columns for spec in EVENTS if spec.type != GameStart.TYPE}
+    CLASSES[spec.type]: spec.columns for spec in EVENTS if spec.row and spec.type != GameStart.TYPE}
 
 
 def _check_own() -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cabo_log.log.chain import as_stored, check_line, line_hash, may_have_link
+from cabo_log.log.chain import as_stored, check_line, declares_chain, line_hash, may_have_link
 from cabo_log.log.fastdecode import fast_body, fast_decode
 from cabo_log.log.fastlines import Stamp
 from cabo_log.log.logfile import decode_line, parse_object, strip_bom
@@ -58,7 +58,10 @@ def decode_log(data: bytes, *, line_by_line: bool = False) -> DecodedLog:
     reference the whole-body path is tested against)."""
     text = strip_bom(data)
     head, newline, body = text.partition(b"\n")
-    decoded = None if line_by_line or not head.strip() else fast_body(body)
+    # None for a chained log; a header that may declare its chain is read line by line too
+    # (where a bad declaration is reported at line 1)
+    declares = b'"chain"' in head or b"\\" in head
+    decoded = None if line_by_line or not head.strip() or declares else fast_body(body)
     if decoded is None:
         return _line_by_line(data, text)
     try:
@@ -101,6 +104,8 @@ def _line_by_line(data: bytes, text: bytes) -> DecodedLog:
                     raise LogSyntaxError("no_header", "the first line must be the 'game' header")
                 log.header, log.header_t, log.header_line = event, t, number
                 previous = as_stored(data, number, raw)   # line 1 keeps a BOM (log.chain)
+                if declares_chain(raw):
+                    chained = True   # every later line must carry its h (format 1.1)
             else:
                 log.events.append(event)
                 log.numbers.append(number)

@@ -110,7 +110,15 @@ class GameEndLine(LineBase, tag="game_end", frozen=True, kw_only=True):
     scores: dict[str, Int]
 
 
+class TallyLine(LineBase, tag="tally", frozen=True, kw_only=True):
+    round: Int
+    caller: str | None
+    hands: dict[str, tuple[Card, ...]]
+    end: Literal["cabo", "deck_empty"] | None = None
+    first: str | None = None
+
+
 LEAN: tuple[type[LineBase], ...] = (
     DrawLine, DiscardLine, ReplaceLine, PowerLine, SkipLine, CaboLine, SnapLine, DealLine,
-    PeekLine, ReshuffleLine, ForfeitLine, RoundEndLine, GameEndLine)
+    PeekLine, ReshuffleLine, ForfeitLine, RoundEndLine, GameEndLine, TallyLine)
 """The lean structs, in the spec's order (``line_events.KIND``)."""

@@ -38,6 +38,7 @@ from engine.events import (
     Skip,
     Slot,
     Snap,
+    Tally,
 )
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ LAYOUT: Final[dict[str, tuple[str, ...]]] = {
     "forfeit": ("player", "reason"),
     "round_end": ("round", "points"),
     "game_end": ("winners", "scores"),
+    "tally": ("round", "caller", "hands", "end", "first"),
 }
 """Each line type's own fields, after ``COMMON``, in the structs' order (from index 2)."""
 
@@ -241,11 +243,29 @@ def rare(cls: type, structs: tuple[type, ...], v: tuple[Any, ...], seq: int | No
         # {"type":"round_end","round":,"points":} and the values' bytes
         size += 39 + int_size(round_end_round) + points_size(round_end_points)
         return size
-    game_end_winners: tuple[str, ...] = v[2]
-    game_end_scores: dict[str, int] = v[3]
-    events.append(GameEnd(seq, auto, game_end_winners, game_end_scores))
-    # {"type":"game_end","winners":,"scores":} and the values' bytes
-    size += 40 + strs_size(game_end_winners) + points_size(game_end_scores)
+    if cls is structs[12]:
+        game_end_winners: tuple[str, ...] = v[2]
+        game_end_scores: dict[str, int] = v[3]
+        events.append(GameEnd(seq, auto, game_end_winners, game_end_scores))
+        # {"type":"game_end","winners":,"scores":} and the values' bytes
+        size += 40 + strs_size(game_end_winners) + points_size(game_end_scores)
+        return size
+    tally_round: int = v[2]
+    tally_caller: str | None = v[3]
+    tally_hands: dict[str, tuple[str, ...]] = v[4]
+    tally_end: str | None = v[5]
+    tally_first: str | None = v[6]
+    events.append(Tally(seq, auto, tally_round, tally_caller, tally_hands, tally_end, tally_first))
+    # {"type":"tally","round":,"caller":,"hands":} and the values' bytes
+    size += 44 + int_size(tally_round) + hands_size(tally_hands)
+    if tally_caller is not None:
+        size += 2 + len(tally_caller)
+    else:
+        size += 4   # null
+    if tally_end is not None:
+        size += 9 + len(tally_end)   # ,"end":
+    if tally_first is not None:
+        size += 11 + len(tally_first)   # ,"first":
     return size
 
 

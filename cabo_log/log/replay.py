@@ -133,6 +133,8 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
             number = log.error_line
             raise log.error
         state = new_game(header)
+        if log.error is not None and log.error_line == number:
+            raise log.error   # the header itself is at fault (a bad chain declaration)
         if visitor is not None:
             if log.header_t is not None:
                 visitor.stamp(number, log.header_t)
