@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
 .DEFAULT_GOAL := test
-.PHONY: install dev test lint typecheck demo clean compiled
+.PHONY: install dev test lint typecheck demo clean compiled events
 
 # Create the virtualenv only when it is missing.
 $(PY):
@@ -47,6 +47,11 @@ test: $(DEV_STAMP)
 # unchanged; without a C compiler it says so and those tests are skipped.
 compiled: $(DEV_STAMP)
 	$(PY) tools/build_compiled.py || [ $$? -eq 3 ]
+
+# Write the modules that follow from engine/spec.py (event classes, parsers, builders, the fast
+# decoder's structs and sizes, the simulator's line text); tests/test_event_spec.py checks them.
+events: $(DEV_STAMP)
+	$(PY) tools/gen_events.py
 
 # A short first run: the sample games loaded into DuckDB, one line per game, three reports, and
 # one timeline page (its path is printed last). Re-runs skip unchanged games.

@@ -36,6 +36,8 @@ KEEP_PYTHON: dict[str, str] = {
                         "that native exception classes never set (``err.kind`` would fail)",
     "engine/native.py": "the build hints' run-time no-op: compiled, the branch the type checker "
                         "deems unreachable would raise instead of defining it",
+    "engine/spec.py": "the declarations the generated modules are written from "
+                      "(tools/gen_events.py); read once at import, never per event",
 }
 """Engine modules that stay Python in the compiled build, and why."""
 
@@ -46,13 +48,17 @@ APP_MODULES: dict[str, str] = {
     "cabo_log/db/open_rows.py": "the powers and cabo_calls rows, opened and closed per event",
     "cabo_log/db/game_rows.py": "the game-level rows: round_scores per player and round",
     # the replay
-    "cabo_log/log/fastlines.py": "every decoded line becomes an event and is applied here",
+    "cabo_log/log/fastlines.py": "every decoded event is applied here",
+    "cabo_log/log/line_events.py": "every decoded line becomes an event here, its canonical "
+                                   "size added up",
     # simulate: the match loop and what it calls on every decision
     "cabo_log/play/match.py": "simulate's loop: deals, asks the bots, records every event",
     "cabo_log/play/random_bot.py": "the benchmark's bot: one decision per event",
     "cabo_log/play/moveset.py": "the legal moves handed to a bot on every decision",
     "cabo_log/play/state_access.py": "the observations handed to a bot on every decision",
     "cabo_log/play/lines.py": "each recorded event's line object",
+    "cabo_log/play/line_text.py": "each recorded decision's line text",
+    "cabo_log/play/json_text.py": "the JSON text of the values in those lines",
     "cabo_log/play/chance.py": "the random draws of every decision, deal and reshuffle",
     "cabo_log/log/append.py": "the append API every simulated line is written through",
 }

@@ -1,8 +1,8 @@
-"""The one registry of what each kind of event does: a handler declares the event class it
-handles with ``@handles(Draw)`` where it is defined, and ``apply`` looks the handler up by the
-event's class. There is no second table to keep in step: a new event class needs its
-``TYPE`` (engine/events.py) and one ``@handles`` declaration, and
-``tests/test_dispatch.py`` fails for a class without (or with two) handlers.
+"""The registry of what each kind of event does (the kinds themselves and their fields are
+``engine/spec.py``'s): a handler declares the event class it handles with ``@handles(Draw)``
+where it is defined, and ``apply`` looks the handler up by the event's class. There is no
+second table to keep in step: a new kind needs its ``EventSpec`` and one ``@handles``
+declaration, and ``tests/test_dispatch.py`` fails for a class without (or with two) handlers.
 
 The most frequent handlers (``engine.game.DIRECT``) are declared by a call after the function,
 ``handles(Draw)(draw)``, not as a decorator: compiled, a decorated function is reached only

@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 import cabo_log.log.fastlines
+import cabo_log.log.line_events
 import engine.builders
 import engine.events
 import engine.game
@@ -85,7 +86,7 @@ def main(paths: list[str]) -> None:
         logs[path] = {"report": result.report(), "outcomes": visitor.result(),
                       "fast_body": fast_path(path), "until": until(path)}
     modules = (engine.game, engine.events, engine.outcome, engine.state, engine.builders,
-               engine.knowledge, engine.moves, cabo_log.log.fastlines)
+               engine.knowledge, engine.moves, cabo_log.log.fastlines, cabo_log.log.line_events)
     compiled = [m.__file__ is not None and not m.__file__.endswith(".py") for m in modules]
     kind = "compiled" if all(compiled) else "pure" if not any(compiled) else "mixed"
     sys.stdout.buffer.write(orjson.dumps({"engine": kind, "logs": logs}, default=str))

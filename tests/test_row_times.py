@@ -13,7 +13,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-import cabo_log.log.replay as replay_module
+import cabo_log.log.decode as decode_module
 from cabo_log.db.chunk import Chunk
 from cabo_log.db.event_tables import widen
 from cabo_log.db.replay_files import Task, replay_tasks
@@ -106,12 +106,12 @@ def test_the_replay_hands_t_over_and_decodes_each_line_once(
     calls: dict[str, int] = {}
 
     def counted(name: str) -> None:
-        real = getattr(replay_module, name)
+        real = getattr(decode_module, name)
 
         def wrapper(*args: Any) -> Any:
             calls[name] = calls.get(name, 0) + 1
             return real(*args)
-        monkeypatch.setattr(replay_module, name, wrapper)
+        monkeypatch.setattr(decode_module, name, wrapper)
 
     for name in ("fast_body", "fast_decode", "decode_line"):
         counted(name)

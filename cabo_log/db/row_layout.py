@@ -18,20 +18,15 @@ from cabo_log.db.open_rows import Names, PowerColumns, optional_i16
 from cabo_log.db.schema import SCHEMAS
 from engine import Event, GameStart
 from engine.events import (
-    Cabo,
-    Deal,
+    CLASSES,
     Discard,
-    Draw,
     Forfeit,
-    GameEnd,
     Peek,
     Power,
     Replace,
-    Reshuffle,
-    RoundEnd,
-    Skip,
     Snap,
 )
+from engine.spec import EVENTS
 
 # the columns every event has, in the order ``GameRows._common`` appends them
 # (``t_ms``/``t_iso`` are filled by ``chunk`` from ``times``: few logs carry timestamps)
@@ -44,26 +39,11 @@ Row = tuple[Any, ...]
 CODED: frozenset[str] = frozenset({"player", "card", "source"})
 Flat = list[Any]   # the own values of one event kind's rows, one after the other (``OWN``)
 
-# each event kind's own columns: what its handler (``GameRows._draw`` ...) appends, the
-# event's own fields flattened, and what the replay derived of it; in this order the kinds'
-# rows come out (``GameRows.events``)
+# each event kind's own columns (``engine/spec.py``): what its handler (``GameRows._draw`` ...)
+# appends, the event's own fields flattened, and what the replay derived of it; in this order
+# the kinds' rows come out (``GameRows.events``)
 OWN: dict[type[Event], tuple[str, ...]] = {
-    Draw: ("source",),
-    Discard: ("discarded", "earned"),
-    Replace: ("positions", "into", "end_side", "success", "penalty", "discarded", "earned",
-              "row_delta", "known_chosen"),
-    Power: ("power", "target_player", "target_position", "swap_player_a", "swap_position_a",
-            "swap_player_b", "swap_position_b", "given", "received", "row_delta"),
-    Skip: (),
-    Cabo: (),
-    Snap: ("position", "success", "penalty", "discarded", "row_delta"),
-    Deal: ("first_player",),
-    Peek: ("positions",),
-    Reshuffle: (),
-    Forfeit: ("reason", "discarded"),
-    RoundEnd: ("claim",),
-    GameEnd: ("claim",),
-}
+    CLASSES[spec.type]: spec.columns for spec in EVENTS if spec.row and spec.type != GameStart.TYPE}
 
 
 def _check_own() -> None:

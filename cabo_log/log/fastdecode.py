@@ -15,7 +15,7 @@ re-encoded (in C) holds exactly the keys that were kept and the same strings, so
 colons as the line only if no key was dropped: none read twice, none unknown, no default
 spelled out. A whole body (``fast_body``, what a replay uses) is proven without re-encoding
 or counting colons: by its length, against the size of its lines written canonically, which
-``fastlines.events_of`` works out from the decoded values (every key read twice, unknown or
+``line_events.events_of`` works out from the decoded values (every key read twice, unknown or
 spelled out at its default adds bytes); when not equal, by the ``":`` of its bytes against
 the keys ``fastlines.keys_of`` counts (the arguments are in ``fast_body``). Any
 disagreement, or a backslash (an escaped key could spell a known one), goes the exact way.
@@ -23,148 +23,29 @@ The header (free-form ruleset and options) always does: one line per game.
 
 The engine stays free of third-party imports: ``engine.builders`` makes its own event classes
 from the structs, reading the fields by name (in the compiled engine, native code calling the
-native constructors); the whole-body path builds them in ``fastlines`` from each struct's
+native constructors); the whole-body path builds them in ``line_events`` from each struct's
 values (``msgspec.structs.astuple``, one C call), by index.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any
 
 import msgspec
 
-from cabo_log.log.fastlines import (
-    COMMON,
-    KIND,
-    LAYOUT,
-    STAMPS,
-    Stamp,
-    events_of,
-    keys_of,
-    power_fits,
-)
+from cabo_log.log.fast_structs import LEAN, Int, LineBase
+from cabo_log.log.fastlines import Stamp, keys_of
+from cabo_log.log.line_events import COMMON, KIND, LAYOUT, STAMPS, events_of, fits
 from engine.builders import BUILDERS
-from engine.cards import every_code
 from engine.events import Event
 
-if TYPE_CHECKING:
-    Card = str
-else:
-    # A card code as one of the engine's own string objects (msgspec hands out the Literal's
-    # values, not new strings): their hashes are computed once, so the engine's lookups by
-    # code (a deal's 52 cards) do not hash every decoded card again, and nothing is allocated
-    # per card. A code of no deck fails here and takes the exact path, whose error is the
-    # engine's ``unknown_card``.
-    Card = Literal[every_code()]
-
-# Within int64: orjson (the exact reader) rejects larger numbers, msgspec would not.
-Int = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 NonNegative = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
-Positions = Annotated[tuple[Int, ...], msgspec.Meta(min_length=1)]
-SlotT = tuple[str, Int]
 
 
-class _Line(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit_defaults=True,
-            gc=False, forbid_unknown_fields=True):
-    """The common fields of the lean structs, which ``fast_body`` decodes a body with first:
-    no ``t`` and no ``h`` (a line with either, or with a key of no field, fails them and the
-    body is decoded again with the stamped structs, ``_stamped``). Two fields fewer spare
-    msgspec work on every line (allocating, filling in the defaults, freeing). Every default
-    is None (or false) and is omitted when re-encoding, so a line that spells one out
-    (``"card":null``) fails the key count and takes the exact path: rare, and still right.
-
-    Every struct is ``kw_only``, so its fields are these first, then its own, in the order
-    written: the order of a line's keys (``type``, ``seq``, ``player``, ...). msgspec looks a
-    key up from the field after the last one found, so keys in field order are found at the
-    first comparison (own fields first, ``seq`` after them, would miss a comparison on every
-    key).
-
-    ``seq`` is any int here (a bounded one costs msgspec a range check on every line):
-    ``fastlines.events_of`` refuses one outside 0 to 2**62 - 1, for the stamped structs
-    (``NonNegative``) and the exact reader to judge."""
-
-    seq: int | None = None
-    auto: bool = False            # absent; a spelled-out false or null goes the exact way
-
-
-class _Deal(_Line, tag="deal", frozen=True, kw_only=True):
-    round: Int
-    first: str
-    hands: dict[str, tuple[Card, ...]]
-    discard: Card
-    deck: tuple[Card, ...]
-
-
-class _Peek(_Line, tag="peek", frozen=True, kw_only=True):
-    player: str
-    positions: Positions
-
-
-class _Draw(_Line, tag="draw", frozen=True, kw_only=True):
-    player: str
-    source: Literal["deck", "discard"]
-    card: Card | None = None
-
-
-class _Discard(_Line, tag="discard", frozen=True, kw_only=True):
-    player: str
-
-
-class _Replace(_Line, tag="replace", frozen=True, kw_only=True):
-    player: str
-    positions: Positions
-    into: Int | None = None
-    end: Literal["left", "right"] | None = None
-
-
-class _Power(_Line, tag="power", frozen=True, kw_only=True):
-    """A swap has ``cards`` and no ``target``, a peek or spy the other way round; any other
-    mix is for the exact reader (which words the error or ignores the extra). Checked by
-    ``fastlines.power_fits`` after decoding, in compiled code: a ``__post_init__`` here would
-    be an interpreted call per power line."""
-
-    player: str
-    power: Literal["peek", "spy", "swap"]
-    target: SlotT | None = None
-    cards: tuple[SlotT, SlotT] | None = None
-
-
-class _Skip(_Line, tag="skip", frozen=True, kw_only=True):
-    player: str
-
-
-class _Cabo(_Line, tag="cabo", frozen=True, kw_only=True):
-    player: str
-
-
-class _Snap(_Line, tag="snap", frozen=True, kw_only=True):
-    player: str
-    position: Int
-
-
-class _Reshuffle(_Line, tag="reshuffle", frozen=True, kw_only=True):
-    deck: tuple[Card, ...]
-
-
-class _Forfeit(_Line, tag="forfeit", frozen=True, kw_only=True):
-    player: str
-    reason: str | None = None
-
-
-class _RoundEnd(_Line, tag="round_end", frozen=True, kw_only=True):
-    round: Int
-    points: dict[str, Int]
-
-
-class _GameEnd(_Line, tag="game_end", frozen=True, kw_only=True):
-    winners: tuple[str, ...]
-    scores: dict[str, Int]
-
-
-def _stamped(lean: type[_Line]) -> type[msgspec.Struct]:
+def _stamped(lean: type[LineBase]) -> type[msgspec.Struct]:
     """The lean struct with the fields it leaves out: ``t`` and ``h`` after its own (so its
-    own fields keep their places, which ``fastlines.events_of`` reads by index), ``seq``
+    own fields keep their places, which ``line_events.events_of`` reads by index), ``seq``
     bounded, unknown keys skipped. What ``fast_decode`` reads a line with, and ``fast_body``
     a body the lean structs refused."""
     return msgspec.defstruct(
@@ -175,30 +56,29 @@ def _stamped(lean: type[_Line]) -> type[msgspec.Struct]:
         omit_defaults=True, gc=False, forbid_unknown_fields=False)
 
 
-_LEAN: tuple[type[_Line], ...] = (_Deal, _Peek, _Draw, _Discard, _Replace, _Power, _Skip, _Cabo,
-                                  _Snap, _Reshuffle, _Forfeit, _RoundEnd, _GameEnd)
-_STAMPED: tuple[type[msgspec.Struct], ...] = tuple(_stamped(lean) for lean in _LEAN)
-_STAMPED_POWER: Any = _STAMPED[_LEAN.index(_Power)]
+_STAMPED: tuple[type[msgspec.Struct], ...] = tuple(_stamped(lean) for lean in LEAN)
 _MAKERS: dict[type, Callable[[Any], Event]] = {
     struct: BUILDERS[struct.__struct_config__.tag] for struct in _STAMPED}  # type: ignore[index]
 EVENT_OF = _MAKERS
 """A decoded line's class (a stamped struct) -> the function that builds its engine event."""
+_KIND_OF: dict[type, int] = {
+    struct: KIND[struct.__struct_config__.tag] for struct in _STAMPED}  # type: ignore[index]
 
 
 def _in_kind_order(structs: tuple[type[msgspec.Struct], ...], tail: tuple[str, ...],
                    ) -> tuple[type, ...]:
-    """The struct classes in ``fastlines.KIND`` order, once their fields are checked to be in
-    the order ``fastlines`` reads them by index (a struct changed alone fails here, at
+    """The struct classes in ``line_events.KIND`` order, once their fields are checked to be in
+    the order ``line_events`` reads them by index (a struct changed alone fails here, at
     import)."""
     by_tag = {struct.__struct_config__.tag: struct for struct in structs}
     for tag, struct in by_tag.items():
         assert isinstance(tag, str)
         if struct.__struct_fields__ != COMMON + LAYOUT[tag] + tail:
-            raise ImportError(f"fastdecode.{struct.__name__} does not match fastlines.LAYOUT")
+            raise ImportError(f"fastdecode.{struct.__name__} does not match line_events.LAYOUT")
     return tuple(by_tag[tag] for tag in sorted(KIND, key=KIND.__getitem__))
 
 
-_LEAN_IN_KIND_ORDER = _in_kind_order(_LEAN, ())
+_LEAN_IN_KIND_ORDER = _in_kind_order(LEAN, ())
 _STAMPED_IN_KIND_ORDER = _in_kind_order(_STAMPED, STAMPS)
 
 
@@ -213,7 +93,7 @@ def _any_of(structs: tuple[type[msgspec.Struct], ...]) -> Any:
 _decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(_any_of(_STAMPED))
 _decode = _decoder.decode
 _decode_lines = _decoder.decode_lines
-_decode_lean = msgspec.json.Decoder(_any_of(_LEAN)).decode_lines
+_decode_lean = msgspec.json.Decoder(_any_of(LEAN)).decode_lines
 _Errors = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
 
@@ -230,9 +110,9 @@ def fast_decode(raw: bytes) -> tuple[Event, str | None, int | float | str | None
         line: Any = _decode(raw)
     except _Errors:
         return None
-    if line.__class__ is _STAMPED_POWER and not power_fits(line.power, line.target, line.cards):
-        return None
     values = _astuple(line)
+    if not fits(values, _KIND_OF[line.__class__]):
+        return None
     colons = raw.count(b":")
     # Every field that is not None was read from a key of the line: when the line has no
     # other colon, it has no other key (the common case, no encoding needed).
@@ -337,3 +217,22 @@ def fast_events(body: bytes) -> list[Event] | None:
     """``fast_body``'s events alone (tests and benchmarks)."""
     decoded = fast_body(body)
     return None if decoded is None else decoded[0]
+
+
+def canonical_size(raw: bytes) -> int | None:
+    """The length of one line written canonically, as ``fast_body``'s proof works it out from
+    the line's decoded values (every fixed byte counted from the spec), or None when the fast
+    path does not take the line. Equal to ``len(raw)`` for a line written canonically."""
+    lines: list[Any]
+    stamped = False
+    try:
+        lines = _decode_lean(raw)
+    except _Errors:
+        stamped = True
+        try:
+            lines = _decode_lines(raw)
+        except _Errors:
+            return None
+    decoded = events_of(lines, _STAMPED_IN_KIND_ORDER if stamped else _LEAN_IN_KIND_ORDER,
+                        stamped)
+    return None if decoded is None or len(lines) != 1 else decoded[2]

@@ -11,10 +11,9 @@ import os
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from cabo_log.log.chain import as_stored, check_line, declares_chain, line_hash, may_have_link
-from cabo_log.log.fastdecode import fast_body, fast_decode
-from cabo_log.log.fastlines import Stamp, apply_events
-from cabo_log.log.logfile import decode_line, parse_object, read_bytes, strip_bom
+from cabo_log.log.decode import decode_log
+from cabo_log.log.fastlines import apply_events
+from cabo_log.log.logfile import read_bytes
 from engine import (
     CaboLogError,
     Event,
@@ -22,7 +21,6 @@ from engine import (
     GameState,
     LogSyntaxError,
     Outcome,
-    apply,
     finish,
     new_game,
 )
@@ -113,121 +111,55 @@ def state_report(g: GameState) -> dict[str, Any]:
 
 def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = None,
                  visitor: ReplayVisitor[Any] | None = None,
-                 finish_log: bool = True) -> ReplayResult:
+                 finish_log: bool = True, line_by_line: bool = False) -> ReplayResult:
     """Replay a whole log held in memory; ``until`` stops after the event with that seq
     (or, in a log without seq, after that 0-based event index). ``finish_log=False`` leaves a
     pending power pending (a writer appends after the last line; see ``log.append``).
     A chained log's ``h`` fields are checked first on every line (``log.chain``).
 
-    This is the hot loop of ``replay``, ``validate`` and ``load``. A log without a hash chain
-    is decoded whole, in one msgspec call (``fastdecode.fast_body``), and its events applied
-    in one tight loop; a log that path cannot vouch for is read line by line, each line by
-    msgspec unless it is unusual, then by the exact reader. Both give the same result.
+    This is the hot loop of ``replay``, ``validate`` and ``load``: the log is read into events
+    by ``decode.decode_log`` (the fast path inside it; ``line_by_line`` reads every line by
+    itself, the reference it is tested against), and they are applied in one loop,
+    ``fastlines.apply_events``; a line that could not be read is reported after the events
+    before it were applied.
     """
-    text = strip_bom(data)
-    head, newline, body = text.partition(b"\n")
-    # None for a chained log; a header that may declare its chain is read line by line too
-    # (where a bad declaration is reported at line 1)
-    declares = b'"chain"' in head or b"\\" in head
-    decoded = None if not head.strip() or declares else fast_body(body)
-    if decoded is None:
-        return _replay_lines(data, file, until, visitor, finish_log)
-    events = decoded[0]
-    # The lines the line-by-line reading counts, without counting the bytes again: the
-    # header's, and then fast_body's whole lines (one event each) and a last, empty one.
-    lines = 1 + len(newline) + (len(events) - 1 + body.endswith(b"\n") if events else 0)
-    return _replay_decoded(head, events, decoded[1], lines, file, until, visitor, finish_log)
-
-
-def _replay_decoded(head: bytes, events: list[Event], stamps: list[Stamp], lines: int,
-                    file: str | None, until: int | None, visitor: ReplayVisitor[Any] | None,
-                    finish_log: bool) -> ReplayResult:
-    """The replay of a header line and the events of the lines after it (line 2 on, no blank
-    lines; ``stamps`` their ``t``, or empty when none has one), applied by
-    ``fastlines.apply_events``; ``lines`` is what the line-by-line reading counts (a trailing
-    newline starts one more, empty, line)."""
+    log = decode_log(data, line_by_line=line_by_line)
     state: GameState | None = None
-    number = 1
+    number = log.header_line
     try:
-        header, t = _read_stamped(head)
-        if not isinstance(header, GameStart):
-            raise LogSyntaxError("no_header", "the first line must be the 'game' header")
+        header = log.header
+        if header is None:
+            assert log.error is not None
+            number = log.error_line
+            raise log.error
         state = new_game(header)
+        if log.error is not None and log.error_line == number:
+            raise log.error   # the header itself is at fault (a bad chain declaration)
         if visitor is not None:
-            if t is not None:
-                visitor.stamp(number, t)
+            if log.header_t is not None:
+                visitor.stamp(number, log.header_t)
             visitor.begin(state, header)
         if until is not None and _index(header, state) >= until:
-            return ReplayResult(file, state, None, number)
-        number, stopped, error = apply_events(state, events, stamps, visitor, until)
+            return ReplayResult(file, state, None, number)   # no line after it read: no head
+        reached, stopped, error = apply_events(state, log.events, log.stamps, visitor, until,
+                                               log.numbers)
+        if reached:
+            number = log.line_of(reached - 1)
         if error is not None:
             raise error
         if stopped:
-            return ReplayResult(file, state, None, number)
-        number = lines
+            return ReplayResult(file, state, None, number, log.head(reached - 1))
+        if log.error is not None:
+            number = log.error_line
+            raise log.error
+        number = log.lines
         if finish_log:
             finish(state)
         if visitor is not None:
             visitor.end(state)
-        return ReplayResult(file, state, None, number)
+        return ReplayResult(file, state, None, number, log.head(len(log.events) - 1))
     except CaboLogError as exc:
-        error = exc.located(file, number)
-        if visitor is not None:
-            visitor.handle_error(error, state)
-        return ReplayResult(file, state, error, number)
-
-
-def _replay_lines(data: bytes, file: str | None, until: int | None,
-                  visitor: ReplayVisitor[Any] | None, finish_log: bool) -> ReplayResult:
-    """The replay line by line: the hash chain checked first on each line, each line read by
-    ``fast_decode`` or, when it cannot vouch for it, the exact reader."""
-    text = strip_bom(data)
-    state: GameState | None = None
-    number = 0
-    fast = fast_decode
-    previous = b""
-    chained: bool | None = None
-    try:
-        for number, raw in enumerate(text.split(b"\n"), start=1):
-            if state is not None and (chained is not False or may_have_link(raw)):
-                chained = check_line(previous, raw, chained)  # the chain first (log.chain)
-            decoded = fast(raw)
-            if decoded is not None:
-                event, t = decoded[0], decoded[2]
-            else:
-                if not raw.strip():
-                    continue  # blank lines are skipped
-                event, t = _read_stamped(raw)  # the same event, or the precise syntax error
-            previous = raw
-            if state is not None:
-                done = apply(state, event)
-                if visitor is not None:
-                    if t is not None:
-                        visitor.stamp(number, t)
-                    visitor.event(number, event, state, done)
-            else:
-                if not isinstance(event, GameStart):
-                    raise LogSyntaxError("no_header", "the first line must be the 'game' header")
-                state = new_game(event)
-                previous = as_stored(data, number, raw)   # line 1 keeps a BOM (log.chain)
-                if declares_chain(raw):
-                    chained = True   # every later line must carry its h (format 1.1)
-                if visitor is not None:
-                    if t is not None:
-                        visitor.stamp(number, t)
-                    visitor.begin(state, event)
-            if until is not None and _index(event, state) >= until:
-                return ReplayResult(file, state, None, number, _head(previous, chained))
-        if state is None:
-            number = 1
-            raise LogSyntaxError("empty_log", "the log has no lines")
-        if finish_log:
-            finish(state)
-        if visitor is not None:
-            visitor.end(state)
-        return ReplayResult(file, state, None, number, _head(previous, chained))
-    except CaboLogError as exc:
-        error = _torn(exc, text, number).located(file, number)
+        error = _torn(exc, data, number).located(file, number)
         if visitor is not None:
             visitor.handle_error(error, state)
         return ReplayResult(file, state, error, number)
@@ -244,18 +176,6 @@ def _torn(exc: CaboLogError, text: bytes, number: int) -> CaboLogError:
             and number == text.count(b"\n") + 1 and TORN_HINT not in exc.message:
         return type(exc)(exc.code, exc.message + TORN_HINT, exc.line, exc.file)
     return exc
-
-
-def _read_stamped(raw: bytes) -> tuple[Event, int | float | str | None]:
-    """The exact reader's event of one line and the line's ``t`` (checked by
-    ``parse_object``: a number or a string), from the one decoding."""
-    obj = decode_line(raw)
-    event = parse_object(obj)
-    return event, obj.get("t") if type(obj) is dict else None
-
-
-def _head(last: bytes, chained: bool | None) -> str | None:
-    return line_hash(last) if chained else None
 
 
 def _index(event: Event, state: GameState) -> int:

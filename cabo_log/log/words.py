@@ -160,8 +160,9 @@ class EventWords:
 
     def _describe(self, e: Event, g: GameState, b: Before) -> str:  # noqa: C901
         if isinstance(e, Deal):
-            return (f"Round {e.round} is dealt to {join_words(list(e.hands))}; {e.first} plays "
-                    f"first; the discard pile starts with {a_card(e.discard)}")
+            by = f" by {e.dealer}" if e.dealer is not None else ""
+            return (f"Round {e.round} is dealt{by} to {join_words(list(e.hands))}; {e.first} "
+                    f"plays first; the discard pile starts with {a_card(e.discard)}")
         if isinstance(e, Peek):
             seat = g.seat[e.player]
             cards = [g.round.rows[seat][pos] for pos in e.positions]

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, Final
 
-import orjson
-
+from cabo_log.play.line_text import body_text
+from engine.builders import MAKERS
 from engine.events import (
     Cabo,
     Discard,
@@ -77,46 +77,10 @@ def stamp_fields(kind: type[Event], seq: int | None, auto: bool, values: tuple[A
     return event, line
 
 
-# The constructors of the events made on every decision, called directly (compiled: a native
-# constructor call, not the generic call of a class object with unpacked arguments).
-def _draw(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
-    return Draw(seq, auto, v[0], v[1], v[2])
-
-
-def _discard(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
-    return Discard(seq, auto, v[0])
-
-
-def _replace(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
-    return Replace(seq, auto, v[0], v[1], v[2], v[3])
-
-
-def _power(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
-    return Power(seq, auto, v[0], v[1], v[2], v[3])
-
-
-def _skip(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
-    return Skip(seq, auto, v[0])
-
-
-def _cabo(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
-    return Cabo(seq, auto, v[0])
-
-
-def _peek(seq: int | None, auto: bool, v: tuple[Any, ...]) -> Event:
-    return Peek(seq, auto, v[0], v[1])
-
-
-_MAKE: Final[dict[type, Callable[[int | None, bool, tuple[Any, ...]], Event]]] = {
-    Draw: _draw, Discard: _discard, Replace: _replace, Power: _power, Skip: _skip,
-    Cabo: _cabo, Peek: _peek}
-
-
 def make_event(kind: type[Event], seq: int | None, auto: bool, values: tuple[Any, ...]
                ) -> Event:
     """The event of type ``kind`` with this ``seq``, ``auto`` and field ``values``."""
-    make = _MAKE.get(kind)
-    return make(seq, auto, values) if make is not None else kind(seq, auto, *values)
+    return MAKERS[kind](seq, auto, values)
 
 
 def line_bytes(kind: type[Event], seq: int, auto: bool, values: tuple[Any, ...]
@@ -145,15 +109,9 @@ def line_bytes(kind: type[Event], seq: int, auto: bool, values: tuple[Any, ...]
 
 def _body(kind: type[Event], values: tuple[Any, ...]) -> str:
     """The fields of a decision's line after ``seq``, as JSON text (``line_bytes``)."""
-    if kind is Draw:
-        return _draw_text(values)
-    if kind is Replace:
-        return _replace_text(values)
-    if kind is Power:
-        return _power_text(values)
-    if kind is Peek:
-        return f',"player":{_text(values[0])},"positions":{_ints(values[1])}'
-    return f',"player":{_text(values[0])}'   # a discard, skip or Cabo call
+    text = body_text(kind, values)
+    assert text is not None, kind   # every decision's kind is one line_text writes
+    return text
 
 
 _BODIES: Final[dict[type, tuple[str, dict[tuple[Any, ...], str]]]] = {
@@ -161,49 +119,6 @@ _BODIES: Final[dict[type, tuple[str, dict[tuple[Any, ...], str]]]] = {
     for kind in (Draw, Replace, Discard, Skip, Cabo, Power, Peek)}
 """By decision type: the line's text up to ``seq``, and the text after ``seq`` of each line
 written so far, by its values."""
-
-
-_TEXT: Final[dict[str, str]] = {}
-"""A string's JSON (as orjson writes it), made once: player ids, card codes, sources."""
-
-
-def _text(value: str) -> str:
-    found = _TEXT.get(value)
-    if found is None:
-        if len(_TEXT) > 4096:   # ids of many matches: keep the memory flat
-            _TEXT.clear()
-        found = _TEXT[value] = orjson.dumps(value).decode()
-    return found
-
-
-def _ints(values: tuple[int, ...]) -> str:
-    return "[" + ",".join([str(v) for v in values]) + "]"
-
-
-def _place(place: tuple[str, int]) -> str:
-    return f"[{_text(place[0])},{place[1]}]"
-
-
-def _draw_text(v: tuple[Any, ...]) -> str:
-    card = v[2]
-    text = f',"player":{_text(v[0])},"source":{_text(v[1])}'
-    return text if card is None else f'{text},"card":{_text(card)}'
-
-
-def _replace_text(v: tuple[Any, ...]) -> str:
-    text = f',"player":{_text(v[0])},"positions":{_ints(v[1])}'
-    if v[2] is not None:
-        text += f',"into":{v[2]}'
-    return text if v[3] is None else f'{text},"end":{_text(v[3])}'
-
-
-def _power_text(v: tuple[Any, ...]) -> str:
-    text = f',"player":{_text(v[0])},"power":{_text(v[1])}'
-    if v[2] is not None:
-        text += f',"target":{_place(v[2])}'
-    if v[3] is not None:
-        text += f',"cards":[{_place(v[3][0])},{_place(v[3][1])}]'
-    return text
 
 
 def _plain(value: Any) -> Any:

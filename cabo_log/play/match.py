@@ -58,6 +58,7 @@ from engine.events import (
 from engine.moves import needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.rulesets import Ruleset
 from engine.scoring import expected_first, rotate_first
+from engine.spec import EVENTS
 from engine.state import DRAWN, POWER, ROUND_OVER, TURN_START
 from engine.vocabulary import DrawSource
 
@@ -70,12 +71,8 @@ MAX_SNAPS: Final = 4             # snaps between two turns
 MAX_TURNS: Final = 400           # turns in a round before the player to move is made to call Cabo
 MAX_ROUNDS: Final = 5000         # a match longer than this is a simulator bug
 
-# Simulated thinking time per event type, in ms (for --timestamps).
-_THINK = {"deal": (4000, 12000), "peek": (800, 3000), "draw": (1000, 6000),
-          "discard": (500, 3000), "replace": (800, 5000), "power": (1500, 7000),
-          "skip": (300, 1500), "cabo": (1000, 4000), "snap": (200, 1500),
-          "reshuffle": (2000, 5000), "forfeit": (0, 60000), "round_end": (0, 0),
-          "game_end": (0, 0)}
+# Simulated thinking time per event type, in ms (for --timestamps): the spec's ``think_ms``.
+_THINK: dict[str, tuple[int, int]] = {spec.type: spec.think_ms for spec in EVENTS}
 _TIMEOUT_MS = 60000
 
 def header_line(game_id: str, ruleset: str, options: dict[str, Any], players: Sequence[str],
