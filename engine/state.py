@@ -10,11 +10,19 @@ player knows about a card follows the card through swaps, snaps and reshuffles f
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, Final, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
 from .rulesets import Ruleset
 from .vocabulary import PowerKind
+
+if TYPE_CHECKING:
+    from .events import Event
+    from .knowledge import Observation, Views
+    from .moves import MoveLister
+
+Place = tuple[int, int]   # (seat, position in that seat's row)
 
 
 class Phase(StrEnum):
@@ -186,14 +194,24 @@ class RoundState:
 class GameState:
     """One match in progress: the match-long facts here, the round being played in
     ``round``. Mutated by ``engine.apply``; copy with ``snapshot()``. A plain class for the
-    compiled engine, like ``RoundState``."""
+    compiled engine, like ``RoundState``.
+
+    Readers outside the engine ask it questions (the read API, docs/engine-api.md):
+    ``observation(seat)``, ``knows(seat, place)``, ``legal_moves()`` and the table's public
+    facts (``deck_size()``, ``pile()``, ``to_act()``...), and read only the match facts
+    ``PUBLIC`` names; the round state and the other fields are the engine's own.
+    """
 
     FIELDS: ClassVar[tuple[str, ...]] = (
         "rules", "game_id", "players", "names", "seat", "values_of", "power_of",
         "deck_counter", "deck_index", "deck_values", "deck_counts", "deck_ids", "active",
         "cumulative", "reset_used", "rounds", "phase",
         "complete", "winners", "ending", "tiebreak", "events", "everybody", "seq_mode", "round")
-    __slots__ = FIELDS
+    __slots__ = FIELDS + ("_views", "_lister")
+    PUBLIC: ClassVar[tuple[str, ...]] = (
+        "rules", "game_id", "players", "names", "seat", "active", "cumulative", "rounds",
+        "phase", "complete", "winners", "events")
+    """The fields a reader outside the engine may read (never write)."""
 
     def __init__(self, rules: Ruleset, game_id: str, players: tuple[str, ...],
                  names: dict[str, object] | None = None, seat: dict[str, int] | None = None,
@@ -235,6 +253,9 @@ class GameState:
         self.everybody = everybody      # the bit mask of every seat (a public card)
         self.seq_mode = seq_mode
         self.round: RoundState = RoundState() if round is None else round
+        # what the read API remembers between questions (never copied nor compared)
+        self._views: Views | None = None
+        self._lister: MoveLister | None = None
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -299,6 +320,101 @@ class GameState:
         if r.drawn >= 0:
             ids.append(r.drawn)
         return ids
+
+    # --- the read API (docs/engine-api.md) -------------------------------------------------
+    def observation(self, seat: int, own_row_only: bool = False) -> Observation:
+        """What the player at ``seat`` may know now (OpenSpiel's observation): the one
+        implementation is ``knowledge.Views``, which keeps the parts that rarely change
+        between questions. ``own_row_only``: ``rows`` holds only the player's own row (for a
+        bot that reads no other; every other field is the same)."""
+        views = self._views
+        if views is None:
+            from .knowledge import Views
+            views = self._views = Views(self)
+        return views.observe(seat, own_row_only)
+
+    def knows(self, seat: int, place: Place) -> bool:
+        """Whether the player at ``seat`` knows the card at ``place`` (it lies face up, or they
+        saw it: knowledge follows the card through swaps)."""
+        r = self.round
+        card = r.rows[place[0]][place[1]]
+        return r.face_up[card] or bool(r.known[card] >> seat & 1)
+
+    def legal_moves(self) -> Sequence[Event]:
+        """The moves of the player to act, as events ready for ``apply`` (draw or Cabo at a
+        turn's start, the placements of a drawn card, a power's uses): the placements lazy
+        (made when read), the other lists remembered per ruleset and table (``moves``)."""
+        lister = self._lister
+        if lister is None:
+            from .moves import MoveLister
+            lister = self._lister = MoveLister((self.rules, self.players))
+        return lister.moves(self)
+
+    def round_no(self) -> int:
+        """The number of the round being played (0 before the first deal)."""
+        return self.round.round_no
+
+    def turn(self) -> int:
+        """Turns begun in the round being played."""
+        return self.round.turn
+
+    def to_act(self) -> int:
+        """The seat whose turn it is (or was, once the round is over)."""
+        return self.round.current
+
+    def caller(self) -> int:
+        """The seat that called Cabo this round, or -1."""
+        return self.round.caller
+
+    def participants(self) -> tuple[int, ...]:
+        """The seats dealt into the round being played."""
+        return self.round.participants
+
+    def deck_size(self) -> int:
+        return len(self.round.deck)
+
+    def deck_top(self) -> str | None:
+        """The card a deck draw takes now (None: the draw pile is empty)."""
+        r = self.round
+        return r.codes[r.deck[-1]] if r.deck else None
+
+    def pile(self) -> list[str]:
+        """The discard pile, bottom first (it is public)."""
+        codes = self.round.codes
+        return [codes[c] for c in self.round.pile]
+
+    def pile_size(self) -> int:
+        return len(self.round.pile)
+
+    def row_size(self, seat: int) -> int:
+        return len(self.round.rows[seat])
+
+    def card(self, place: Place) -> str:
+        """The card at ``place`` (everybody's view: a referee's, not a player's)."""
+        r = self.round
+        return r.codes[r.rows[place[0]][place[1]]]
+
+    def drawn(self) -> str | None:
+        """The card the player to act holds (drawn, or taken from the pile), if any."""
+        r = self.round
+        return r.codes[r.drawn] if r.drawn >= 0 else None
+
+    def drawn_source(self) -> str | None:
+        """Where the held card came from (a ``DrawSource`` value), if a card is held."""
+        r = self.round
+        return r.drawn_source if r.drawn >= 0 else None
+
+    def pending_power(self) -> PowerKind | None:
+        """The power the player to act may use now, if any."""
+        return self.round.pending_power
+
+    def reshuffles(self) -> int:
+        """Reshuffles of the discard pile in the round being played."""
+        return self.round.reshuffles
+
+    def value_of(self, code: str) -> int:
+        """A card's value under the match's ruleset."""
+        return self.values_of[code]
 
     def snapshot(self) -> GameState:
         """An independent copy, for ``--until`` and step-through views; never on the hot path."""

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import orjson
 import pytest
+from cabo_log.play.moveset import Placements, moves_for
 
 from cabo_log.log.logfile import iter_events, iter_lines
 from cabo_log.log.replay import ReplayVisitor, replay_bytes
 from cabo_log.play.counting import known_to_fail
 from cabo_log.play.lines import line_bytes, plan, stamp
-from cabo_log.play.moveset import Placements, moves_for
 from engine import Event, GameState, Outcome
 from engine.events import Replace, to_dict
 from engine.knowledge import observe

@@ -36,6 +36,8 @@ KEEP_PYTHON: dict[str, str] = {
     "__init__.py": "the package's front door; nothing in it runs per event",
     "errors.py": "mypyc makes the class-level ``kind`` of each error an instance default that "
                  "native exception classes never set (``err.kind`` fails); raised, not hot",
+    "listed.py": "``Listed`` is a ``tuple`` subclass, which mypyc cannot compile as a native "
+                 "class; a list is grouped once per match and key, not per event",
     "native.py": "the build hints' run-time no-op: compiled, its branch that the type checker "
                  "deems unreachable would raise instead of defining it",
 }
@@ -55,8 +57,6 @@ APP_MODULES: dict[str, str] = {
     # simulate (issue 12: at most 3x cabo-rl's time): the match loop and what it calls per event
     "cabo_log/play/match.py": "simulate's loop: deals, asks the bots, records every event",
     "cabo_log/play/random_bot.py": "the benchmark's bot: one decision per event",
-    "cabo_log/play/moveset.py": "the legal moves handed to a bot on every decision",
-    "cabo_log/play/state_access.py": "the observations handed to a bot on every decision",
     "cabo_log/play/lines.py": "each recorded event's line object",
     "cabo_log/play/chance.py": "the random draws of every decision, deal and reshuffle",
     "cabo_log/log/append.py": "the append API every simulated line is written through",
