@@ -12,8 +12,14 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Final, TypeVar
 
+from .results import END_CABO as END_CABO  # re-exported: where they were defined before
+from .results import END_DECK_EMPTY as END_DECK_EMPTY
+from .results import END_FORFEIT as END_FORFEIT
+from .results import EndReason as EndReason
+from .results import RoundResult as RoundResult
+from .results import _repr, _values
 from .rulesets import Ruleset
 from .vocabulary import PowerKind
 
@@ -36,14 +42,6 @@ class Phase(StrEnum):
     MATCH_OVER = "match_over"       # winners known; only claims may follow
 
 
-class EndReason(StrEnum):
-    """Why a round ended (the ``end`` of a round result)."""
-
-    CABO = "cabo"                   # the final turns after a Cabo call were played
-    DECK_EMPTY = "deck_empty"       # the draw pile ran out (where the ruleset says so)
-    FORFEIT = "forfeit"             # fewer than two players were left
-
-
 BEFORE_DEAL: Final[Phase] = Phase.BEFORE_DEAL
 TURN_START: Final[Phase] = Phase.TURN_START
 DRAWN: Final[Phase] = Phase.DRAWN
@@ -51,76 +49,7 @@ POWER: Final[Phase] = Phase.POWER
 ROUND_OVER: Final[Phase] = Phase.ROUND_OVER
 MATCH_OVER: Final[Phase] = Phase.MATCH_OVER
 
-END_CABO: Final[EndReason] = EndReason.CABO
-END_DECK_EMPTY: Final[EndReason] = EndReason.DECK_EMPTY
-END_FORFEIT: Final[EndReason] = EndReason.FORFEIT
 S = TypeVar("S")
-
-
-class RoundResult:
-    """What a finished round came to; the replay report's ``rounds`` entries.
-
-    A plain class (it was a dataclass): compiled, a dataclass's generated ``__init__`` stays
-    interpreted and cost ~7k instructions per round; equality, ``repr`` and copying read
-    ``FIELDS`` as the dataclass's did, and ``__reduce__`` keeps it picklable in both builds.
-    """
-
-    FIELDS: ClassVar[tuple[str, ...]] = (
-        "round", "first", "players", "caller", "cabo_success", "end", "hands", "totals",
-        "points", "cumulative", "turns", "reshuffles", "special", "resets", "tiebreak")
-    __slots__ = FIELDS
-
-    def __init__(self, round: int, first: str, players: tuple[str, ...], caller: str | None,
-                 cabo_success: bool | None, end: EndReason, hands: dict[str, list[str]],
-                 totals: dict[str, int], points: dict[str, int], cumulative: dict[str, int],
-                 turns: int, reshuffles: int, special: tuple[str, ...] = (),
-                 resets: tuple[str, ...] = (), tiebreak: bool = False) -> None:
-        self.round = round
-        self.first = first
-        self.players = players
-        self.caller = caller
-        self.cabo_success = cabo_success
-        self.end = end
-        self.hands = hands
-        self.totals = totals
-        self.points = points
-        self.cumulative = cumulative
-        self.turns = turns
-        self.reshuffles = reshuffles
-        self.special = special
-        self.resets = resets
-        self.tiebreak = tiebreak
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _values(self, self.FIELDS) == _values(other, self.FIELDS)
-
-    def __repr__(self) -> str:
-        return _repr(self, self.FIELDS)
-
-    def __reduce__(self) -> tuple[type[RoundResult], tuple[Any, ...]]:
-        return RoundResult, tuple(_values(self, self.FIELDS))
-
-    def __copy__(self) -> RoundResult:
-        return RoundResult(*_values(self, self.FIELDS))
-
-    def __deepcopy__(self, memo: dict[int, object]) -> RoundResult:
-        new = RoundResult(*copy.deepcopy(_values(self, self.FIELDS), memo))
-        memo[id(self)] = new
-        return new
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "round": self.round, "first": self.first, "players": list(self.players),
-            "caller": self.caller, "cabo_success": self.cabo_success, "end": self.end,
-            "hands": self.hands, "totals": self.totals, "points": self.points,
-            "cumulative": self.cumulative, "turns": self.turns, "reshuffles": self.reshuffles,
-            "special": list(self.special), "resets": list(self.resets),
-            "tiebreak": self.tiebreak,
-        }
 
 
 class RoundState:
@@ -210,7 +139,7 @@ class GameState:
     __slots__ = FIELDS + ("_views", "_lister")
     PUBLIC: ClassVar[tuple[str, ...]] = (
         "rules", "game_id", "players", "names", "seat", "active", "cumulative", "rounds",
-        "phase", "complete", "winners", "events")
+        "phase", "complete", "winners", "tiebreak", "events", "seq_mode")
     """The fields a reader outside the engine may read (never write)."""
 
     def __init__(self, rules: Ruleset, game_id: str, players: tuple[str, ...],
@@ -416,18 +345,45 @@ class GameState:
         """A card's value under the match's ruleset."""
         return self.values_of[code]
 
+    # cards by id (the round's card numbers, as ``Outcome.learned`` names them): what a
+    # player knows follows the card, not the place, so a reader that follows knowledge
+    # across moves (the words of an event, the timeline) holds ids
+    def card_count(self) -> int:
+        """How many cards the round holds (ids are 0 to this, exclusive)."""
+        return len(self.round.codes)
+
+    def card_id(self, place: Place) -> int:
+        return self.round.rows[place[0]][place[1]]
+
+    def row_ids(self, seat: int) -> list[int]:
+        """The ids of a seat's row, left to right (a copy)."""
+        return self.round.rows[seat][:]
+
+    def code(self, card: int) -> str:
+        return self.round.codes[card]
+
+    def value(self, card: int) -> int:
+        return self.round.values[card]
+
+    def face_up(self, card: int) -> bool:
+        return self.round.face_up[card]
+
+    def sees(self, seat: int, card: int) -> bool:
+        """Whether the player at ``seat`` knows the card ``card`` (``knows`` by id)."""
+        r = self.round
+        return r.face_up[card] or bool(r.known[card] >> seat & 1)
+
+    def drawn_id(self) -> int:
+        """The id of the card held by the player to act, or -1."""
+        return self.round.drawn
+
+    def pile_top_id(self) -> int | None:
+        pile = self.round.pile
+        return pile[-1] if pile else None
+
     def snapshot(self) -> GameState:
         """An independent copy, for ``--until`` and step-through views; never on the hot path."""
         return copy.deepcopy(self)
-
-
-def _values(obj: object, names: tuple[str, ...]) -> list[Any]:
-    return [getattr(obj, name) for name in names]
-
-
-def _repr(obj: object, names: tuple[str, ...]) -> str:
-    shown = ", ".join(f"{name}={getattr(obj, name)!r}" for name in names)
-    return f"{type(obj).__name__}({shown})"
 
 
 def _copy_into(new: S, old: S, names: tuple[str, ...], memo: dict[int, object] | None) -> S:

@@ -77,7 +77,7 @@ class _Reads(ast.NodeVisitor):
         self.generic_visit(node)
         self.scopes.pop()
 
-    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+    visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         if _is_state_annotation(node.annotation) or (
