@@ -121,6 +121,9 @@ class Views:
         g = self.g
         r = g.round
         if r is not self.round or g.active != self.active:
+            if r is not self.round:   # a deal: card ids name other cards now
+                self.pile = []
+                self.discard = ()
             self.round = r
             self.active = g.active[:]
             players, active = g.players, g.active

@@ -16,7 +16,7 @@ from cabo_log.play.lines import stamp
 from cabo_log.play.simulate import check_run, game_seed, simulate, write_games
 from engine import CaboLogError, Event, GameState
 from engine.events import Draw, Skip
-from engine.knowledge import Observation, observe
+from engine.knowledge import Observation
 from engine.moves import legal_moves
 
 TABLES: list[tuple[str, dict[str, Any], int, str, float, float]] = [
@@ -45,7 +45,7 @@ def test_every_observation_and_move_list_is_the_engines(
                       ) -> Observation:
         mine = observed(self, seat, own_row_only)
         fresh = copy.copy(self)   # the same round, nothing remembered
-        engines = observe(fresh, self.players[seat])
+        engines = observed(fresh, seat)
         if own_row_only:   # partial: the player's own row alone, every other field whole
             assert set(mine.rows) == set(engines.rows) & {self.players[seat]}
             checked["partial"] += 1
