@@ -181,7 +181,7 @@ def test_the_simulator_hands_bots_observations_only(monkeypatch: pytest.MonkeyPa
 @pytest.mark.parametrize("ruleset", list(BUILTINS))
 def test_bots_choose_legal_moves(ruleset: str) -> None:
     for g in states(ruleset, seed=12, bots="random,greedy,cautious", every=3):
-        player = g.players[g.round.current]
+        player = g.players[g.to_act()]
         moves = legal_moves(g)
         keys = {_key(m) for m in moves}
         for name in BOTS:
@@ -202,7 +202,7 @@ def _key(move: Event) -> Any:
 def test_when_cabo_is_the_only_move_every_bot_and_the_server_call_it() -> None:
     """online: both piles empty leaves Cabo as the only move."""
     g = next(states("online", seed=2, every=5))
-    player = g.players[g.round.current]
+    player = g.players[g.to_act()]
     only: list[Event] = [Cabo(None, False, player)]
     for name in BOTS:
         bot = make_bot(name, g.rules)
