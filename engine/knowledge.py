@@ -106,8 +106,7 @@ class Views:
     way (``apply``, a replay's handlers, a copy) is read afresh where it differs.
     """
 
-    def __init__(self, g: GameState) -> None:
-        self.g = g
+    def __init__(self) -> None:
         self.round: RoundState | None = None   # the round ``seated`` is about
         self.active: list[bool] = []            # who was in when ``names`` was made
         self.names: tuple[str, ...] = ()
@@ -117,8 +116,9 @@ class Views:
         self.cumulative: list[int] = []
         self.scores: dict[str, int] = {}
 
-    def observe(self, seat: int, own_row_only: bool) -> Observation:
-        g = self.g
+    def observe(self, g: GameState, seat: int, own_row_only: bool) -> Observation:
+        """``g.observation(seat, own_row_only)`` (``g`` holds this, and is passed in rather
+        than kept: no reference cycle between a state and its views)."""
         r = g.round
         if r is not self.round or g.active != self.active:
             if r is not self.round:   # a deal: card ids name other cards now

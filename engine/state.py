@@ -259,8 +259,8 @@ class GameState:
         views = self._views
         if views is None:
             from .knowledge import Views
-            views = self._views = Views(self)
-        return views.observe(seat, own_row_only)
+            views = self._views = Views()
+        return views.observe(self, seat, own_row_only)
 
     def knows(self, seat: int, place: Place) -> bool:
         """Whether the player at ``seat`` knows the card at ``place`` (it lies face up, or they
