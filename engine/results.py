@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 from enum import StrEnum
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypeVar
+
+S = TypeVar("S")
 
 
 class EndReason(StrEnum):
@@ -93,3 +95,17 @@ def _values(obj: object, names: tuple[str, ...]) -> list[Any]:
 def _repr(obj: object, names: tuple[str, ...]) -> str:
     shown = ", ".join(f"{name}={getattr(obj, name)!r}" for name in names)
     return f"{type(obj).__name__}({shown})"
+
+
+def _copy_into(new: S, old: S, names: tuple[str, ...], memo: dict[int, object] | None) -> S:
+    """``new`` given ``old``'s fields: the same objects (``copy.copy``), or deep copies
+    (``copy.deepcopy``, ``memo`` its memo). Written out because a compiled (native) class
+    cannot be rebuilt by ``copy``'s default ``__reduce_ex__``."""
+    if memo is None:
+        for name in names:
+            setattr(new, name, getattr(old, name))
+        return new
+    memo[id(old)] = new
+    for name in names:
+        setattr(new, name, copy.deepcopy(getattr(old, name), memo))
+    return new

@@ -12,14 +12,14 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, Final, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from .results import END_CABO as END_CABO  # re-exported: where they were defined before
 from .results import END_DECK_EMPTY as END_DECK_EMPTY
 from .results import END_FORFEIT as END_FORFEIT
 from .results import EndReason as EndReason
 from .results import RoundResult as RoundResult
-from .results import _repr, _values
+from .results import _copy_into, _repr, _values
 from .rulesets import Ruleset
 from .vocabulary import PowerKind
 
@@ -49,7 +49,6 @@ POWER: Final[Phase] = Phase.POWER
 ROUND_OVER: Final[Phase] = Phase.ROUND_OVER
 MATCH_OVER: Final[Phase] = Phase.MATCH_OVER
 
-S = TypeVar("S")
 
 
 class RoundState:
@@ -269,6 +268,20 @@ class GameState:
         card = r.rows[place[0]][place[1]]
         return r.face_up[card] or bool(r.known[card] >> seat & 1)
 
+    def knows_row(self, seat: int, owner: int) -> int:
+        """``knows(seat, (owner, i))`` for every position ``i`` of the owner's row, as the bits
+        of one number (bit ``i`` set: known), for a reader that asks about a whole row per
+        event."""
+        r = self.round
+        face_up, known = r.face_up, r.known
+        mask = 0
+        position = 1
+        for c in r.rows[owner]:
+            if face_up[c] or known[c] >> seat & 1:
+                mask |= position
+            position <<= 1
+        return mask
+
     def legal_moves(self) -> Sequence[Event]:
         """The moves of the player to act, as events ready for ``apply`` (draw or Cabo at a
         turn's start, the placements of a drawn card, a power's uses): the placements lazy
@@ -384,17 +397,3 @@ class GameState:
     def snapshot(self) -> GameState:
         """An independent copy, for ``--until`` and step-through views; never on the hot path."""
         return copy.deepcopy(self)
-
-
-def _copy_into(new: S, old: S, names: tuple[str, ...], memo: dict[int, object] | None) -> S:
-    """``new`` given ``old``'s fields: the same objects (``copy.copy``), or deep copies
-    (``copy.deepcopy``, ``memo`` its memo). Written out because a compiled (native) class
-    cannot be rebuilt by ``copy``'s default ``__reduce_ex__``."""
-    if memo is None:
-        for name in names:
-            setattr(new, name, getattr(old, name))
-        return new
-    memo[id(old)] = new
-    for name in names:
-        setattr(new, name, copy.deepcopy(getattr(old, name), memo))
-    return new

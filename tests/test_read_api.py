@@ -211,6 +211,9 @@ def test_knows_is_what_the_observation_shows() -> None:
                     continue
                 row = obs.rows[g.players[owner]]
                 assert len(row) == g.row_size(owner)
+                mask = g.knows_row(seat, owner)
+                assert [bool(mask >> i & 1) for i in range(len(row))] == \
+                    [shown is not None for shown in row]
                 for position, shown in enumerate(row):
                     assert g.knows(seat, (owner, position)) == (shown is not None)
                     if shown is not None:

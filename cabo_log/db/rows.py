@@ -240,13 +240,7 @@ class GameRows(EventProjector):
         turns[seat] = turns[seat] + 1   # (not ``+=``: compiled, a generic in-place add)
         # what the drawer knows of their row now is what they know when they place the card
         # (one bit a position of the row, no list per draw)
-        mask = 0
-        position = 1
-        for i in range(g.row_size(seat)):
-            if g.knows(seat, (seat, i)):
-                mask |= position
-            position <<= 1
-        self.before_replace = mask
+        self.before_replace = g.knows_row(seat, seat)
         source = e.source
         if source == "deck":   # most draws: compared by value (the decoder's new str is not
             code = self.deck_code   # hashed yet), looked up once a game
