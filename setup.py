@@ -36,6 +36,8 @@ KEEP_PYTHON: dict[str, str] = {
                         "that native exception classes never set (``err.kind`` would fail)",
     "engine/native.py": "the build hints' run-time no-op: compiled, the branch the type checker "
                         "deems unreachable would raise instead of defining it",
+    "engine/listed.py": "``Listed`` is a ``tuple`` subclass, which mypyc cannot compile as a "
+                        "native class; a list is grouped once per match and key, not per event",
     "engine/spec.py": "the declarations the generated modules are written from "
                       "(tools/gen_events.py); read once at import, never per event",
 }
@@ -54,8 +56,6 @@ APP_MODULES: dict[str, str] = {
     # simulate: the match loop and what it calls on every decision
     "cabo_log/play/match.py": "simulate's loop: deals, asks the bots, records every event",
     "cabo_log/play/random_bot.py": "the benchmark's bot: one decision per event",
-    "cabo_log/play/moveset.py": "the legal moves handed to a bot on every decision",
-    "cabo_log/play/state_access.py": "the observations handed to a bot on every decision",
     "cabo_log/play/lines.py": "each recorded event's line object",
     "cabo_log/play/line_text.py": "each recorded decision's line text",
     "cabo_log/play/json_text.py": "the JSON text of the values in those lines",

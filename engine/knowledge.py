@@ -8,9 +8,9 @@ bookkeeping of their own.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar, Final
 
-from .state import GameState, Phase
+from .state import GameState, Phase, RoundState
 from .vocabulary import DrawSource, PowerKind
 
 
@@ -79,29 +79,6 @@ class Observation:
     __hash__ = None  # type: ignore[assignment]  # its rows and scores are dicts
 
 
-def _native() -> bool:
-    """Whether ``Observation`` is a compiled engine's native class (docs/compiled.md), which
-    refuses ``object.__new__``; its own constructor is fast there."""
-    try:
-        object.__new__(Observation)
-    except TypeError:
-        return True
-    return False
-
-
-_NATIVE = _native()
-
-
-def _observation(**fields: Any) -> Observation:
-    """An Observation without the frozen ``__init__``'s sixteen ``object.__setattr__`` calls
-    (a third of ``observe``): the same object, still frozen to whoever holds it."""
-    if _NATIVE:
-        return Observation(**fields)
-    obs: Observation = object.__new__(Observation)
-    obs.__dict__.update(fields)
-    return obs
-
-
 def visible(g: GameState, seat: int, card: int) -> bool:
     r = g.round
     return r.face_up[card] or bool(r.known[card] >> seat & 1)
@@ -114,30 +91,77 @@ def row_view(g: GameState, seat: int, owner: int) -> tuple[str | None, ...]:
 
 
 def observe(g: GameState, player: str) -> Observation:
-    """Built once per bot decision in a simulation: written for speed (no per-card calls)."""
-    r = g.round
-    seat = g.seat[player]
-    drawn = None
-    source = None
-    codes = r.codes
-    if r.drawn >= 0 and (r.current == seat or r.drawn_source == DrawSource.DISCARD):
-        drawn = codes[r.drawn]
-        source = r.drawn_source
-    face_up, known, bit = r.face_up, r.known, 1 << seat
-    players, active = g.players, g.active
-    rows = {players[p]: tuple([codes[c] if face_up[c] or known[c] & bit else None
-                               for c in r.rows[p]])
-            for p in r.participants if active[p]}
-    return _observation(
-        me=player, players=players,
-        active=tuple([name for name, on in zip(players, active, strict=True) if on]),
-        round=r.round_no, phase=g.phase, to_play=g.current_player(),
-        rows=rows, discard=tuple(map(codes.__getitem__, r.pile)), deck_size=len(r.deck),
-        drawn=drawn, drawn_source=source,
-        pending_power=r.pending_power if r.current == seat else None,
-        caller=g.caller_name(), scores=g.cumulative_by_name(), turn=r.turn,
-        ruleset=g.rules.name,
-    )
+    """``player``'s observation: ``g.observation(seat)`` by the player's name."""
+    return g.observation(g.seat[player])
+
+
+class Views:
+    """The observations of one match's state, for every seat (``GameState.observation``).
+
+    The rows are read from the state at every question (what each seat knows of a card is one
+    bit of ``known``); the parts that change rarely (the discard pile, the scores, who is
+    still in and seated) are rebuilt only when they changed, compared with what they were
+    made from, and shared between observations until then (an observation is read-only: bots
+    read it, never write to it). Nothing here follows events: a state that moved on in any
+    way (``apply``, a replay's handlers, a copy) is read afresh where it differs.
+    """
+
+    def __init__(self) -> None:
+        self.round: RoundState | None = None   # the round ``seated`` is about
+        self.active: list[bool] = []            # who was in when ``names`` was made
+        self.names: tuple[str, ...] = ()
+        self.seated: list[tuple[int, str]] = []
+        self.pile: list[int] = []               # the pile ``discard`` shows
+        self.discard: tuple[str, ...] = ()
+        self.cumulative: list[int] = []
+        self.scores: dict[str, int] = {}
+
+    def observe(self, g: GameState, seat: int, own_row_only: bool) -> Observation:
+        """``g.observation(seat, own_row_only)`` (``g`` holds this, and is passed in rather
+        than kept: no reference cycle between a state and its views)."""
+        r = g.round
+        if r is not self.round or g.active != self.active:
+            if r is not self.round:   # a deal: card ids name other cards now
+                self.pile = []
+                self.discard = ()
+            self.round = r
+            self.active = g.active[:]
+            players, active = g.players, g.active
+            self.names = tuple([name for name, on in zip(players, active, strict=True) if on])
+            self.seated = [(p, players[p]) for p in r.participants if active[p]]
+        codes = r.codes
+        pile = r.pile
+        if pile != self.pile:
+            self.pile = pile[:]
+            self.discard = tuple([codes[c] for c in pile])
+        if g.cumulative != self.cumulative:
+            self.cumulative = g.cumulative[:]
+            self.scores = g.cumulative_by_name()
+        face_up, known, bit, row_of = r.face_up, r.known, 1 << seat, r.rows
+        rows: dict[str, tuple[str | None, ...]] = {}
+        for p, name in self.seated:
+            if own_row_only and p != seat:
+                continue
+            rows[name] = tuple([codes[c] if face_up[c] or known[c] & bit else None
+                                for c in row_of[p]])
+        players = g.players
+        current = r.current
+        drawn: str | None = None
+        source: str | None = None
+        if r.drawn >= 0 and (current == seat or r.drawn_source == DrawSource.DISCARD):
+            drawn = codes[r.drawn]
+            source = r.drawn_source
+        phase: Phase = g.phase
+        return Observation(players[seat], players, self.names, r.round_no, phase,
+                           players[current] if phase in _PLAYING else None, rows,
+                           self.discard, len(r.deck), drawn, source,
+                           r.pending_power if current == seat else None,
+                           players[r.caller] if r.caller >= 0 else None, self.scores, r.turn,
+                           g.rules.name)
+
+
+_PLAYING: Final = frozenset((Phase.TURN_START, Phase.DRAWN, Phase.POWER))
+"""The phases with a player to act (``GameState.current_player``)."""
 
 
 def known_cards(g: GameState, seat: int, owner: int) -> list[tuple[int, str]]:

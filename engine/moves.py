@@ -1,5 +1,9 @@
 """Legal moves for whoever must act next, as event objects ready for ``apply``.
 
+``legal_moves`` lists them; ``MoveLister`` (behind ``GameState.legal_moves``) hands out the
+same moves lazily (placements, ``moveset.Placements``) or remembered (the lists of a turn's
+start and of a power, made once per ruleset and table).
+
 Deals and reshuffles are chance events (the shuffler decides them), so they are not listed;
 ``needs_reshuffle`` and ``needs_deal`` tell a simulator when to make one. Snaps, which any
 player may make between turns, are listed by ``snap_moves``.
@@ -7,14 +11,18 @@ player may make between turns, are listed by ``snap_moves``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
+from typing import Final
 
-from .events import Cabo, Discard, Draw, Event, Peek, Power, Replace, Skip, Snap
+from .events import Cabo, Draw, Event, Peek, Power, Skip, Snap
+from .listed import Listed
+from .moveset import LISTED_REPLACE_LIMIT, Placements
 from .state import BEFORE_DEAL, DRAWN, POWER, ROUND_OVER, TURN_START, GameState
 from .vocabulary import DrawSource, PowerKind
 
-# Multi-replacements are listed up to this many cards where the ruleset sets no limit.
-LISTED_REPLACE_LIMIT = 4
+__all__ = ["LISTED_REPLACE_LIMIT", "MoveLister", "legal_moves", "needs_deal", "needs_reshuffle",
+           "peek_moves", "snap_moves"]
 
 
 def needs_deal(g: GameState) -> bool:
@@ -32,7 +40,7 @@ def legal_moves(g: GameState) -> list[Event]:
     if g.phase == TURN_START:
         return _turn_start(g)
     if g.phase == DRAWN:
-        return _placements(g)
+        return list(Placements(g))
     if g.phase == POWER:
         return _powers(g)
     return []
@@ -73,20 +81,6 @@ def _turn_start(g: GameState) -> list[Event]:
     return moves
 
 
-def _placements(g: GameState) -> list[Event]:
-    r = g.round
-    me = g.players[r.current]
-    moves: list[Event] = []
-    if r.drawn_source == DrawSource.DECK:
-        moves.append(Discard(None, False, me))
-    size = len(r.rows[r.current])
-    limit = g.rules.max_replace or LISTED_REPLACE_LIMIT
-    for count in range(1, min(limit, size) + 1):
-        for combo in combinations(range(size), count):
-            moves.append(Replace(None, False, me, combo, None, None))
-    return moves
-
-
 def _powers(g: GameState) -> list[Event]:
     r = g.round
     seat = r.current
@@ -112,3 +106,59 @@ def _powers(g: GameState) -> list[Event]:
                         moves.append(Power(None, False, me, PowerKind.SWAP, None,
                                            ((g.players[a], i), (g.players[b], j))))
     return moves
+
+
+class MoveLister:
+    """The legal moves of the player to act during one match, for the simulator's hot loop.
+
+    Placements are ``Placements`` (lazy). The moves of a turn's start and of a power are the
+    engine's own list, remembered under what ``legal_moves`` reads for them: the seat to act
+    and whether the piles (and the row) are empty, the caller; the power and the sizes of
+    the rows in play. ``tests/test_moveset.py`` compares every answer with ``legal_moves``.
+
+    Given the ruleset and the players (``table``), those answers are the same in every match,
+    so the lists and moves are remembered for the process (``_TABLES``), not made again in
+    each match (a random bot's match is short: most of its lists were new to it).
+    """
+
+    def __init__(self, table: tuple[object, ...] | None = None) -> None:
+        known = _TABLES.get(table) if table is not None else None
+        if known is None:
+            known = ({}, {})
+            if table is not None:
+                if len(_TABLES) >= _MAX_TABLES:   # keep the memory flat
+                    _TABLES.clear()
+                _TABLES[table] = known
+        self.remembered: dict[tuple[object, ...], Listed] = known[0]
+        self.made: dict[str, dict[int, Sequence[Event]]] = known[1]
+
+    def moves(self, g: GameState) -> Sequence[Event]:
+        """``legal_moves(g)``: the same moves, lazy (placements) or remembered."""
+        phase = g.phase
+        if phase == DRAWN:
+            return Placements(g, self.made)
+        r = g.round
+        if phase == TURN_START:
+            key: tuple[object, ...] = (
+                r.current, len(r.deck) > 0, min(len(r.pile), 2), len(r.rows[r.current]) > 0,
+                r.caller)
+        elif phase == POWER:
+            rows, in_play = r.rows, r.in_play
+            key = (r.current, r.pending_power,
+                   *[len(rows[p]) if in_play[p] else -1 for p in range(len(rows))])
+        else:
+            return legal_moves(g)
+        listed = self.remembered.get(key)
+        if listed is None:
+            if len(self.remembered) >= _MAX_LISTS:   # keep the memory flat
+                self.remembered.clear()
+            listed = self.remembered[key] = Listed(legal_moves(g))
+            listed.kinds()   # grouped now, once: read as ``groups`` on every decision
+        return listed
+
+
+_TABLES: Final[dict[tuple[object, ...], tuple[dict[tuple[object, ...], Listed],
+                                              dict[str, dict[int, Sequence[Event]]]]]] = {}
+"""``MoveLister``'s lists and moves by table (ruleset, players), for the process."""
+_MAX_TABLES: Final = 64
+_MAX_LISTS: Final = 4096

@@ -10,11 +10,25 @@ player knows about a card follows the card through swaps, snaps and reshuffles f
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, Final, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
+from .results import END_CABO as END_CABO  # re-exported: where they were defined before
+from .results import END_DECK_EMPTY as END_DECK_EMPTY
+from .results import END_FORFEIT as END_FORFEIT
+from .results import EndReason as EndReason
+from .results import RoundResult as RoundResult
+from .results import _copy_into, _repr, _values
 from .rulesets import Ruleset
 from .vocabulary import PowerKind
+
+if TYPE_CHECKING:
+    from .events import Event
+    from .knowledge import Observation, Views
+    from .moves import MoveLister
+
+Place = tuple[int, int]   # (seat, position in that seat's row)
 
 
 class Phase(StrEnum):
@@ -28,14 +42,6 @@ class Phase(StrEnum):
     MATCH_OVER = "match_over"       # winners known; only claims may follow
 
 
-class EndReason(StrEnum):
-    """Why a round ended (the ``end`` of a round result)."""
-
-    CABO = "cabo"                   # the final turns after a Cabo call were played
-    DECK_EMPTY = "deck_empty"       # the draw pile ran out (where the ruleset says so)
-    FORFEIT = "forfeit"             # fewer than two players were left
-
-
 BEFORE_DEAL: Final[Phase] = Phase.BEFORE_DEAL
 TURN_START: Final[Phase] = Phase.TURN_START
 DRAWN: Final[Phase] = Phase.DRAWN
@@ -43,77 +49,6 @@ POWER: Final[Phase] = Phase.POWER
 ROUND_OVER: Final[Phase] = Phase.ROUND_OVER
 MATCH_OVER: Final[Phase] = Phase.MATCH_OVER
 
-END_CABO: Final[EndReason] = EndReason.CABO
-END_DECK_EMPTY: Final[EndReason] = EndReason.DECK_EMPTY
-END_FORFEIT: Final[EndReason] = EndReason.FORFEIT
-S = TypeVar("S")
-
-
-class RoundResult:
-    """What a finished round came to; the replay report's ``rounds`` entries.
-
-    A plain class rather than a dataclass: in the compiled build a dataclass's generated
-    ``__init__`` stays interpreted, a slow call for every round. Equality, ``repr`` and copying
-    read ``FIELDS`` as a dataclass's would, and ``__reduce__`` keeps it picklable in both
-    builds.
-    """
-
-    FIELDS: ClassVar[tuple[str, ...]] = (
-        "round", "first", "players", "caller", "cabo_success", "end", "hands", "totals",
-        "points", "cumulative", "turns", "reshuffles", "special", "resets", "tiebreak")
-    __slots__ = FIELDS
-
-    def __init__(self, round: int, first: str, players: tuple[str, ...], caller: str | None,
-                 cabo_success: bool | None, end: EndReason, hands: dict[str, list[str]],
-                 totals: dict[str, int], points: dict[str, int], cumulative: dict[str, int],
-                 turns: int, reshuffles: int, special: tuple[str, ...] = (),
-                 resets: tuple[str, ...] = (), tiebreak: bool = False) -> None:
-        self.round = round
-        self.first = first
-        self.players = players
-        self.caller = caller
-        self.cabo_success = cabo_success
-        self.end = end
-        self.hands = hands
-        self.totals = totals
-        self.points = points
-        self.cumulative = cumulative
-        self.turns = turns
-        self.reshuffles = reshuffles
-        self.special = special
-        self.resets = resets
-        self.tiebreak = tiebreak
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _values(self, self.FIELDS) == _values(other, self.FIELDS)
-
-    def __repr__(self) -> str:
-        return _repr(self, self.FIELDS)
-
-    def __reduce__(self) -> tuple[type[RoundResult], tuple[Any, ...]]:
-        return RoundResult, tuple(_values(self, self.FIELDS))
-
-    def __copy__(self) -> RoundResult:
-        return RoundResult(*_values(self, self.FIELDS))
-
-    def __deepcopy__(self, memo: dict[int, object]) -> RoundResult:
-        new = RoundResult(*copy.deepcopy(_values(self, self.FIELDS), memo))
-        memo[id(self)] = new
-        return new
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "round": self.round, "first": self.first, "players": list(self.players),
-            "caller": self.caller, "cabo_success": self.cabo_success, "end": self.end,
-            "hands": self.hands, "totals": self.totals, "points": self.points,
-            "cumulative": self.cumulative, "turns": self.turns, "reshuffles": self.reshuffles,
-            "special": list(self.special), "resets": list(self.resets),
-            "tiebreak": self.tiebreak,
-        }
 
 
 class RoundState:
@@ -187,7 +122,13 @@ class RoundState:
 class GameState:
     """One match in progress: the match-long facts here, the round being played in
     ``round``. Mutated by ``engine.apply``; copy with ``snapshot()``. A plain class for the
-    compiled engine, like ``RoundState``."""
+    compiled engine, like ``RoundState``.
+
+    Readers outside the engine ask it questions (the read API, docs/engine-api.md):
+    ``observation(seat)``, ``knows(seat, place)``, ``legal_moves()`` and the table's public
+    facts (``deck_size()``, ``pile()``, ``to_act()``...), and read only the match facts
+    ``PUBLIC`` names; the round state and the other fields are the engine's own.
+    """
 
     FIELDS: ClassVar[tuple[str, ...]] = (
         "rules", "game_id", "players", "names", "seat", "values_of", "power_of",
@@ -195,7 +136,11 @@ class GameState:
         "cumulative", "reset_used", "rounds", "phase",
         "complete", "winners", "ending", "tiebreak", "events", "everybody", "seq_mode", "round",
         "tally")
-    __slots__ = FIELDS
+    __slots__ = FIELDS + ("_views", "_lister")
+    PUBLIC: ClassVar[tuple[str, ...]] = (
+        "rules", "game_id", "players", "names", "seat", "active", "cumulative", "rounds",
+        "phase", "complete", "winners", "tiebreak", "events", "seq_mode", "tally")
+    """The fields a reader outside the engine may read (never write)."""
 
     def __init__(self, rules: Ruleset, game_id: str, players: tuple[str, ...],
                  names: dict[str, object] | None = None, seat: dict[str, int] | None = None,
@@ -239,6 +184,9 @@ class GameState:
         self.seq_mode = seq_mode
         self.round: RoundState = RoundState() if round is None else round
         self.tally = tally              # a score sheet (record "tally"): rounds come as tallies
+        # what the read API remembers between questions (never copied nor compared)
+        self._views: Views | None = None
+        self._lister: MoveLister | None = None
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -304,29 +252,151 @@ class GameState:
             ids.append(r.drawn)
         return ids
 
+    # --- the read API (docs/engine-api.md) -------------------------------------------------
+    def observation(self, seat: int, own_row_only: bool = False) -> Observation:
+        """What the player at ``seat`` may know now (OpenSpiel's observation): the one
+        implementation is ``knowledge.Views``, which keeps the parts that rarely change
+        between questions. ``own_row_only``: ``rows`` holds only the player's own row (for a
+        bot that reads no other; every other field is the same)."""
+        views = self._views
+        if views is None:
+            from .knowledge import Views
+            views = self._views = Views()
+        return views.observe(self, seat, own_row_only)
+
+    def knows(self, seat: int, place: Place) -> bool:
+        """Whether the player at ``seat`` knows the card at ``place`` (it lies face up, or they
+        saw it: knowledge follows the card through swaps)."""
+        r = self.round
+        card = r.rows[place[0]][place[1]]
+        return r.face_up[card] or bool(r.known[card] >> seat & 1)
+
+    def knows_row(self, seat: int, owner: int) -> int:
+        """``knows(seat, (owner, i))`` for every position ``i`` of the owner's row, as the bits
+        of one number (bit ``i`` set: known), for a reader that asks about a whole row per
+        event."""
+        r = self.round
+        face_up, known = r.face_up, r.known
+        mask = 0
+        position = 1
+        for c in r.rows[owner]:
+            if face_up[c] or known[c] >> seat & 1:
+                mask |= position
+            position <<= 1
+        return mask
+
+    def legal_moves(self) -> Sequence[Event]:
+        """The moves of the player to act, as events ready for ``apply`` (draw or Cabo at a
+        turn's start, the placements of a drawn card, a power's uses): the placements lazy
+        (made when read), the other lists remembered per ruleset and table (``moves``)."""
+        lister = self._lister
+        if lister is None:
+            from .moves import MoveLister
+            lister = self._lister = MoveLister((self.rules, self.players))
+        return lister.moves(self)
+
+    def round_no(self) -> int:
+        """The number of the round being played (0 before the first deal)."""
+        return self.round.round_no
+
+    def turn(self) -> int:
+        """Turns begun in the round being played."""
+        return self.round.turn
+
+    def to_act(self) -> int:
+        """The seat whose turn it is (or was, once the round is over)."""
+        return self.round.current
+
+    def caller(self) -> int:
+        """The seat that called Cabo this round, or -1."""
+        return self.round.caller
+
+    def participants(self) -> tuple[int, ...]:
+        """The seats dealt into the round being played."""
+        return self.round.participants
+
+    def deck_size(self) -> int:
+        return len(self.round.deck)
+
+    def deck_top(self) -> str | None:
+        """The card a deck draw takes now (None: the draw pile is empty)."""
+        r = self.round
+        return r.codes[r.deck[-1]] if r.deck else None
+
+    def pile(self) -> list[str]:
+        """The discard pile, bottom first (it is public)."""
+        codes = self.round.codes
+        return [codes[c] for c in self.round.pile]
+
+    def pile_size(self) -> int:
+        return len(self.round.pile)
+
+    def row_size(self, seat: int) -> int:
+        return len(self.round.rows[seat])
+
+    def card(self, place: Place) -> str:
+        """The card at ``place`` (everybody's view: a referee's, not a player's)."""
+        r = self.round
+        return r.codes[r.rows[place[0]][place[1]]]
+
+    def drawn(self) -> str | None:
+        """The card the player to act holds (drawn, or taken from the pile), if any."""
+        r = self.round
+        return r.codes[r.drawn] if r.drawn >= 0 else None
+
+    def drawn_source(self) -> str | None:
+        """Where the held card came from (a ``DrawSource`` value), if a card is held."""
+        r = self.round
+        return r.drawn_source if r.drawn >= 0 else None
+
+    def pending_power(self) -> PowerKind | None:
+        """The power the player to act may use now, if any."""
+        return self.round.pending_power
+
+    def reshuffles(self) -> int:
+        """Reshuffles of the discard pile in the round being played."""
+        return self.round.reshuffles
+
+    def value_of(self, code: str) -> int:
+        """A card's value under the match's ruleset."""
+        return self.values_of[code]
+
+    # cards by id (the round's card numbers, as ``Outcome.learned`` names them): what a
+    # player knows follows the card, not the place, so a reader that follows knowledge
+    # across moves (the words of an event, the timeline) holds ids
+    def card_count(self) -> int:
+        """How many cards the round holds (ids are 0 to this, exclusive)."""
+        return len(self.round.codes)
+
+    def card_id(self, place: Place) -> int:
+        return self.round.rows[place[0]][place[1]]
+
+    def row_ids(self, seat: int) -> list[int]:
+        """The ids of a seat's row, left to right (a copy)."""
+        return self.round.rows[seat][:]
+
+    def code(self, card: int) -> str:
+        return self.round.codes[card]
+
+    def value(self, card: int) -> int:
+        return self.round.values[card]
+
+    def face_up(self, card: int) -> bool:
+        return self.round.face_up[card]
+
+    def sees(self, seat: int, card: int) -> bool:
+        """Whether the player at ``seat`` knows the card ``card`` (``knows`` by id)."""
+        r = self.round
+        return r.face_up[card] or bool(r.known[card] >> seat & 1)
+
+    def drawn_id(self) -> int:
+        """The id of the card held by the player to act, or -1."""
+        return self.round.drawn
+
+    def pile_top_id(self) -> int | None:
+        pile = self.round.pile
+        return pile[-1] if pile else None
+
     def snapshot(self) -> GameState:
         """An independent copy, for ``--until`` and step-through views; never on the hot path."""
         return copy.deepcopy(self)
-
-
-def _values(obj: object, names: tuple[str, ...]) -> list[Any]:
-    return [getattr(obj, name) for name in names]
-
-
-def _repr(obj: object, names: tuple[str, ...]) -> str:
-    shown = ", ".join(f"{name}={getattr(obj, name)!r}" for name in names)
-    return f"{type(obj).__name__}({shown})"
-
-
-def _copy_into(new: S, old: S, names: tuple[str, ...], memo: dict[int, object] | None) -> S:
-    """``new`` given ``old``'s fields: the same objects (``copy.copy``), or deep copies
-    (``copy.deepcopy``, ``memo`` its memo). Written out because a compiled (native) class
-    cannot be rebuilt by ``copy``'s default ``__reduce_ex__``."""
-    if memo is None:
-        for name in names:
-            setattr(new, name, getattr(old, name))
-        return new
-    memo[id(old)] = new
-    for name in names:
-        setattr(new, name, copy.deepcopy(getattr(old, name), memo))
-    return new

@@ -17,11 +17,11 @@ import cabo_log.log.append
 import cabo_log.play.chance
 import cabo_log.play.lines
 import cabo_log.play.match
-import cabo_log.play.moveset
 import cabo_log.play.random_bot
-import cabo_log.play.state_access
 import engine.game
 import engine.knowledge
+import engine.moves
+import engine.moveset
 from cabo_log.play.simulate import game_seed, simulate, write_games
 
 TABLES = [  # ruleset, players, bots, forfeit rate, auto rate
@@ -31,7 +31,7 @@ TABLES = [  # ruleset, players, bots, forfeit rate, auto rate
     ("online", 4, "random,cautious", 0.02, 0.05),
 ]
 MODULES = (engine.game, engine.knowledge, cabo_log.play.match, cabo_log.play.random_bot,
-           cabo_log.play.moveset, cabo_log.play.state_access, cabo_log.play.lines,
+           engine.moves, engine.moveset, cabo_log.play.lines,
            cabo_log.play.chance, cabo_log.log.append)
 
 

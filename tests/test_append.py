@@ -130,7 +130,7 @@ def test_illegal_events_are_refused_and_change_nothing(sample: Path, tmp_path: P
 def _engine_keeps_power_on_rejection() -> bool:
     """Whether the engine leaves a pending power alone when it refuses an event."""
     g = _at_pending_power()[1]
-    intruder = g.players[(g.round.current + 1) % len(g.players)]
+    intruder = g.players[(g.to_act() + 1) % len(g.players)]
     before = g.phase
     try:
         apply(g, parse_event({"type": "discard", "player": intruder, "seq": g.events}))
@@ -161,12 +161,12 @@ def test_refused_event_while_a_power_is_pending(tmp_path: Path) -> None:
     out = write_log(tmp_path / "p.jsonl", lines, fsync=False).path
     with GameLog.open(out) as log:
         state = fingerprint(log.state)
-        intruder = g.players[(g.round.current + 1) % len(g.players)]
+        intruder = g.players[(g.to_act() + 1) % len(g.players)]
         with pytest.raises(CaboLogError) as caught:  # (the next turn would be theirs)
             log.append({"type": "discard", "player": intruder})
         assert caught.value.code == "nothing_drawn"
         assert fingerprint(log.state) == state
-        current = g.players[g.round.current]
+        current = g.players[g.to_act()]
         log.append({"type": "skip", "player": current})  # the power is still there
 
 
@@ -257,4 +257,4 @@ def test_a_pending_power_stays_pending_for_the_next_append(tmp_path: Path) -> No
     out = write_log(tmp_path / "p.jsonl", lines, fsync=False).path
     with GameLog.open(out) as log:
         assert log.state is not None and log.state.phase == POWER
-        log.append({"type": "skip", "player": g.players[g.round.current]})
+        log.append({"type": "skip", "player": g.players[g.to_act()]})

@@ -31,7 +31,7 @@ def test_an_empty_sequence_has_no_choice() -> None:
 def test_the_lazy_lists_count_combinations_like_math_comb() -> None:
     import math
 
-    from cabo_log.play.moveset import comb
+    from engine.moveset import comb
 
     assert [comb(n, k) for n in range(30) for k in range(-1, 8)] == [
         math.comb(n, k) if k >= 0 else 0 for n in range(30) for k in range(-1, 8)]

@@ -13,11 +13,11 @@ from cabo_log.log.logfile import iter_events, iter_lines
 from cabo_log.log.replay import ReplayVisitor, replay_bytes
 from cabo_log.play.counting import known_to_fail
 from cabo_log.play.lines import line_bytes, plan, stamp
-from cabo_log.play.moveset import Placements, moves_for
 from engine import Event, GameState, Outcome
 from engine.events import Replace, to_dict
 from engine.knowledge import observe
 from engine.moves import legal_moves
+from engine.moveset import Placements
 from engine.state import DRAWN
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
@@ -32,7 +32,7 @@ class _Drawn(ReplayVisitor[None]):
     def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
         if state.phase != DRAWN:
             return
-        lazy, listed = moves_for(state), legal_moves(state)
+        lazy, listed = state.legal_moves(), legal_moves(state)
         assert isinstance(lazy, Placements)
         assert list(lazy) == listed and len(lazy) == len(listed) and bool(lazy)
         assert [lazy[i] for i in range(len(listed))] == listed
@@ -40,7 +40,7 @@ class _Drawn(ReplayVisitor[None]):
         grouped = [m for group in lazy.kinds().values() for m in group]
         assert grouped == listed
         for seat in range(len(state.players)):   # as each player would see that row
-            row = observe(state, state.players[seat]).rows.get(state.players[state.round.current])
+            row = observe(state, state.players[seat]).rows.get(state.players[state.to_act()])
             if row is None:
                 continue
             values = state.rules.values()
@@ -66,7 +66,7 @@ def test_placements_are_the_engines_list(path: Path) -> None:
 def test_unranking_covers_long_rows() -> None:
     from itertools import combinations
 
-    from cabo_log.play.moveset import Combos
+    from engine.moveset import Combos
 
     combos = Combos("ana", 9, 2, 4)
     expected = [c for k in (2, 3, 4) for c in combinations(range(9), k)]

@@ -67,7 +67,7 @@ def next_legal(g: GameState) -> Event | None:
     """Some event the state must accept now (None before a deal)."""
     moves: list[Event] = legal_moves(g)
     if needs_reshuffle(g):
-        moves = [Reshuffle(None, False, tuple(g.round.codes[c] for c in g.round.pile[:-1]))]
+        moves = [Reshuffle(None, False, tuple(g.pile()[:-1]))]
     if not moves:
         moves = [m for p in g.players for m in peek_moves(g, p)] + snap_moves(g)
     if not moves:

@@ -30,7 +30,7 @@ from cabo_log.log.replay import replay_file
 from cabo_log.play.simulate import simulate_game
 from engine import GameState, apply, finish, new_game
 from engine.events import Cabo, Power, Replace, Skip
-from engine.knowledge import known_total, visible
+from engine.knowledge import known_total
 from engine.state import END_FORFEIT, POWER
 
 # (ruleset, players, options, bots, forfeit_rate, games)
@@ -90,14 +90,14 @@ class Walk:
             if isinstance(event, Cabo):
                 seat = g.seat[event.player]
                 known, known_sum = known_total(g, seat)
-                self.calls.append({"round": g.round.round_no, "turn": g.round.turn + 1,
-                                   "hand": len(g.round.rows[seat]), "known": known,
+                self.calls.append({"round": g.round_no(), "turn": g.turn() + 1,
+                                   "hand": g.row_size(seat), "known": known,
                                    "known_total": known_sum, "caller": event.player})
             if isinstance(event, Replace):
                 seat = g.seat[event.player]
-                row = list(g.round.rows[seat])
+                row = g.row_ids(seat)
                 before_total = g.row_total(seat)
-                knew = all(visible(g, seat, row[p]) for p in event.positions)
+                knew = all(g.sees(seat, row[p]) for p in event.positions)
             if isinstance(event, Power) and event.cards is not None and pending is not None:
                 user = g.seat[event.player]
                 sides = [(g.seat[name], pos) for name, pos in event.cards]
@@ -105,12 +105,11 @@ class Walk:
                 if own:
                     mine = own[0]
                     other = sides[1] if sides[0] == mine else sides[0]
-                    given = g.round.rows[mine[0]][mine[1]]
-                    got = g.round.rows[other[0]][other[1]]
-                    pending.update(involved=True, given=g.round.values[given],
-                                   received=g.round.values[got],
-                                   knew_given=visible(g, user, given),
-                                   knew_received=visible(g, user, got))
+                    given = g.card_id(mine)
+                    got = g.card_id(other)
+                    pending.update(involved=True, given=g.value(given), received=g.value(got),
+                                   knew_given=g.sees(user, given),
+                                   knew_received=g.sees(user, got))
             done = apply(g, event)
             if isinstance(event, Replace):
                 self.replaces.append({"cards": len(event.positions), "knew": knew,
@@ -122,7 +121,7 @@ class Walk:
                 if isinstance(event, Power) and g.seat[event.player] == pending["seat"]:
                     pending["outcome"] = "used"
                     if event.target is not None:
-                        pending["seen"] = g.values_of[done.card] if done.card else None
+                        pending["seen"] = g.value_of(done.card) if done.card else None
                 elif isinstance(event, Skip):
                     pending["outcome"] = "skipped"
                 elif done.lapsed is not None:
@@ -131,7 +130,7 @@ class Walk:
                     self.powers.append(pending)
                     pending = None
             if g.phase == POWER and pending is None:
-                pending = {"power": g.round.pending_power, "seat": g.round.current}
+                pending = {"power": g.pending_power(), "seat": g.to_act()}
         assert g is not None
         finish(g)
         if pending is not None:

@@ -1,22 +1,22 @@
-"""The simulator's hot paths give exactly what the engine's general ones give: incremental
-observations are ``engine.knowledge.observe``, remembered move lists are ``legal_moves``, the
+"""The simulator's hot paths give exactly what the engine's general ones give: the state's
+remembered observations and move lists are a fresh state's and ``legal_moves``, the
 writer's single-event path writes what ``append`` writes and refuses what it refuses; and a
 seed keeps giving the same games, byte for byte."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from typing import Any
 
 import pytest
 
 from cabo_log.log.append import EventWriter, MemorySink
-from cabo_log.play import moveset, state_access
 from cabo_log.play.lines import stamp
 from cabo_log.play.simulate import check_run, game_seed, simulate, write_games
 from engine import CaboLogError, Event, GameState
 from engine.events import Draw, Skip
-from engine.knowledge import Observation, observe
+from engine.knowledge import Observation
 from engine.moves import legal_moves
 
 TABLES: list[tuple[str, dict[str, Any], int, str, float, float]] = [
@@ -35,30 +35,34 @@ TABLES: list[tuple[str, dict[str, Any], int, str, float, float]] = [
 def test_every_observation_and_move_list_is_the_engines(
         monkeypatch: pytest.MonkeyPatch, ruleset: str, options: dict[str, Any], players: int,
         bots: str, forfeits: float, autos: float) -> None:
+    """What the state remembers between questions (observations, move lists) gives what a
+    copy asked for the first time gives, at every decision of many matches."""
     checked = {"observations": 0, "moves": 0, "partial": 0}
-    observed = state_access.Observer.observe
-    listed = moveset.MoveLister.moves
+    observed = GameState.observation
+    listed = GameState.legal_moves
 
-    def check_observe(self: state_access.Observer, player: str, own_row_only: bool = False
+    def check_observe(self: GameState, seat: int, own_row_only: bool = False
                       ) -> Observation:
-        mine = observed(self, player, own_row_only)
-        engines = observe(self.g, player)
+        mine = observed(self, seat, own_row_only)
+        fresh = copy.copy(self)   # the same round, nothing remembered
+        engines = observed(fresh, seat)
         if own_row_only:   # partial: the player's own row alone, every other field whole
-            assert set(mine.rows) == set(engines.rows) & {player}
+            assert set(mine.rows) == set(engines.rows) & {self.players[seat]}
             checked["partial"] += 1
-            engines.rows = {name: row for name, row in engines.rows.items() if name == player}
+            engines.rows = {name: row for name, row in engines.rows.items()
+                            if name == self.players[seat]}
         assert mine == engines
         checked["observations"] += 1
         return mine
 
-    def check_moves(self: moveset.MoveLister, g: GameState) -> Any:
-        mine = listed(self, g)
-        assert list(mine) == legal_moves(g)
+    def check_moves(self: GameState) -> Any:
+        mine = listed(self)
+        assert list(mine) == legal_moves(self)
         checked["moves"] += 1
         return mine
 
-    monkeypatch.setattr(state_access.Observer, "observe", check_observe)
-    monkeypatch.setattr(moveset.MoveLister, "moves", check_moves)
+    monkeypatch.setattr(GameState, "observation", check_observe)
+    monkeypatch.setattr(GameState, "legal_moves", check_moves)
     for index in range(3):
         simulate(ruleset, players=players, seed=game_seed(21, index), options=options,
                  bots=bots, forfeit_rate=forfeits, auto_rate=autos)
@@ -68,42 +72,33 @@ def test_every_observation_and_move_list_is_the_engines(
 
 def test_observations_are_new_objects_that_share_only_frozen_parts() -> None:
     game = simulate("edition1", players=2, seed=4, bots="random")
-    observer = state_access.Observer(game.state)
-    one, two = observer.observe("ana"), observer.observe("ana")
+    one, two = game.state.observation(0), game.state.observation(0)
     assert one == two and one is not two and one.rows is not two.rows
     assert isinstance(one.discard, tuple) and all(isinstance(r, tuple) for r in one.rows.values())
 
 
 def test_an_observation_kept_by_a_bot_stays_what_it_was_when_handed_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Observations are computed as they are read; one a bot keeps (read later, after the
-    state moved on) still shows the moment it was handed out, whichever fields were read
-    before: the engine's observation taken at that moment, field for field."""
-    kept: list[tuple[Observation, Observation, str]] = []
-    observed = state_access.Observer.observe
-    read_first = ("rows", "discard", "turn", None)
+    """What observations share (the discard pile, the scores, the names) is replaced when it
+    changes, never changed in place: one a bot keeps still shows the moment it was handed
+    out, after the match went on."""
+    kept: list[tuple[Observation, str]] = []
+    observed = GameState.observation
 
-    def keep(self: state_access.Observer, player: str, own_row_only: bool = False
-             ) -> Observation:
-        mine = observed(self, player, own_row_only)
-        first = read_first[len(kept) % len(read_first)]
-        if first is not None:
-            getattr(mine, first)   # some fields read now, the rest only after the match
-        engines = observe(self.g, player)
-        if own_row_only:   # a partial observation: the player's own row alone
-            engines.rows = {name: row for name, row in engines.rows.items() if name == player}
-        kept.append((mine, engines, str(first)))
+    def keep(self: GameState, seat: int, own_row_only: bool = False) -> Observation:
+        mine = observed(self, seat, own_row_only)
+        kept.append((mine, repr(mine)))
         return mine
 
-    monkeypatch.setattr(state_access.Observer, "observe", keep)
+    monkeypatch.setattr(GameState, "observation", keep)
     for ruleset, players, bots in (("edition1", 2, "random"), ("golf", 4, "random,greedy"),
                                    ("online", 3, "random")):
         simulate(ruleset, players=players, seed=game_seed(9, players), bots=bots,
                  forfeit_rate=0.02 if ruleset == "online" else 0.0)
     assert len(kept) > 300
-    for mine, engines, first in kept:
-        assert type(mine) is Observation, first   # completed when the state moved on
-        assert mine == engines and vars(mine) == vars(engines), first
+    assert len({text for _, text in kept}) > 100
+    for mine, then in kept:
+        assert repr(mine) == then
 
 
 # --- the writer's single-event path ----------------------------------------------------------
@@ -205,13 +200,16 @@ def test_deck_draws_name_their_card() -> None:
     assert draws and all("card" in e for e in draws)
 
 
-def test_play_reaches_neither_into_pages_nor_into_the_state_outside_state_access() -> None:
+def test_play_reaches_not_into_pages() -> None:
     """The data flow runs log -> play -> pages: play/ imports nothing of pages/ (the words of
-    events live in log/words); and only play/state_access reads the round's internals."""
+    events live in log/words). Reading the state goes through its read API everywhere
+    (tests/test_read_api.py)."""
     import ast
     from pathlib import Path
 
-    play = Path(state_access.__file__).parent
+    import cabo_log.play.match
+
+    play = Path(cabo_log.play.match.__file__).parent
     for path in sorted(play.glob("*.py")):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
@@ -219,6 +217,3 @@ def test_play_reaches_neither_into_pages_nor_into_the_state_outside_state_access
                 assert not node.module.startswith("cabo_log.pages"), (path.name, node.module)
             if isinstance(node, ast.Import):
                 assert all(not a.name.startswith("cabo_log.pages") for a in node.names)
-    match = (play / "match.py").read_text()
-    for internal in ("g.rows", "g.deck", "g.pile", "g.codes", "g.current", ".round."):
-        assert internal not in match, internal

@@ -339,13 +339,13 @@ class Features(ReplayVisitor):
         elif isinstance(event, Forfeit):
             if effect.discarded:
                 seen["forfeit holding a drawn card"] += 1
-            if state.round.caller >= 0 and state.players[state.round.caller] == event.player:
+            if state.caller() >= 0 and state.players[state.caller()] == event.player:
                 seen["caller forfeits"] += 1
         elif isinstance(event, Reshuffle) and state.phase == "drawn":
             seen["reshuffle before a penalty card"] += 1
         elif isinstance(event, Deal) and state.ending:
             seen["extra round after a tie"] += 1
-        if state.phase == "turn_start" and not state.round.deck and not state.round.pile:
+        if state.phase == "turn_start" and not state.deck_size() and not state.pile_size():
             seen["both piles empty"] += 1
 
     def end(self, state: GameState) -> None:
@@ -368,7 +368,7 @@ class Features(ReplayVisitor):
             if any(r.points[p] == 0 < r.totals[p] and p != r.caller for p in r.points):
                 seen["lowest hand scores 0"] += 1
             if any(v < 0 for hand in r.hands.values()
-                   for v in (state.values_of[c] for c in hand)):
+                   for v in (state.value_of(c) for c in hand)):
                 seen["red king"] += 1
         last = state.rounds[-1]
         if last.resets:

@@ -162,7 +162,7 @@ def summarise(ev: Evaluation) -> DecisionResult:
     loss = 0.0 if forced else ev.loss
     stderr = 0.0 if forced else ev.stderr
     return DecisionResult(
-        seq=d.seq, line=d.line, player=d.player, kind=d.kind, round=g.round.round_no,
+        seq=d.seq, line=d.line, player=d.player, kind=d.kind, round=g.round_no(),
         chosen=d.chosen, chosen_text=past(d.chosen, g), best=ev.best.move,
         best_text=infinitive(ev.best.move, g),
         expected=ev.chosen.mean if ev.chosen.points else None, loss=loss, stderr=stderr,

@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from cabo_log.analysis.worlds import Pools, fork
 from cabo_log.log.logfile import iter_events, iter_lines
 from engine import CaboLogError, Event, GameStart, GameState, LogSyntaxError, apply, new_game
 from engine.events import Cabo, Discard, Draw, Forfeit, Power, Replace, Skip, with_fields
 from engine.knowledge import row_view
 from engine.moves import legal_moves
 from engine.state import DRAWN, POWER, TURN_START
+from engine.worlds import Pools, fork
 
 
 class Kind(StrEnum):
@@ -121,7 +121,7 @@ def _decision_before(g: GameState, pools: Pools, event: Event, index: int,
     """The decision ``event`` makes (or the lapse it implies), seen from before it."""
     if g.phase not in (TURN_START, DRAWN, POWER) or event.auto:
         return None
-    seat = g.round.current
+    seat = g.to_act()
     player = g.players[seat]
     chosen: Event | None = None
     implicit = False
@@ -147,14 +147,14 @@ def _options(g: GameState, chosen: Event) -> list[Event]:
     chosen: looking at a card the player already sees (the same as skipping the power), a
     multi-replacement the player does not know to succeed (a gamble that grows the row and
     shows the cards), a blind swap of two cards the player has not seen."""
-    seat = g.round.current
+    seat = g.to_act()
     key = option_key(chosen)
     views = {p: row_view(g, seat, g.seat[p]) for p in g.players if g.in_round(g.seat[p])}
     options: list[Event] = []
     for move in legal_moves(g):
         if option_key(move) == key:
             options.append(chosen)
-        elif worth_comparing(move, views, g.values_of):
+        elif worth_comparing(move, views, g.rules.values()):
             options.append(move)
     if key not in {option_key(m) for m in options}:
         options.append(chosen)

@@ -1,6 +1,6 @@
 """Expected round points of every option of one decision, from the deciding player's knowledge.
 
-For world k = 0..N-1 (``worlds.sample_world``: the cards the player could not see re-dealt),
+For world k = 0..N-1 (``engine.worlds.sample_world``: the cards the player could not see re-dealt),
 every option is applied to a copy of that world and the round is played on by the rollout
 policy with the random stream of world k. The same worlds and streams serve every option
 (common random numbers), so the *differences* between options are much less noisy than the
@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 
 from cabo_log.analysis.decisions import Decision, option_key
 from cabo_log.analysis.marks import mark_of
+from cabo_log.analysis.movecache import MoveCache
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table
-from cabo_log.analysis.worlds import MoveCache, fork, sample_world
 from engine import Event, GameState
+from engine.worlds import fork, sample_world
 
 DEFAULT_ROLLOUTS = 8    # worlds per finalist option (README: how the noise falls with more)
 MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from cabo_log.analysis.worlds import MoveCache, fast_observe
+from cabo_log.analysis.movecache import MoveCache
 from cabo_log.play.bots import BOTS, Bot, GreedyBot, make_bot
 from cabo_log.play.match import shuffled_cards
 from engine import GameState, InconsistentLogError, Ruleset, apply
@@ -52,7 +52,7 @@ def make_policy(name: str, rules: Ruleset) -> Bot:
 
 
 class Table:
-    """Plays a playable state (``worlds.playable``) on with one bot per seat."""
+    """Plays a playable state (``engine.worlds.playable``) on with one bot per seat."""
 
     def __init__(self, g: GameState, policy: str, rng: random.Random,
                  cache: MoveCache | None = None) -> None:
@@ -93,12 +93,11 @@ class Table:
             if g.rules.snap and self.snaps < MAX_SNAPS and self._snap():
                 return
             self.snaps = 0
-            if g.round.turn >= MAX_TURNS and g.round.caller < 0:
-                self.apply(Cabo(None, False, g.players[g.round.current]))
+            if g.turn() >= MAX_TURNS and g.caller() < 0:
+                self.apply(Cabo(None, False, g.players[g.to_act()]))
                 return
-        seat = g.round.current
-        name = g.players[seat]
-        move = self.bots[seat].choose(fast_observe(g, name), self.cache.legal(g), self.rng)
+        seat = g.to_act()
+        move = self.bots[seat].choose(g.observation(seat), self.cache.legal(g), self.rng)
         self.apply(move)
 
     def _snap(self) -> bool:
@@ -108,12 +107,12 @@ class Table:
             return False
         count = len(g.players)
         for k in range(count):
-            seat = (g.round.current + k) % count
+            seat = (g.to_act() + k) % count
             name = g.players[seat]
             mine = [m for m in options if isinstance(m, Snap) and m.player == name]
             if len(mine) < 2:
                 continue  # an empty (or one-card) row keeps its card, as the simulator does
-            choice = self.bots[seat].snap(fast_observe(g, name), mine, self.rng)
+            choice = self.bots[seat].snap(g.observation(seat), mine, self.rng)
             if choice is not None:
                 self.snaps += 1
                 self.apply(choice)

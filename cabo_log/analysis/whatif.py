@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from cabo_log.analysis.decisions import NeedsFullRecord
+from cabo_log.analysis.movecache import MoveCache
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table
-from cabo_log.analysis.worlds import MoveCache, playable, shuffle_deck
 from cabo_log.log.replay import replay_bytes
 from engine import CaboLogError, GameState, apply, parse_event
 from engine.events import to_dict
 from engine.state import DRAWN, POWER, TURN_START
+from engine.worlds import playable, shuffle_deck
 
 DEFAULT_PLAYOUTS = 200
 Z95 = 1.96
@@ -126,7 +127,7 @@ def whatif_bytes(data: bytes, file: str | None = None, *, seq: int,
     """See the module docstring."""
     g = position_at(data, file, seq, move)
     in_round = g.phase in (TURN_START, DRAWN, POWER)
-    round_no = g.round.round_no if in_round or g.rounds else 1
+    round_no = g.round_no() if in_round or g.rounds else 1
     samples: list[tuple[dict[str, int], tuple[str, ...]]] = []
     cache = MoveCache()
     for k in range(playouts):

@@ -31,7 +31,7 @@ def infinitive(move: Event, g: GameState) -> str:
     if isinstance(move, Replace):
         return "replace " + _and([str(p) for p in move.positions])
     if isinstance(move, Skip):
-        return f"skip the {g.round.pending_power or 'power'}"
+        return f"skip the {g.pending_power() or 'power'}"
     if isinstance(move, Power):
         return _power(move, "peek at", "spy on", "swap")
     return type(move).__name__.lower()
@@ -68,7 +68,7 @@ def past(move: Event, g: GameState) -> str:
         cards = _and([a_card(row[p]) for p in move.positions if p < len(row)])
         return f"replaced {_and([str(p) for p in move.positions])} ({cards}) with {held}"
     if isinstance(move, Skip):
-        return f"skipped the {g.round.pending_power or 'power'}"
+        return f"skipped the {g.pending_power() or 'power'}"
     if isinstance(move, Power):
         return _power(move, "peeked at", "spied on", "swapped")
     return type(move).__name__.lower()

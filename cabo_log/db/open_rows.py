@@ -163,27 +163,30 @@ class PowerRows:
         self.out = PowerColumns() if out is None else out
         self.names = names
         self.open = False   # a row is started and not closed
-        self.known: list[int] | None = None   # what was known when the power was earned
+        # what the user knew of each place (by seat, then position) when the power was earned
+        self.known: list[list[bool]] | None = None
 
     def start(self, g: GameState) -> None:
         """A power is pending (``g.phase`` is POWER) and was not seen before."""
-        r = g.round
-        top = r.pile[-1]
-        power = r.pending_power
-        assert power is not None
+        top = g.discard_top()
+        power = g.pending_power()
+        assert power is not None and top is not None
+        seat = g.to_act()
         names, o = self.names, self.out   # (``names.code``, not a bound method: native)
-        write_i32_le(o.round, r.round_no)
-        write_i32_le(o.turn, r.turn)
+        write_i32_le(o.round, g.round_no())
+        write_i32_le(o.turn, g.turn())
         write_i32_le(o.seq, g.events - 1)
-        write_i32_le(o.player, names.code(g.players[r.current]))
-        write_i32_le(o.card, names.code(r.codes[top]))
-        write_i16_le(o.card_value, r.values[top])
+        write_i32_le(o.player, names.code(g.players[seat]))
+        write_i32_le(o.card, names.code(top))
+        write_i16_le(o.card_value, g.value_of(top))
         write_i32_le(o.power, names.code(power))
         self.open = True
-        # what is known now is what the user knows when using the power (a swap on a final
-        # turn ends the round, which reveals every hand before the visitor sees it); only a
-        # swap reads it (``knew_given``, ``knew_received``)
-        self.known = r.known[:] if power == SWAP else None
+        # what the user knows now of every place is what they know when using the power (a
+        # swap on a final turn ends the round, which reveals every hand before the visitor
+        # sees it; nothing moves in between); only a swap reads it (``knew_given``,
+        # ``knew_received``)
+        self.known = ([[g.knows(seat, (p, i)) for i in range(g.row_size(p))]
+                       for p in range(len(g.players))] if power == SWAP else None)
 
     def close(self, outcome: str, use_seq: int | None) -> None:
         """``skipped``, ``passed`` (the next turn began) or ``lapsed`` (log ended): unused."""
@@ -241,7 +244,7 @@ class PowerRows:
             optional_i16(o.seen_value, o.has_seen_value, None)
         else:
             write_i32_le(o.seen, names.code(seen))
-            optional_i16(o.seen_value, o.has_seen_value, g.values_of[seen])
+            optional_i16(o.seen_value, o.has_seen_value, g.value_of(seen))
         self._no_swap()
 
     def swapped(self, e: Power, g: GameState, out: Outcome, gain: int | None, seat: int
@@ -257,13 +260,10 @@ class PowerRows:
         knew_given: bool | None = None
         knew_received: bool | None = None
         known = self.known
-        if known is not None:
-            bit = 1 << seat
-            rows = g.round.rows
-            knew_given = bool(known[rows[b][pos_b]] & bit)   # what left a is at b
-            knew_received = bool(known[rows[a][pos_a]] & bit)
+        if known is not None:   # the card given left a's place, the one received b's
+            knew_given = known[a][pos_a]
+            knew_received = known[b][pos_b]
         (player_a, position_a), (player_b, position_b) = cards
-        values_of = g.values_of
         names, o = self.names, self.out
         self._end("used", True, g.events - 1)
         write_i32_le(o.target_player, 0)
@@ -276,9 +276,9 @@ class PowerRows:
         optional_i16(o.swap_position_b, o.has_swap_position_b, position_b)
         _flag(o.user_involved, a == seat)
         write_i32_le(o.given, names.code(given))
-        optional_i16(o.given_value, o.has_given_value, values_of[given])
+        optional_i16(o.given_value, o.has_given_value, g.value_of(given))
         write_i32_le(o.received, names.code(received))
-        optional_i16(o.received_value, o.has_received_value, values_of[received])
+        optional_i16(o.received_value, o.has_received_value, g.value_of(received))
         _flag(o.knew_given, knew_given)
         _flag(o.knew_received, knew_received)
         optional_i16(o.gain, o.has_gain, gain)
@@ -296,18 +296,17 @@ class CallRows:
 
     def start(self, g: GameState, out: Outcome, caller_turn: int) -> None:
         """A Cabo call (``g`` is the state after it)."""
-        r = g.round
-        seat = r.caller
+        seat = g.caller()
         others = [g.row_total(p) for p in g.active_participants() if p != seat]
         count: int | None = None
         total: int | None = None
         if out.round_ended is None:
             count, total = known_total(g, seat)
         # else the round ended at once (no final turn was possible) and revealed every hand
-        hand = len(r.rows[seat])
+        hand = g.row_size(seat)
         self.caller = g.players[seat]
-        self.open = (r.round_no, g.events - 1, r.turn, caller_turn, self.caller,
-                     len(r.participants), hand, g.row_total(seat), count, total,
+        self.open = (g.round_no(), g.events - 1, g.turn(), caller_turn, self.caller,
+                     len(g.participants()), hand, g.row_total(seat), count, total,
                      hand - count if count is not None else None,
                      min(others) if others else None)
 

@@ -125,7 +125,7 @@ class GameRows(EventProjector):
         if powers.open and out.lapsed is not None:
             powers.close("passed", g.events - 1)
         if isinstance(e, Draw):   # by frequency; compiled, each test is a type comparison
-            seat = g.round.current
+            seat = g.to_act()
             self.drawer = seat
             self._common(self.draws_c, line, self._player(e.player, seat), e, g, out)
             self.draws.append(self._draw(e, g, seat))
@@ -162,7 +162,7 @@ class GameRows(EventProjector):
             self.snaps += self._snap(e, g, out)
             _cards_or_null(self.snap_discarded, out.discarded, self.list_cards)
         elif isinstance(e, Cabo):
-            seat = g.round.caller
+            seat = g.caller()
             turns = self.turns_of
             turns[seat] = turns[seat] + 1   # (not ``+=``: compiled, a generic in-place add)
             self.calls.start(g, out, turns[seat])
@@ -218,45 +218,34 @@ class GameRows(EventProjector):
                 out: Outcome) -> None:
         """Write the ``COMMON`` columns of an event's row to its kind's buffers (``player``:
         the player's code, 0 for the kinds without). ``player`` and ``card`` are ``CODED``."""
-        r = g.round
         write_i32_le(c.seq, g.events - 1)
         write_i64_le(c.line, line)
-        write_i32_le(c.round, r.round_no)
-        write_i32_le(c.turn, r.turn)
+        write_i32_le(c.round, g.round_no())
+        write_i32_le(c.turn, g.turn())
         write_i32_le(c.player, player)
         c.auto.append(1 if e.auto else 0)
         card = out.card
         if card is not None:
             known = self.cards.get(card)
             if known is None:   # the card's code and value, once per game
-                known = self.cards[card] = (self.names.code(card), g.values_of[card])
+                known = self.cards[card] = (self.names.code(card), g.value_of(card))
             write_i32_le(c.card, known[0])
             write_i16_le(c.value, known[1])
             c.has_value.append(1)
         else:
             _no_card(c)
-        write_i16_le(c.deck_left, len(r.deck))
+        write_i16_le(c.deck_left, g.deck_size())
         c.has_deck.append(1)
         c.implicit_skip.append(0 if out.lapsed is None else 1)
         c.round_ended.append(0 if out.round_ended is None else 1)
 
     # --- the handlers of the frequent kinds: their own columns ----------------------------
     def _draw(self, e: Draw, g: GameState, seat: int) -> int:
-        r = g.round
         turns = self.turns_of
         turns[seat] = turns[seat] + 1   # (not ``+=``: compiled, a generic in-place add)
         # what the drawer knows of their row now is what they know when they place the card
-        # (a face-up card is always known to everybody, so ``known`` says it all)
         # (one bit a position of the row, no list per draw)
-        known = r.known
-        bit = 1 << seat
-        mask = 0
-        position = 1
-        for c in r.rows[seat]:
-            if known[c] & bit:
-                mask |= position
-            position <<= 1
-        self.before_replace = mask
+        self.before_replace = g.knows_row(seat, seat)
         source = e.source
         if source == "deck":   # most draws: compared by value (the decoder's new str is not
             code = self.deck_code   # hashed yet), looked up once a game
@@ -267,16 +256,15 @@ class GameRows(EventProjector):
 
     def _replace(self, e: Replace, g: GameState, out: Outcome) -> Row:
         """The own columns of a replace (its numbered ones written here)."""
-        values_of = g.values_of
         card = out.card
         assert card is not None
         if out.success:
-            delta = values_of[card]
+            delta = g.value_of(card)
             for code in out.discarded:
-                delta -= values_of[code]
+                delta -= g.value_of(code)
         else:
-            penalty = values_of[out.penalty] if out.penalty is not None else 0
-            delta = values_of[card] + penalty
+            penalty = g.value_of(out.penalty) if out.penalty is not None else 0
+            delta = g.value_of(card) + penalty
         self.replace_into.optional(e.into)
         self.replace_delta.add(delta)
         known = self.before_replace
@@ -305,7 +293,7 @@ class GameRows(EventProjector):
         gain: int | None = None
         seat = self._seat(e.player, g)
         if out.places[0][0] == seat:   # the user's own place comes first
-            gain = g.values_of[given] - g.values_of[received]
+            gain = g.value_of(given) - g.value_of(received)
         self.powers.swapped(e, g, out, gain, seat)
         (sa, spa), (sb, spb) = cards
         self.power_target.optional(None)
@@ -319,24 +307,17 @@ class GameRows(EventProjector):
         card = out.card
         penalty = out.penalty
         if out.success:
-            delta = -g.values_of[card] if card is not None else 0
+            delta = -g.value_of(card) if card is not None else 0
         else:
-            delta = g.values_of[penalty] if penalty is not None else 0
+            delta = g.value_of(penalty) if penalty is not None else 0
         self.snap_position.add(e.position)
         self.snap_delta.add(delta)
         return out.success, penalty
 
     def _deal(self, e: Deal, g: GameState) -> None:
-        r = g.round
-        codes, values = r.codes, r.values
         dealt: dict[str, tuple[list[str], int]] = {}
-        for p in r.participants:   # (one native loop a row: no builtin called by name)
-            cards: list[str] = []
-            total = 0
-            for c in r.rows[p]:
-                cards.append(codes[c])
-                total += values[c]
-            dealt[g.players[p]] = (cards, total)
+        for p in g.participants():
+            dealt[g.players[p]] = (g.row_codes(p), g.row_total(p))
         self.dealt[e.round] = dealt
         self.turns_of = [0] * len(g.players)
 

@@ -174,7 +174,7 @@ class LogBuilder(_Moves):
         if deck is None:
             if self.state is None:
                 raise ValueError("reshuffle without a deck needs strict mode")
-            deck = [self.state.round.codes[c] for c in self.state.round.pile[:-1]]
+            deck = self.state.pile()[:-1]
         return self.event({"type": "reshuffle", "deck": list(deck)})
 
     def forfeit(self, player: str, reason: str | None = None) -> LogBuilder:

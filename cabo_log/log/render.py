@@ -80,9 +80,8 @@ def describe_table(g: GameState, as_player: str | None = None) -> list[str]:
     seat = g.seat[as_player] if as_player is not None else None
     width = max(len(p) for p in g.players)
     view = f" as {as_player} knew it" if as_player else ""
-    r = g.round
-    turn = turn_number(r.turn, g.phase)
-    lines = [f"Table in round {r.round_no}, turn {turn}{view}: {g.players[r.current]} to "
+    lines = [f"Table in round {g.round_no()}, turn {turn_number(g.turn(), g.phase)}{view}: "
+             f"{g.players[g.to_act()]} to "
              f"play ({g.phase.replace('_', ' ')})"]
     for p in g.active_participants():
         if seat is None:
@@ -90,10 +89,11 @@ def describe_table(g: GameState, as_player: str | None = None) -> list[str]:
         else:
             cards = [c if c is not None else "??" for c in row_view(g, seat, p)]
         lines.append(f"  {g.players[p]:<{width}}  {' '.join(cards) or '(no cards)'}")
-    lines.append(f"  discard top {g.discard_top() or '(empty)'}, draw pile {len(g.round.deck)} "
-                 f"card{'s' if len(g.round.deck) != 1 else ''}")
-    if g.round.caller >= 0:
-        lines.append(f"  {g.players[g.round.caller]} called Cabo")
+    deck = g.deck_size()
+    lines.append(f"  discard top {g.discard_top() or '(empty)'}, draw pile {deck} "
+                 f"card{'s' if deck != 1 else ''}")
+    if g.caller() >= 0:
+        lines.append(f"  {g.players[g.caller()]} called Cabo")
     return lines
 
 

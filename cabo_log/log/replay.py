@@ -98,10 +98,10 @@ def state_report(g: GameState) -> dict[str, Any]:
         report["names"] = g.names
     if not g.complete and g.phase in (TURN_START, DRAWN, POWER):
         report["current_round"] = {
-            "round": g.round.round_no, "turn": g.round.turn, "to_play": g.players[g.round.current],
+            "round": g.round_no(), "turn": g.turn(), "to_play": g.players[g.to_act()],
             "phase": g.phase, "caller": g.caller_name(),
             "rows": {g.players[p]: g.row_codes(p) for p in g.active_participants()},
-            "discard_top": g.discard_top(), "deck_size": len(g.round.deck),
+            "discard_top": g.discard_top(), "deck_size": g.deck_size(),
         }
     active = [p for i, p in enumerate(g.players) if not g.active[i]]
     if active:

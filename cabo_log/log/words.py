@@ -33,7 +33,6 @@ from engine.events import (
     Snap,
     Tally,
 )
-from engine.knowledge import visible
 from engine.outcome import NOTHING
 from engine.state import MATCH_OVER, POWER
 from engine.vocabulary import DrawSource, PowerKind
@@ -78,7 +77,7 @@ class Before:
 
     rows: list[list[int]]
     drawn: int
-    drawn_source: str
+    drawn_source: str | None
     pile_top: int | None
     pending_power: str | None
     current: int
@@ -86,13 +85,14 @@ class Before:
 
     @classmethod
     def of(cls, g: GameState, viewer: int | None) -> Before:
+        cards = range(g.card_count())
         if viewer is None:
-            seen = list(g.round.face_up)
+            seen = [g.face_up(c) for c in cards]
         else:
-            seen = [visible(g, viewer, c) for c in range(len(g.round.codes))]
-        return cls([list(r) for r in g.round.rows], g.round.drawn, g.round.drawn_source,
-                   g.round.pile[-1] if g.round.pile else None, g.round.pending_power,
-                   g.round.current, seen)
+            seen = [g.sees(viewer, c) for c in cards]
+        rows = [g.row_ids(p) for p in range(len(g.players))] if g.round_no() else []
+        return cls(rows, g.drawn_id(),
+                   g.drawn_source(), g.pile_top_id(), g.pending_power(), g.to_act(), seen)
 
 
 class EventWords:
@@ -132,7 +132,7 @@ class EventWords:
     # --- what the viewer sees ------------------------------------------------------------
     def sees(self, g: GameState, card: int) -> bool:
         """Whether the viewer saw ``card`` (now, after the event)."""
-        return self.seat is None or visible(g, self.seat, card)
+        return self.seat is None or g.sees(self.seat, card)
 
     def knew(self, g: GameState, card: int) -> bool:
         """``sees`` for the words of an event: an event that ends a round reveals every hand,
@@ -140,11 +140,11 @@ class EventWords:
         if self.seat is None or self.outcome.round_ended is None:
             return self.sees(g, card)
         assert self.before is not None
-        return g.round.face_up[card] or self.before.seen[card] or card in self._learned
+        return g.face_up(card) or self.before.seen[card] or card in self._learned
 
     # --- the words -----------------------------------------------------------------------
     def name_card(self, g: GameState, card: int, hidden: str = "a card") -> str:
-        return a_card(g.round.codes[card]) if self.knew(g, card) else hidden
+        return a_card(g.code(card)) if self.knew(g, card) else hidden
 
     def describe(self, e: Event, g: GameState, b: Before) -> str:
         text = self._describe(e, g, b)
@@ -165,18 +165,18 @@ class EventWords:
                     f"plays first; the discard pile starts with {a_card(e.discard)}")
         if isinstance(e, Peek):
             seat = g.seat[e.player]
-            cards = [g.round.rows[seat][pos] for pos in e.positions]
+            cards = [g.card_id((seat, pos)) for pos in e.positions]
             what = f"{e.player} looked at their cards {join_words([str(p) for p in e.positions])}"
             if all(self.knew(g, c) for c in cards):
-                what += f" ({join_words([card_label(g.round.codes[c]) for c in cards])})"
+                what += f" ({join_words([card_label(g.code(c)) for c in cards])})"
             return what
         if isinstance(e, Draw):
             if e.source == DrawSource.DISCARD:
-                taken = a_card(g.round.codes[g.round.drawn])
+                taken = a_card(g.code(g.drawn_id()))
                 return f"{e.player} took {taken} from the discard pile"
-            return f"{e.player} drew {self.name_card(g, g.round.drawn)} from the deck"
+            return f"{e.player} drew {self.name_card(g, g.drawn_id())} from the deck"
         if isinstance(e, Discard):
-            text = f"{e.player} discarded {a_card(g.round.codes[g.round.pile[-1]])}"
+            text = f"{e.player} discarded {a_card(g.pile()[-1])}"
             return text + power_earned(g)
         if isinstance(e, Replace):
             return self._replace(e, g, b)
@@ -189,8 +189,8 @@ class EventWords:
         if isinstance(e, Snap):
             seat = g.seat[e.player]
             card = b.rows[seat][e.position]
-            top = a_card(g.round.codes[b.pile_top]) if b.pile_top is not None else "nothing"
-            text = (f"{e.player} snapped their card {e.position} ({a_card(g.round.codes[card])}) "
+            top = a_card(g.code(b.pile_top)) if b.pile_top is not None else "nothing"
+            text = (f"{e.player} snapped their card {e.position} ({a_card(g.code(card))}) "
                     f"onto {top}: ")
             if self.outcome.success:
                 return text + "a match, the card goes to the discard pile"
@@ -229,14 +229,14 @@ class EventWords:
         seat = g.seat[e.player]
         old = [b.rows[seat][p] for p in e.positions]
         if b.drawn_source == DrawSource.DISCARD:
-            drawn = f"the {card_label(g.round.codes[b.drawn])} taken from the discard pile"
+            drawn = f"the {card_label(g.code(b.drawn))} taken from the discard pile"
         elif self.knew(g, b.drawn):
-            drawn = f"the drawn {card_label(g.round.codes[b.drawn])}"
+            drawn = f"the drawn {card_label(g.code(b.drawn))}"
         else:
             drawn = "the drawn card"
         word = "card" if len(old) == 1 else "cards"
         where = f"their {word} {join_words([str(p) for p in e.positions])}"
-        shown = f" ({join_words([a_card(g.round.codes[c]) for c in old])})"
+        shown = f" ({join_words([a_card(g.code(c)) for c in old])})"
         if self.outcome.success:
             text = f"{e.player} replaced {where}{shown} with {drawn}"
             return text + (power_earned(g) if g.phase == POWER else "")
@@ -253,20 +253,20 @@ class EventWords:
             card_a, card_b = b.rows[sa][ia], b.rows[sb][ib]
             own_a = "their" if pa == e.player else f"{pa}'s"
             text = f"{e.player} swapped {own_a} card {ia} with {pb}'s card {ib}, unseen"
-            known = [f"{own_a} {card_label(g.round.codes[card_a])}" if self.knew(g, card_a) else "",
-                     f"{pb}'s {card_label(g.round.codes[card_b])}" if self.knew(g, card_b) else ""]
+            known = [f"{own_a} {card_label(g.code(card_a))}" if self.knew(g, card_a) else "",
+                     f"{pb}'s {card_label(g.code(card_b))}" if self.knew(g, card_b) else ""]
             if any(known):
                 text += f" ({', '.join(k for k in known if k)})"
             return text
         assert e.target is not None
         who, pos = e.target
-        card = g.round.rows[g.seat[who]][pos]
+        card = g.card_id((g.seat[who], pos))
         if e.power == PowerKind.PEEK:
             text = f"{e.player} peeked at their card {pos}"
         else:
             text = f"{e.player} spied {who}'s card {pos}"
         if self.knew(g, card):
-            text += f": {a_card(g.round.codes[card])}"
+            text += f": {a_card(g.code(card))}"
         return text
 
 class Narrator(EventWords, ReplayVisitor[list[str]]):
@@ -290,8 +290,9 @@ class Narrator(EventWords, ReplayVisitor[list[str]]):
 
 
 def power_earned(g: GameState) -> str:
-    if g.phase == POWER and g.round.pending_power is not None:
-        return f"; it gives the {g.round.pending_power} power"
+    power = g.pending_power()
+    if g.phase == POWER and power is not None:
+        return f"; it gives the {power} power"
     return ""
 
 

@@ -33,7 +33,6 @@ from engine.events import (
     RoundEnd,
     Snap,
 )
-from engine.knowledge import visible
 
 TABLE = "table"   # the lane of events nobody in particular made (deal, reshuffle, claims)
 
@@ -157,12 +156,12 @@ class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
         step = Step(
             number=len(self.timeline.steps) + 1, line=line, type=kind_name,
             kind=CLAIM if isinstance(event, (RoundEnd, GameEnd)) else kind_name,
-            actor=actor, round=g.round.round_no, turn=g.round.turn, text=text,
+            actor=actor, round=g.round_no(), turn=g.turn(), text=text,
             to_play=g.current_player(), caller=g.caller_name(),
-            rows=rows, out=[g.players[p] for p in g.round.participants if not g.active[p]],
+            rows=rows, out=[g.players[p] for p in g.participants() if not g.active[p]],
             discard_top=_maybe(g.discard_top()),
-            discard_value=g.round.values[g.round.pile[-1]] if g.round.pile else None,
-            pile_size=len(g.round.pile), deck_size=len(g.round.deck), held=self._held(g),
+            discard_value=g.value(top) if (top := g.pile_top_id()) is not None else None,
+            pile_size=g.pile_size(), deck_size=g.deck_size(), held=self._held(g),
             scores=g.cumulative_by_name(), hand_totals=totals,
             round_end=outcome.round_ended,
         )
@@ -189,7 +188,8 @@ class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
         tl = self.timeline
         tl.rounds, tl.complete, tl.winners = list(g.rounds), g.complete, g.winners
         tl.forfeited = tuple(p for i, p in enumerate(g.players) if not g.active[i])
-        tl.mean_value = sum(g.round.values) / len(g.round.values) if g.round.values else 0.0
+        values = [g.value(c) for c in range(g.card_count())]
+        tl.mean_value = sum(values) / len(values) if values else 0.0
 
     def _rows(self, g: GameState, event: Event, outcome: Outcome
               ) -> tuple[list[tuple[str, list[Card]]], dict[str, tuple[int, int]]]:
@@ -198,34 +198,35 @@ class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
         the cost of a timeline that snapshots the whole table after every event."""
         before = self.before
         assert before is not None
-        r, seat = g.round, self.seat
-        codes, values, face_up = r.codes, r.values, r.face_up
+        seat = self.seat
         touched = _targets(event, outcome)
         dealt = isinstance(event, Deal)
         rows: list[tuple[str, list[Card]]] = []
         totals: dict[str, tuple[int, int]] = {}
-        for p in r.participants:
+        for p in g.participants():
             if not g.active[p]:
                 continue
             old = before.rows[p] if p < len(before.rows) else []
             cards: list[Card] = []
             total = unseen = 0
-            for pos, c in enumerate(r.rows[p]):
-                flags = FACE_UP if face_up[c] else 0
+            for pos, c in enumerate(g.row_ids(p)):
+                up = g.face_up(c)
+                flags = FACE_UP if up else 0
                 if seat is None:
-                    shown, seen_now = True, face_up[c]
-                    if not visible(g, p, c):
+                    shown, seen_now = True, up
+                    if not g.sees(p, c):
                         flags |= OWNER_BLIND
                 else:
-                    shown = seen_now = visible(g, seat, c)
+                    shown = seen_now = g.sees(seat, c)
                 # by card, not position: a snap or a multi-replacement shifts the cards after
                 # it, which did not move for the player
                 if not dealt and (c not in old or (p, pos) in touched
                                   or (seen_now and not before.seen[c])):
                     flags |= CHANGED
                 if shown:
-                    cards.append((card_label(codes[c]), values[c], flags))
-                    total += values[c]
+                    value = g.value(c)
+                    cards.append((card_label(g.code(c)), value, flags))
+                    total += value
                 else:
                     cards.append((None, None, flags))
                     unseen += 1
@@ -234,19 +235,20 @@ class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
         return rows, totals
 
     def _held(self, g: GameState) -> tuple[str, str | None, int | None, str] | None:
-        if g.round.drawn < 0:
+        card = g.drawn_id()
+        source = g.drawn_source()
+        if card < 0 or source is None:
             return None
-        shown = self.sees(g, g.round.drawn)
-        return (g.players[g.round.current],
-                card_label(g.round.codes[g.round.drawn]) if shown else None,
-                g.round.values[g.round.drawn] if shown else None, g.round.drawn_source)
+        shown = self.sees(g, card)
+        return (g.players[g.to_act()], card_label(g.code(card)) if shown else None,
+                g.value(card) if shown else None, source)
 
     def _record_turn(self, g: GameState, step: Step, cabo: bool) -> None:
-        if g.round.round_no == 0:
+        if g.round_no() == 0:
             return
-        key = (g.round.round_no, g.round.turn)
+        key = (g.round_no(), g.turn())
         sample = TurnTotals(
-            round=g.round.round_no, turn=g.round.turn, step=step.number,
+            round=g.round_no(), turn=g.turn(), step=step.number,
             totals={p: t for p, (t, _) in step.hand_totals.items()},
             unknown={p: u for p, (_, u) in step.hand_totals.items()},
             revealed=step.round_end is not None,

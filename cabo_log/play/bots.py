@@ -17,7 +17,7 @@ Four bots are built in (``BOTS``), each in its own module:
 A bot that reads no row of the observation but its own may say so with a class attribute
 ``own_row_only = True`` (``random`` does): the simulator then hands it *partial* observations,
 ``rows`` holding only its own row, every other field as ``observe`` gives it
-(``state_access.Observer.observe``); the others' rows are most of an observation's cost.
+(``GameState.observation``'s ``own_row_only``); the others' rows are most of an observation's cost.
 
 No bot makes a multi-replacement it knows must fail (``counting.known_to_fail``). All are
 deterministic given the ``random.Random`` the simulator passes in.

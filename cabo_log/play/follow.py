@@ -47,12 +47,11 @@ def status(g: GameState) -> str:
     if g.complete:
         return f"match over, winners {', '.join(g.winners)}; scores {scores}"
     to_play = g.current_player()
-    r = g.round
     if to_play is None:
-        return f"round {r.round_no} over; scores {scores}" if r.round_no else "no round yet"
-    turn = turn_number(r.turn, g.phase)
-    return (f"round {r.round_no}, turn {turn}: {to_play} to play ({g.phase.replace('_', ' ')})"
-            f", draw pile {len(r.deck)}, discard {_label(g.discard_top())}; scores {scores}")
+        return f"round {g.round_no()} over; scores {scores}" if g.round_no() else "no round yet"
+    return (f"round {g.round_no()}, turn {turn_number(g.turn(), g.phase)}: {to_play} to play "
+            f"({g.phase.replace('_', ' ')}), draw pile {g.deck_size()}, "
+            f"discard {_label(g.discard_top())}; scores {scores}")
 
 
 def _label(code: str | None) -> str:

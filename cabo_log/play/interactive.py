@@ -117,7 +117,7 @@ class Match:
             elif g.phase == TURN_START and self._snaps():
                 continue
             else:
-                player = g.players[g.round.current]
+                player = g.players[g.to_act()]
                 moves = legal_moves(g)
                 if player == self.me:
                     if g.phase == TURN_START:
@@ -233,7 +233,7 @@ class Match:
             if event.source == DrawSource.DECK:
                 if needs_reshuffle(g):
                     self._reshuffle()
-                top = g.round.codes[g.round.deck[-1]]
+                top = g.deck_top()
                 event = Draw(None, event.auto, event.player, DrawSource.DECK, top)
         rounds = len(g.rounds)
         try:
@@ -260,7 +260,7 @@ class Match:
 
     def _reshuffle(self) -> None:
         g = self.state
-        codes = [g.round.codes[c] for c in g.round.pile[:-1]]
+        codes = g.pile()[:-1]
         self.cards.shuffle(codes)
         self._append(Reshuffle(None, False, tuple(codes)))
 
@@ -279,7 +279,7 @@ class Match:
 
     def _peeks(self) -> None:
         g = self.state
-        for seat in g.round.participants:
+        for seat in g.participants():
             player = g.players[seat]
             options = peek_moves(g, player)
             if not options:
@@ -299,7 +299,7 @@ class Match:
         options = snap_moves(g) if self.window < MAX_SNAPS else []
         for player, bot in self.bots.items():
             seat = g.seat[player]
-            if not options or not g.in_round(seat) or len(g.round.rows[seat]) < 2:
+            if not options or not g.in_round(seat) or g.row_size(seat) < 2:
                 continue
             mine = [m for m in options if isinstance(m, Snap) and m.player == player]
             choice = bot.snap(observe(g, player), mine, self.rngs[player])

@@ -2,13 +2,13 @@
 
 The simulator is the "server" of the table. ``Recorder`` writes each event through the append
 API (``EventWriter``: the engine checks it before its line is kept, so a log the simulator
-writes is valid by construction) and follows what it did (``Outcome``): the observations the
-bots get are kept up to date from it (``state_access.Observer``), and the claims a recorder
+writes is valid by construction) and follows what it did (``Outcome``): the claims a recorder
 writes (``round_end``, ``game_end``) come from it. ``Match`` is the table: dealer, referee and
 the loop that asks whoever must act.
 
 The hot loop is written for speed (a random bot's match is ~200 events, each a decision):
-observations are incremental, move lists are remembered or lazy (``moveset``), each line is
+the state's observations keep what rarely changes, its move lists are remembered or lazy
+(``GameState.observation``, ``GameState.legal_moves``), each line is
 stamped and encoded in one step (``lines``). The order in which random numbers are drawn is
 part of the output: any change to it changes the logs a seed gives, which the tests pin.
 """
@@ -27,18 +27,6 @@ from cabo_log.play.bots import Bot, make_bot
 from cabo_log.play.chance import below, shuffle
 from cabo_log.play.errors import SimulationError
 from cabo_log.play.lines import PLANS, Line, line_bytes, make_event, plan, stamp_fields
-from cabo_log.play.moveset import MoveLister
-from cabo_log.play.state_access import (
-    Observer,
-    caller_seat,
-    deck_top,
-    participants,
-    pile_under_top,
-    rounds_dealt,
-    row_size,
-    to_act,
-    turn,
-)
 from engine import CaboLogError, GameState, Outcome, finish
 from engine.events import (
     FORMAT,
@@ -106,7 +94,6 @@ class Recorder:
             self.writer.append((_game_start(header), header))
         assert self.writer.state is not None
         self.state: GameState = self.writer.state
-        self.observer = Observer(self.state)
         self.clock_rng = clock_rng   # None: no timestamps
         self.clock = 0
         self.reshuffle: Any = None   # the table's reshuffle, when the engine asks for one
@@ -139,7 +126,7 @@ class Recorder:
                                       f"{to_dict(event)}: {exc}") from exc
             self.reshuffle()
             if kind is Draw and values[1] == DrawSource.DECK:   # a deck draw names the new top
-                values = (values[0], DrawSource.DECK, deck_top(self.state))
+                values = (values[0], DrawSource.DECK, self.state.deck_top())
             event, done = self._record(kind, values, auto, think)
         self.claims(event, done)
 
@@ -156,8 +143,6 @@ class Recorder:
         others, and every line with a time, as the line's dict."""
         seq = self.writer.lines
         raw = line_bytes(kind, seq, auto, values) if think is None else None
-        if self.observer.out:   # observations still held see the state before this event
-            self.observer.seal()
         if raw is not None:
             event = make_event(kind, seq, auto, values)
             done = self.writer.append_encoded(event, raw)
@@ -168,8 +153,6 @@ class Recorder:
             done = self.writer.append_stamped(event, line)
             if think is not None:
                 self.clock += think
-        if done.learned or done.forgotten:
-            self.observer.update(done)
         return event, done
 
     def claims(self, event: Event, done: Outcome) -> None:
@@ -193,7 +176,8 @@ class Match:
         clock_seed = master.getrandbits(64)   # drawn always: the bots' seeds come after it
         self.bot_rngs = [random.Random(master.getrandbits(64)) for _ in bot_names]
         self.bots: list[Bot] = [make_bot(name, rules) for name in bot_names]
-        # a bot that reads no row but its own gets partial observations (Observer.observe)
+        # a bot that reads no row but its own gets partial observations
+        # (``GameState.observation``'s ``own_row_only``)
         self.own_row_only = [getattr(bot, "own_row_only", False) is True for bot in self.bots]
         self.bot_names = dict(header["bots"])
         self.forfeit_rate = forfeit_rate
@@ -205,8 +189,6 @@ class Match:
                                  random.Random(clock_seed) if "t" in header else None)
         self.recorder.reshuffle = self._reshuffle
         self.state = self.recorder.state
-        self.observe = self.recorder.observer.observe
-        self.lister = MoveLister((rules, tuple(header["players"])))
         self.deck = rules.deck_codes()   # the ruleset's deck, copied for every deal
 
     def emit(self, event: Event, auto: bool = False) -> None:
@@ -224,7 +206,7 @@ class Match:
                 if not (self.forfeit_rate and self._maybe_forfeit()):
                     self._move()
             elif needs_deal(g):
-                if rounds_dealt(g) > MAX_ROUNDS:
+                if len(g.rounds) > MAX_ROUNDS:
                     raise SimulationError(f"{g.game_id}: no end after {MAX_ROUNDS} rounds")
                 if phase == ROUND_OVER and self.forfeit_rate and self._maybe_forfeit():
                     continue
@@ -247,11 +229,11 @@ class Match:
 
     def _peeks(self) -> None:
         g = self.state
-        for seat in participants(g):
+        for seat in g.participants():
             name = g.players[seat]
             options = peek_moves(g, name)
             if options:
-                choice = self.bots[seat].peek(self.observe(name, self.own_row_only[seat]),
+                choice = self.bots[seat].peek(g.observation(seat, self.own_row_only[seat]),
                                               options, self.bot_rngs[seat])
                 if choice is not None:
                     self.emit(choice)
@@ -264,8 +246,8 @@ class Match:
             self._reshuffle()
         if g.rules.snap and self.window_snaps < MAX_SNAPS and self._snaps():
             return
-        if turn(g) >= MAX_TURNS and caller_seat(g) < 0:
-            self.emit(Cabo(None, False, g.players[to_act(g)]))
+        if g.turn() >= MAX_TURNS and g.caller() < 0:
+            self.emit(Cabo(None, False, g.players[g.to_act()]))
             return
         self._move()
 
@@ -277,14 +259,14 @@ class Match:
             return False
         count = len(g.players)
         for k in range(count):
-            seat = (to_act(g) + k) % count
+            seat = (g.to_act() + k) % count
             if not g.in_round(seat):
                 continue
             name = g.players[seat]
-            if row_size(g, seat) < 2:
+            if g.row_size(seat) < 2:
                 continue  # an empty row could not take the discard (see docs/simulate.md)
             mine = [m for m in options if isinstance(m, Snap) and m.player == name]
-            choice = self.bots[seat].snap(self.observe(name, self.own_row_only[seat]), mine,
+            choice = self.bots[seat].snap(g.observation(seat, self.own_row_only[seat]), mine,
                                            self.bot_rngs[seat])
             if choice is None:
                 continue
@@ -298,16 +280,16 @@ class Match:
     def _move(self) -> None:
         """The player to act makes one move: the bot's choice, or the server's on a timeout."""
         g = self.state
-        seat = to_act(g)
+        seat = g.to_act()
         name = g.players[seat]
-        moves = self.lister.moves(g)
+        moves = g.legal_moves()
         if not moves:  # pragma: no cover - the engine always leaves a move
             raise SimulationError(f"{g.game_id}: no legal move for {name} in {g.phase}")
         auto = self.auto_rate > 0 and self.table.random() < self.auto_rate
         if auto:
             move = timeout_move(moves)
         else:
-            move = self.bots[seat].choose(self.observe(name, self.own_row_only[seat]), moves,
+            move = self.bots[seat].choose(g.observation(seat, self.own_row_only[seat]), moves,
                                           self.bot_rngs[seat])
         if getattr(move, "player", None) != name:
             raise SimulationError(f"bot {self.bot_names[name]} played {move} for {name}")
@@ -315,7 +297,7 @@ class Match:
         if kind is Draw:   # a deck draw names the card it takes
             source = move.source  # type: ignore[attr-defined]
             values: tuple[Any, ...] = (name, source,
-                                       deck_top(g) if source == DrawSource.DECK else None)
+                                       g.deck_top() if source == DrawSource.DECK else None)
             self.window_snaps = 0
         else:
             if kind is Cabo:
@@ -329,9 +311,7 @@ class Match:
 
     def _lapse(self) -> None:
         """A declined power simply lapses: the next line starts the next turn."""
-        self.recorder.observer.seal()
         done = finish(self.state)
-        self.recorder.observer.update(done)
         self.lapsed = True
         if done.round_ended is not None:
             self.emit(RoundEnd(None, False, done.round_ended.round,
@@ -339,7 +319,7 @@ class Match:
 
     # --- chance and the table ------------------------------------------------------------
     def _reshuffle(self) -> None:
-        codes = pile_under_top(self.state)
+        codes = self.state.pile()[:-1]
         shuffle(self.cards, codes)
         self.emit(Reshuffle(None, False, tuple(codes)))
 

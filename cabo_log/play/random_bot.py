@@ -7,9 +7,9 @@ It calls Cabo with a small probability so rounds end, and never lists, in a
 multi-replacement, two cards it knows to differ (``counting.known_to_fail``).
 
 It is the simulator's cheapest bot, and the benchmark's: the move lists it gets are grouped
-by kind already (``moveset.Placements``, ``moveset.Listed``), so a decision costs a few random
-numbers. The groups and their order are those of the engine's list, so its choices (and the
-logs) are the same as when it groups the engine's list itself.
+by kind already (``engine.moveset.Placements``, ``engine.listed.Listed``), so a decision
+costs a few random numbers. The groups and their order are those of the engine's list, so its
+choices (and the logs) are the same as when it groups the engine's list itself.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from collections.abc import Sequence
 
 from cabo_log.play.chance import choice
 from cabo_log.play.counting import known_to_fail, values_for
-from cabo_log.play.listed import Listed, kind_of
-from cabo_log.play.moveset import Placements
 from engine.events import Event, Replace, Snap
 from engine.knowledge import Observation
+from engine.listed import Listed, kind_of
+from engine.moveset import Placements
 from engine.rulesets import Ruleset
 
 

@@ -1,9 +1,5 @@
-"""Possible worlds: copies of a position where the cards a player could not see are re-dealt.
-
-This is the ONE module of the analysis that touches the engine state's internals (card codes
-and values per card number, the draw pile, the seq mode). Everything else goes through the
-public API (``apply``, ``legal_moves``, ``observe``), so the engine's refactors only need this
-module adapted.
+"""Possible worlds: copies of a position where the cards a player could not see are re-dealt
+(OpenSpiel's ``resample_from_infostate``), for the analysis' rollouts.
 
 Determinization: a player at a decision knows some cards (``engine.knowledge.visible``: face
 up, or their bit in ``known``) and, card by card, where the unseen ones came from. Unseen cards
@@ -18,10 +14,8 @@ from __future__ import annotations
 import copy
 import random
 
-from engine import Event, GameState
-from engine.knowledge import Observation, visible
-from engine.moves import legal_moves, needs_reshuffle
-from engine.vocabulary import DrawSource
+from .knowledge import visible
+from .state import GameState
 
 
 class Pools:
@@ -112,59 +106,3 @@ def shuffle_deck(g: GameState, rng: random.Random) -> None:
     for card, (code, value) in zip(deck, faces, strict=True):
         g.round.codes[card] = code
         g.round.values[card] = value
-
-
-def card_value(g: GameState, card: int) -> int:
-    return g.round.values[card]
-
-
-def card_code(g: GameState, card: int) -> str:
-    return g.round.codes[card]
-
-
-def fast_observe(g: GameState, player: str) -> Observation:
-    """``engine.knowledge.observe`` for the hot loop of rollouts: the same Observation (a test
-    checks they are equal), built with local lookups instead of one call per card."""
-    seat = g.seat[player]
-    r = g.round
-    codes, face_up, known = r.codes, r.face_up, r.known
-    bit = 1 << seat
-    players = g.players
-    active = g.active
-    drawn = None
-    source = None
-    if r.drawn >= 0 and (r.current == seat or r.drawn_source == DrawSource.DISCARD):
-        drawn = codes[r.drawn]
-        source = r.drawn_source
-    rows = {players[p]: tuple([codes[c] if face_up[c] or known[c] & bit else None
-                               for c in r.rows[p]])
-            for p in r.participants if active[p]}
-    return Observation(
-        me=player, players=players,
-        active=tuple([players[p] for p in range(len(players)) if active[p]]),
-        round=r.round_no, phase=g.phase, to_play=g.current_player(), rows=rows,
-        discard=tuple([codes[c] for c in r.pile]), deck_size=len(r.deck),
-        drawn=drawn, drawn_source=source,
-        pending_power=r.pending_power if r.current == seat else None,
-        caller=g.caller_name(), scores=g.cumulative_by_name(), turn=r.turn,
-        ruleset=g.rules.name,
-    )
-
-
-class MoveCache:
-    """``engine.moves.legal_moves`` remembered by everything they depend on (phase, player,
-    held card's source, power, row sizes, piles, caller): a rollout asks the same question
-    thousands of times. Keep one cache per match (moves name players and positions only)."""
-
-    def __init__(self) -> None:
-        self.moves: dict[tuple[object, ...], list[Event]] = {}
-
-    def legal(self, g: GameState) -> list[Event]:
-        r = g.round
-        key = (g.phase, r.current, r.drawn_source, r.pending_power,
-               tuple([len(row) for row in r.rows]), len(r.deck) > 0, needs_reshuffle(g),
-               len(r.pile) > 0, r.caller >= 0, tuple(r.in_play))
-        moves = self.moves.get(key)
-        if moves is None:
-            moves = self.moves[key] = legal_moves(g)
-        return moves

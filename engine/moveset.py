@@ -1,13 +1,13 @@
-"""The placements of a drawn card as a lazy sequence, for the simulator.
+"""The placements of a drawn card as a lazy sequence: the one generator of placements.
 
 With a drawn card in hand a player may discard it or replace 1 to 4 (or the ruleset's limit)
-cards of their row: ``engine.moves.legal_moves`` lists every combination of positions. A row
-grown by failed multi-replacements to 20 cards has 6,195 of them, and a random bot, which picks
-one, made the simulator spend two thirds of its time building and sorting moves it never
-played. ``Placements`` is the same sequence, in the same order (``itertools.combinations``,
-by count), but computes a move only when it is asked for: its length by arithmetic, item ``i``
-by unranking. A bot that iterates it sees the engine's list; ``RandomBot`` takes the groups by
-kind directly, so its random choices (and the simulated logs) are unchanged, byte for byte.
+cards of their row, any combination of positions. A row grown by failed multi-replacements to
+20 cards has 6,195 of them, and a random bot, which picks one, would spend most of its time
+building moves it never plays. ``Placements`` is that sequence in the rules' order
+(``itertools.combinations``, by count), a move computed only when it is asked for: its length
+by arithmetic, item ``i`` by unranking. ``moves.legal_moves`` lists it whole;
+``GameState.legal_moves`` hands it out as it is, and ``kinds`` groups it the way a random bot
+picks (``SafeCombos`` leaves out the multi-replacements its player knows would fail).
 """
 
 from __future__ import annotations
@@ -16,14 +16,13 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Final, overload
 
-from cabo_log.play.listed import Listed
-from cabo_log.play.state_access import round_of
-from engine import GameState
-from engine.events import Discard, Event, Replace
-from engine.moves import LISTED_REPLACE_LIMIT, legal_moves
-from engine.state import DRAWN, POWER, TURN_START
+from .events import Discard, Event, Replace
+from .state import GameState
 
 _UNKNOWN: Final = -(1 << 30)   # the class of an unknown card in ``SafeCombos`` (no card value)
+
+LISTED_REPLACE_LIMIT: Final = 4
+"""Multi-replacements are listed up to this many cards where the ruleset sets no limit."""
 
 
 class LazyMoves(Sequence[Event]):
@@ -134,7 +133,7 @@ class Placements(LazyMoves):
 
     def __init__(self, g: GameState,
                  made: dict[str, dict[int, Sequence[Event]]] | None = None) -> None:
-        r = round_of(g)
+        r = g.round
         me = g.players[r.current]
         self.me = me
         self.size = size = len(r.rows[r.current])
@@ -200,68 +199,6 @@ class Placements(LazyMoves):
     def __iter__(self) -> Iterator[Event]:
         yield from self.discard
         yield from self.all
-
-
-def moves_for(g: GameState) -> Sequence[Event]:
-    """The legal moves of the player to act, lazily where they can be many."""
-    if g.phase == DRAWN:
-        return Placements(g)
-    return legal_moves(g)
-
-
-class MoveLister:
-    """The legal moves of the player to act during one match, for the simulator's hot loop.
-
-    Placements are ``Placements`` (lazy). The moves of a turn's start and of a power are the
-    engine's own list, remembered under what ``legal_moves`` reads for them: the seat to act
-    and whether the piles (and the row) are empty, the caller; the power and the sizes of
-    the rows in play. ``tests/test_moveset.py`` compares every answer with ``legal_moves``.
-
-    Given the ruleset and the players (``table``), those answers are the same in every match,
-    so the lists and moves are remembered for the process (``_TABLES``), not made again in
-    each match (a random bot's match is short: most of its lists were new to it).
-    """
-
-    def __init__(self, table: tuple[object, ...] | None = None) -> None:
-        known = _TABLES.get(table) if table is not None else None
-        if known is None:
-            known = ({}, {})
-            if table is not None:
-                if len(_TABLES) >= _MAX_TABLES:   # keep the memory flat
-                    _TABLES.clear()
-                _TABLES[table] = known
-        self.remembered: dict[tuple[object, ...], Listed] = known[0]
-        self.made: dict[str, dict[int, Sequence[Event]]] = known[1]
-
-    def moves(self, g: GameState) -> Sequence[Event]:
-        phase = g.phase
-        if phase == DRAWN:
-            return Placements(g, self.made)
-        r = round_of(g)
-        if phase == TURN_START:
-            key: tuple[object, ...] = (
-                r.current, len(r.deck) > 0, min(len(r.pile), 2), len(r.rows[r.current]) > 0,
-                r.caller)
-        elif phase == POWER:
-            rows, in_play = r.rows, r.in_play
-            key = (r.current, r.pending_power,
-                   *[len(rows[p]) if in_play[p] else -1 for p in range(len(rows))])
-        else:
-            return legal_moves(g)
-        listed = self.remembered.get(key)
-        if listed is None:
-            if len(self.remembered) >= _MAX_LISTS:   # keep the memory flat
-                self.remembered.clear()
-            listed = self.remembered[key] = Listed(legal_moves(g))
-            listed.kinds()   # grouped now, once: read as ``groups`` on every decision
-        return listed
-
-
-_TABLES: Final[dict[tuple[object, ...], tuple[dict[tuple[object, ...], Listed],
-                                              dict[str, dict[int, Sequence[Event]]]]]] = {}
-"""``MoveLister``'s lists and moves by table (ruleset, players), for the process."""
-_MAX_TABLES: Final = 64
-_MAX_LISTS: Final = 4096
 
 
 class SafeCombos(LazyMoves):

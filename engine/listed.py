@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.events import Event
+from .events import Event
 
 
 def kind_of(move: Event) -> str:
