@@ -28,7 +28,8 @@ from cabo_log.db.schema import SCHEMAS
 # 2: counts of rounds and turns INTEGER, scores BIGINT; 3: ``events`` a view over a table per
 # frequent event kind (``event_tables``); 4: the times of an event only in ``events_timed``;
 # 5: ``games.record`` ('full' or 'tally': a score sheet has no events)
-SCHEMA_VERSION = "5"
+# 6: ``game_players.kind`` (human, bot:expert, ...) and the ``ratings`` table
+SCHEMA_VERSION = "6"
 
 LOADER_SCHEMAS: dict[str, pa.Schema] = {
     "files": pa.schema([
