@@ -92,6 +92,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
 
         from cabo_log.db import database as db
         from cabo_log.db.load_connection import close_after_load, open_for_load, reopen_for_load
+        from cabo_log.db.ratings import update_ratings
         from cabo_log.db.writer import Writer
 
         con = open_for_load(database)
@@ -118,6 +119,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
             loader.begin(tasks, jobs, spool_in=spool_in)
         loader.finish(progress)
         writer.flush()
+        update_ratings(con)   # the ratings follow the games (a few queries when unchanged)
     except BaseException as exc:
         loader.abandon(exc)
         writer.abort()

@@ -339,6 +339,6 @@ def _write_game(order: _Order, index: int) -> tuple[Path, int, int, int]:
     return path, game.rounds, data.count(b"\n"), size
 
 
-__all__ = ["MAX_SNAPS", "MAX_TURNS", "PLAYER_IDS", "SEAT_NAMES", "SeatNames", "SimulatedGame", "SimulationError",
-           "SimulationSummary", "check_run", "existing_logs", "game_name", "game_seed", "simulate",
-           "seat_ids", "simulate_game", "table", "write_games"]
+__all__ = ["MAX_SNAPS", "MAX_TURNS", "PLAYER_IDS", "SEAT_NAMES", "SeatNames", "SimulatedGame",
+           "SimulationError", "SimulationSummary", "check_run", "existing_logs", "game_name",
+           "game_seed", "seat_ids", "simulate", "simulate_game", "table", "write_games"]
