@@ -42,6 +42,7 @@ GAME_ORDER_SQL = "started_at IS NULL, started_at, game_id"
 """The order the games of a ruleset are rated in (docs/ratings.md, "Order")."""
 
 Rating = tuple[float, float, int]   # mu, sigma, games rated
+START_MU, START_SIGMA = 25.0, 25.0 / 3   # openskill's defaults: every player's first rating
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class Finish:
 def _model() -> Any:
     from openskill.models import PlackettLuce
 
-    return PlackettLuce()
+    return PlackettLuce(mu=START_MU, sigma=START_SIGMA)
 
 
 def _games(con: duckdb.DuckDBPyConnection, ruleset: str) -> list[tuple[str, str, str | None]]:
