@@ -152,3 +152,13 @@ def test_kinds_from_the_header(tmp_path: Path) -> None:
     assert got[("k1", a)] == "bot:expert" and got[("k1", b)] == "human"
     assert got[("k2", a)] == "bot:v2" and got[("k2", b)] == "human"
     assert got[("k3", a)] is None and got[("k3", b)] is None
+
+
+def test_the_timeline_header_shows_the_kinds(tmp_path: Path) -> None:
+    from cabo_log.pages.timeline import build_timeline
+    from cabo_log.pages.timeline_html import _player_list
+
+    write_games(tmp_path, "golf", games=1, players=2, bots="expert,random", seat_names="bots")
+    tl = build_timeline(tmp_path / "golf-s0-000000.jsonl")
+    assert tl.players == ("expert-1", "random-2")
+    assert _player_list(tl) == "expert-1 (bot:expert), random-2 (bot:random)"
