@@ -127,4 +127,14 @@ def test_leaderboard_player_page_and_changes(page: Any, server: str,
     cell = page.locator("#games tbody tr:first-child td:nth-child(3)").inner_text()
     assert "bot:expert" in cell and re.search(r"expert-1 bot:expert [+\-±]\d+\.\d", cell)
     screenshot(page, "serve-games-ratings.png")
+
+    # a report over every ruleset: buckets by value, every dimension charted
+    page.goto(server + "/reports/cabo_call_success")
+    page.wait_for_function(PLOTS_DRAWN, arg=5)
+    axes = page.evaluate("Array.from(document.querySelectorAll('.js-plotly-plot'))"
+                         ".map(d => d.layout.xaxis.categoryarray || [])")
+    turns = axes[1]
+    assert turns == sorted(turns, key=lambda b: int(b.split("-")[0])) and len(turns) > 3
+    assert all("/" in b for b in axes[3])
+    screenshot(page, "serve-report-calls.png")
     assert w.problems == [] and w.blocked == []

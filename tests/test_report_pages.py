@@ -226,9 +226,11 @@ def test_numbered_buckets_are_ordered_by_value_and_lines_run_left_to_right() -> 
     assert fig["layout"]["xaxis"]["categoryarray"] == ["-5--1", "36-40", "41-45", "51-55"]
     online = next(t for t in fig["data"] if t["name"] == "online")
     assert online["x"] == ["-5--1", "41-45", "51-55"] and online["y"] == [5, 3, 4]
-    known = figure(spec, [{"s": "a", "b": b, "v": 1} for b in ("3/4", "?/4", "1/4", "4/4")])
-    assert known is not None
-    assert known["layout"]["xaxis"]["categoryarray"] == ["1/4", "3/4", "4/4", "?/4"]
+    known = figure(spec, [{"s": "a", "b": b, "v": 1}
+                          for b in ("3/4", "?/4", "1/4", "4/4", "2/3", "3/3", "0/3")])
+    assert known is not None       # known/cards: by the share known, then the row's size
+    assert known["layout"]["xaxis"]["categoryarray"] == ["0/3", "1/4", "2/3", "3/4", "3/3",
+                                                         "4/4", "?/4"]
     named = figure(spec, [{"s": "a", "b": b, "v": 1} for b in ("peek", "spy", "3")])
     assert named is not None and named["layout"]["xaxis"]["categoryarray"] == ["peek", "spy", "3"]
 

@@ -91,16 +91,19 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 
 def _by_value(categories: list[str]) -> list[str] | None:
-    """Buckets named by numbers alone (``36-40``, ``3/4``, ``-5--1``, ``50+``) in the order
-    of their numbers; None when any category has a letter or no number (names keep the rows'
-    order): merged over series that each lack some buckets, the rows' order alone can put
-    ``51-55`` before ``41-45``."""
+    """Buckets named by numbers alone (``36-40``, ``-5--1``, ``50+``) in the order of their
+    numbers, ``known/cards`` (``3/4``) by the share it is (``?/4`` last); None when any
+    category has a letter or no number (names keep the rows' order): merged over series that
+    each lack some buckets, the rows' order alone can put ``51-55`` before ``41-45``."""
     keys: dict[str, tuple[float, ...]] = {}
     for cat in categories:
         numbers = _NUMBER.findall(cat)
         if not numbers or numbers == ["?"] * len(numbers) or _LETTER.search(cat):
             return None
-        keys[cat] = tuple(float("inf") if n == "?" else float(n) for n in numbers)
+        values = [float("inf") if n == "?" else float(n) for n in numbers]
+        if len(values) == 2 and "/" in cat and values[1] > 0:   # "3/4": a share, by its value
+            values = [values[0] / values[1], values[1]]
+        keys[cat] = tuple(values)
     return sorted(categories, key=lambda c: keys[c])
 
 
