@@ -162,3 +162,30 @@ def test_the_timeline_header_shows_the_kinds(tmp_path: Path) -> None:
     tl = build_timeline(tmp_path / "golf-s0-000000.jsonl")
     assert tl.players == ("expert-1", "random-2")
     assert _player_list(tl) == "expert-1 (bot:expert), random-2 (bot:random)"
+
+
+def test_ratings_command(tmp_path: Path) -> None:
+    from test_cli import invoke
+
+    _sim(tmp_path / "logs", 4, 3)
+    db = tmp_path / "c.duckdb"
+    load_paths([tmp_path / "logs"], db, jobs=1)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        board = leaderboard(con)
+    finally:
+        con.close()
+    out = invoke("ratings", "--db", str(db), "--format", "csv")
+    assert out.exit_code == 0, out.output
+    lines = out.output.strip().splitlines()
+    assert lines[0] == "ruleset,place,player,kind,games,rating,mu,sigma,interval"
+    assert [line.split(",")[2] for line in lines[1:]] == [s.player for s in board]
+    assert [float(line.split(",")[5]) for line in lines[1:]] == \
+        [round(s.rating, 2) for s in board]
+    few = invoke("ratings", "--db", str(db), "--min-games", "4")
+    assert few.exit_code == 0 and "(0 rows)" in few.output
+    bad = invoke("ratings", "--db", str(db), "--ruleset", "chess")
+    assert bad.exit_code == 2
+    assert "no games of ruleset 'chess' in the database (it holds: golf)" in bad.output
+    missing = invoke("ratings", "--db", str(tmp_path / "none.duckdb"))
+    assert missing.exit_code == 1 and "no database at" in missing.output
