@@ -35,6 +35,10 @@ def ratings_command(db: DbOption = None, ruleset: RulesetOption = None,
     form = _format(fmt, output)
     con = _open_for_reading(db, need_schema=True)
     try:
+        if not con.execute("SELECT count(*) FROM information_schema.tables "
+                           "WHERE table_name = 'ratings'").fetchall()[0][0]:
+            raise failed(f"{db or 'the database'} keeps no ratings (a database of Parquet "
+                         "views, made by load --parquet-out, has none)", 1)
         known = [r for (r,) in con.execute("SELECT DISTINCT ruleset FROM games").fetchall()]
         if ruleset is not None and ruleset not in known:
             raise failed(f"no games of ruleset {ruleset!r} in the database (it holds: "
@@ -55,8 +59,8 @@ def ratings_command(db: DbOption = None, ruleset: RulesetOption = None,
                      round(s.mu, 2), round(s.sigma, 2),
                      f"{s.mu - 2 * s.sigma:.1f} .. {s.mu + 2 * s.sigma:.1f}"))
     if behind:
-        typer.echo(f"{behind} complete game(s) are not rated yet (a database of Parquet "
-                   "views, or loaded by an older cabo-log): load again to rate them", err=True)
+        typer.echo(f"{behind} complete game(s) are not rated yet: load again to rate them",
+                   err=True)
     _emit(reports.render(COLUMNS, rows, form), output)
 
 

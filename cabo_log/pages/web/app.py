@@ -163,16 +163,16 @@ class Explorer:
             rec = player_record(self.con, name, ruleset)
             page = list_games(self.con, GameFilter(player=name, ruleset=ruleset, size=20))
             changes = self._changes(page)
+            histories = {r.ruleset: rating_history(self.con, name, r.ruleset)
+                         for r in (rec.rulesets if rec is not None else []) if r.rated}
         if rec is None:
             return self.error(404, "No such player",
                               f"No game in this database has a player {name!r}.")
         if not rec.rulesets:
             return self.error(404, "No such games",
                               f"{name} has played no game of the ruleset {ruleset!r}.")
-        blocks = [ChartBlock(f"Rating at {r.ruleset}",
-                             history_figure(name, r.ruleset,
-                                            rating_history(self.con, name, r.ruleset)))
-                  for r in rec.rulesets if r.rated]
+        blocks = [ChartBlock(f"Rating at {r}", history_figure(name, r, points))
+                  for r, points in histories.items()]
         query = {"player": name, **({"ruleset": ruleset} if ruleset else {})}
         return self.html("player.html", rec=rec, page=page, ruleset=ruleset, changes=changes,
                          charts=Markup(charts_html(blocks)), all_url="/?" + urlencode(query))

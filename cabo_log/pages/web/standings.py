@@ -24,7 +24,16 @@ docs/ratings.md); ``?min_games=`` changes it."""
 
 def prepare_standings(con: duckdb.DuckDBPyConnection) -> None:
     """TEMP tables made once when the server starts (as ``games.prepare``): each player's
-    record per ruleset and their latest rating there, with its place on the leaderboard."""
+    record per ruleset and their latest rating there, with its place on the leaderboard. A
+    database without a ``ratings`` table (one of Parquet views: ``load --parquet-out``) gets
+    an empty one here: no ratings shown, the rest as ever."""
+    if not con.execute("SELECT count(*) FROM information_schema.tables "
+                       "WHERE table_name = 'ratings'").fetchall()[0][0]:
+        from cabo_log.db.database import duck_type
+        from cabo_log.db.ratings import RATINGS_SCHEMA
+
+        cols = ", ".join(f'"{f.name}" {duck_type(f.type)}' for f in RATINGS_SCHEMA)
+        con.execute(f"CREATE TEMP TABLE ratings ({cols})")
     con.execute("""CREATE OR REPLACE TEMP TABLE player_ruleset_stats AS
         WITH gp AS (
             SELECT p.player, p.ruleset, count(*) AS games,
@@ -137,15 +146,12 @@ class HistoryPoint:
 
 def rating_history(con: duckdb.DuckDBPyConnection, player: str, ruleset: str
                    ) -> list[HistoryPoint]:
-    """The player's rating after each of their rated games of ``ruleset``, in game order."""
-    cur = con.cursor()
-    try:
-        rows = cur.execute(
-            "SELECT games, game_id, started_at, place, mu, sigma, ordinal, change FROM ratings "
-            "WHERE player = $p AND ruleset = $r ORDER BY game_order",
-            {"p": player, "r": ruleset}).fetchall()
-    finally:
-        cur.close()
+    """The player's rating after each of their rated games of ``ruleset``, in game order
+    (on the connection itself: ``ratings`` may be a TEMP table, see ``prepare_standings``)."""
+    rows = con.execute(
+        "SELECT games, game_id, started_at, place, mu, sigma, ordinal, change FROM ratings "
+        "WHERE player = $p AND ruleset = $r ORDER BY game_order",
+        {"p": player, "r": ruleset}).fetchall()
     return [HistoryPoint(int(n), g, s, int(pl), float(mu), float(sg), float(o), float(c))
             for n, g, s, pl, mu, sg, o, c in rows]
 
