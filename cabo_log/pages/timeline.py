@@ -10,6 +10,7 @@ that player saw at the table.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -287,9 +288,11 @@ def _build(visit: Any, file: str | None, viewer: str | None, head: bytes = b"") 
 
 
 def _head(path: str | os.PathLike[str]) -> bytes:
-    """The first line of a file (its header) at most 64 kB of it; b"" if it cannot be read
-    (the replay says why)."""
+    """The first line of a file (its header) at most 64 kB of it; b"" if it is no regular
+    file (a FIFO would block the open) or cannot be read (the replay says why)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return b""
         with open(path, "rb") as f:
             return f.readline(65536)
     except OSError:
