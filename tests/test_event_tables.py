@@ -17,7 +17,7 @@ import pyarrow as pa
 import pytest
 
 from cabo_log.db import event_tables
-from cabo_log.db.database import DatabaseError, duck_type
+from cabo_log.db.database import SCHEMA_VERSION, DatabaseError, duck_type
 from cabo_log.db.event_tables import KINDS, STORED, STORED_WIRE, TIMED, VIEW, widen
 from cabo_log.db.load import load_paths
 from cabo_log.db.replay_files import Task, replay_tasks
@@ -136,7 +136,8 @@ def test_a_database_of_the_one_table_schema_is_refused(tmp_path: Path) -> None:
     cols = ", ".join(f'"{f.name}" {duck_type(f.type)}' for f in SCHEMAS[VIEW])
     con.execute(f"CREATE TABLE events ({cols})")
     con.close()
-    with pytest.raises(DatabaseError, match="schema version 2, this cabo-log uses 5: load "
+    with pytest.raises(DatabaseError, match=f"schema version 2, this cabo-log uses "
+                                            f"{SCHEMA_VERSION}: load "
                                             r"into a new database \(--db\)"):
         load_paths([SAMPLES / "edition1-match.jsonl"], db, jobs=1)
 

@@ -212,3 +212,32 @@ def test_run_limited_cuts_rows_and_time(db: Path) -> None:
                              "WHERE a.range * b.range = 7", seconds=0.2)
     finally:
         con.close()
+
+
+def test_numbered_buckets_are_ordered_by_value_and_lines_run_left_to_right() -> None:
+    """Each series lacks some buckets: merged in the rows' order alone, 51-55 came before
+    41-45 and a line went back left."""
+    spec = parse_chart("r", "line x=b y=v series=s")
+    rows = [{"s": "golf", "b": "36-40", "v": 1}, {"s": "golf", "b": "51-55", "v": 2},
+            {"s": "online", "b": "41-45", "v": 3}, {"s": "online", "b": "51-55", "v": 4},
+            {"s": "online", "b": "-5--1", "v": 5}]
+    fig = figure(spec, rows)
+    assert fig is not None
+    assert fig["layout"]["xaxis"]["categoryarray"] == ["-5--1", "36-40", "41-45", "51-55"]
+    online = next(t for t in fig["data"] if t["name"] == "online")
+    assert online["x"] == ["-5--1", "41-45", "51-55"] and online["y"] == [5, 3, 4]
+    known = figure(spec, [{"s": "a", "b": b, "v": 1}
+                          for b in ("3/4", "?/4", "1/4", "4/4", "2/3", "3/3", "0/3")])
+    assert known is not None       # known/cards: by the share known, then the row's size
+    assert known["layout"]["xaxis"]["categoryarray"] == ["0/3", "1/4", "2/3", "3/4", "3/3",
+                                                         "4/4", "?/4"]
+    named = figure(spec, [{"s": "a", "b": b, "v": 1} for b in ("peek", "spy", "3")])
+    assert named is not None and named["layout"]["xaxis"]["categoryarray"] == ["peek", "spy", "3"]
+
+
+def test_cabo_call_success_charts_every_dimension(db: Path) -> None:
+    report, columns, rows = run(db, "cabo_call_success")
+    dims = {spec.where.get("dimension") for spec in report.charts}
+    assert dims == {"all", "turn", "known"}
+    blocks = chart_blocks(report, columns, rows)
+    assert len(blocks) == len(report.charts)

@@ -62,6 +62,7 @@ def truth(db: Path) -> dict[str, dict[str, object]]:
     for path in sorted((db.parent / "logs").glob("*.jsonl")):
         report = replay_file(path).report()       # FORMAT.md's replay report
         out[report["game_id"]] = {"players": report["players"], "rounds": len(report["rounds"]),
+                                  "ruleset": report["ruleset"],
                                   "winners": report["winners"], "complete": report["complete"]}
     return out
 
@@ -142,17 +143,31 @@ def test_unknown_things_are_404(client: TestClient) -> None:
 
 
 def test_player_page(client: TestClient, truth: dict[str, dict[str, object]]) -> None:
+    """A row per ruleset on the page, the figures of one ruleset under ``?ruleset=``: never
+    one number over games of different rules."""
     page = client.get("/players/ana")
     assert page.status_code == 200
     mine = [g for g in truth if "ana" in truth[g]["players"]]
-    finished = [g for g in mine if truth[g]["complete"]]
-    wins = [g for g in finished if "ana" in truth[g]["winners"]]
-    assert f"<b>{len(mine)}</b>games" in page.text
-    rate = f"{100 * len(wins) / len(finished):.1f} %"
-    assert f"<b>{rate}</b>win rate ({len(wins)} of {len(finished)} finished)" in page.text
-    points = [int(r[0]) for r in query(  # type: ignore[call-overload]
-        client, "SELECT points FROM round_scores WHERE player = 'ana'")]
-    assert f"<b>{sum(points) / len(points):.2f}</b>points per round" in page.text
+    rulesets = sorted({str(truth[g]["ruleset"]) for g in mine})
+    body = page.text.split('id="rulesets">', 1)[1].split("</table>", 1)[0]
+    assert sorted(re.findall(r'\?ruleset=[^"]*">([^<]*)</a>', body)) == rulesets
+    assert "win rate (" not in page.text            # no merged headline
+    for ruleset in rulesets:
+        games = [g for g in mine if truth[g]["ruleset"] == ruleset]
+        finished = [g for g in games if truth[g]["complete"]]
+        wins = [g for g in finished if "ana" in truth[g]["winners"]]
+        one = client.get("/players/ana", params={"ruleset": ruleset})
+        assert one.status_code == 200
+        assert f"<b>{len(games)}</b>games" in one.text
+        rate = f"{100 * len(wins) / len(finished):.1f} %" if finished else "\u2013"
+        assert f"<b>{rate}</b>win rate ({len(wins)} of {len(finished)} finished)" in one.text
+        points = [int(r[0]) for r in query(  # type: ignore[call-overload]
+            client, f"SELECT points FROM round_scores WHERE player = 'ana' "
+                    f"AND ruleset = '{ruleset}'")]
+        if points:
+            assert f"<b>{sum(points) / len(points):.2f}</b>points per round" in one.text
+        assert set(listed(one.text)) == set(games)
+    assert client.get("/players/ana", params={"ruleset": "nope"}).status_code == 404
 
 
 def test_reports(client: TestClient) -> None:
@@ -266,3 +281,24 @@ def test_the_command_serves_on_localhost(db: Path, tmp_path: Path) -> None:
         proc.terminate()
         out, _ = proc.communicate(timeout=10)
     assert out.startswith(f"serving {copy} on http://127.0.0.1:{port}/")
+
+
+def test_ratings_page(client: TestClient) -> None:
+    """The leaderboard of each ruleset: the players the ``ratings`` table rates, best first,
+    the minimum of games a filter; bad filters are 400/404 pages."""
+    latest = query(client, "SELECT ruleset, player, ordinal, games FROM ratings QUALIFY "
+                           "row_number() OVER (PARTITION BY ruleset, player "
+                           "ORDER BY game_order DESC) = 1")
+    page = client.get("/ratings", params={"min_games": "1"})
+    assert page.status_code == 200
+    for ruleset in sorted({str(r[0]) for r in latest}):
+        section = page.text.split(f'data-ruleset="{ruleset}"', 1)[1].split("</section>", 1)[0]
+        shown = re.findall(r'<a href="/players/[^"]*">([^<]*)</a>', section)
+        want = sorted((r for r in latest if r[0] == ruleset),
+                      key=lambda r: (-float(r[2]), str(r[1])))  # type: ignore[arg-type]
+        assert shown == [html.escape(str(r[1])) for r in want]
+    two = client.get("/ratings", params={"min_games": "2", "ruleset": "golf"})
+    kept = [r for r in latest if r[0] == "golf" and int(r[3]) >= 2]  # type: ignore[call-overload]
+    assert two.text.count('<tr><td class="n">') == len(kept)
+    assert client.get("/ratings", params={"min_games": "0"}).status_code == 400
+    assert client.get("/ratings", params={"ruleset": "chess"}).status_code == 404

@@ -56,7 +56,7 @@ def _root(
 COMMAND_MODULES: dict[str, str] = {
     "replay": "replay", "validate": "replay", "rules": "replay", "schema": "replay",
     "simulate": "simulate",
-    "load": "db", "report": "db", "sql": "db", "export": "db",
+    "load": "db", "report": "db", "sql": "db", "export": "db", "ratings": "ratings",
     "timeline": "timeline",
     "append": "write", "seal": "write", "repair": "write",
     "play": "play", "tally": "tally",

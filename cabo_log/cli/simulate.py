@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -13,6 +14,13 @@ from cabo_log.play.bots import BOTS
 from cabo_log.play.simulate import SimulationError, check_run, write_games
 from engine import BUILTINS
 from engine.rulesets import BuiltinRuleset
+
+
+class SeatNaming(StrEnum):
+    """``--seat-names``: ``cabo_log.play.simulate.SeatNames``."""
+
+    BOTS = "bots"
+    PEOPLE = "people"
 
 
 def _complete_bots(incomplete: str) -> list[str]:
@@ -49,6 +57,10 @@ Force = Annotated[bool, typer.Option(
                     "game number).")]
 ShowProgress = Annotated[Optional[bool], typer.Option(  # noqa: UP045
     "--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")]
+SeatNamesOpt = Annotated[SeatNaming, typer.Option(
+    "--seat-names", help="Name the seats after their bot and seat number (bots: expert-1, "
+                         "greedy-2), so that a corpus compares bots; or as people (ana, bruno, "
+                         "...).")]
 Jobs = Annotated[Optional[int], typer.Option(  # noqa: UP045
     "--jobs", "-j", min=1, show_default=False, help="Worker processes (default: one per core; "
     "capped at the cores and at the games). The files are the same for any number.")]
@@ -59,7 +71,7 @@ def simulate_command(ruleset: Rules = None, options: Options = None, players: Pl
                      out: Out = Path("simulated"), forfeit_rate: ForfeitRate = 0.0,
                      auto_rate: AutoRate = 0.0, timestamps: Timestamps = False,
                      force: Force = False, progress: ShowProgress = None,
-                     jobs: Jobs = None) -> None:
+                     jobs: Jobs = None, seat_names: SeatNamesOpt = SeatNaming.BOTS) -> None:
     """Let bots play complete matches and write one log per game into a folder.
 
     The same arguments give byte-identical files on any machine. Ctrl-C or SIGTERM stops it
@@ -72,7 +84,8 @@ def simulate_command(ruleset: Rules = None, options: Options = None, players: Pl
     name = ruleset.value  # the engine reads a plain str, as it does from a log header
     opts = json_object(options, "--options") if options else {}
     table: dict[str, Any] = {"players": players, "seed": seed, "options": opts, "bots": bot,
-                             "forfeit_rate": forfeit_rate, "auto_rate": auto_rate}
+                             "forfeit_rate": forfeit_rate, "auto_rate": auto_rate,
+                             "seat_names": seat_names.value}
     try:
         check_run(out, name, games=games, force=force, **table)
     except ValueError as exc:

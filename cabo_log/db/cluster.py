@@ -201,6 +201,7 @@ def _load_database(client: Any, files: list[str], database: str | os.PathLike[st
     """Replay on the cluster into a staging folder next to the database, then append each
     partition, in order, through the local loader's writer (same keys, same checks)."""
     from cabo_log.db import database as db
+    from cabo_log.db.ratings import update_ratings
     from cabo_log.db.writer import Writer
 
     con = open_for_load(database, settings)
@@ -216,6 +217,7 @@ def _load_database(client: Any, files: list[str], database: str | os.PathLike[st
             loader.handle(outcomes, read_partition(Path(staging), part), progress)
             future.release()
         writer.flush()
+        update_ratings(con)   # as a local load does
     except BaseException:
         writer.abort()
         raise

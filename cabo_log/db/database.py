@@ -23,12 +23,14 @@ import duckdb
 import pyarrow as pa
 
 from cabo_log.db.basics import DatabaseError as DatabaseError  # re-exported
+from cabo_log.db.ratings import RATINGS_SCHEMA
 from cabo_log.db.schema import SCHEMAS
 
 # 2: counts of rounds and turns INTEGER, scores BIGINT; 3: ``events`` a view over a table per
 # frequent event kind (``event_tables``); 4: the times of an event only in ``events_timed``;
 # 5: ``games.record`` ('full' or 'tally': a score sheet has no events)
-SCHEMA_VERSION = "5"
+# 6: ``game_players.kind`` (human, bot:expert, ...) and the ``ratings`` table
+SCHEMA_VERSION = "6"
 
 LOADER_SCHEMAS: dict[str, pa.Schema] = {
     "files": pa.schema([
@@ -57,7 +59,10 @@ ANALYSIS_SCHEMAS: dict[str, pa.Schema] = {
         ("rollouts", pa.int32()), ("seed", pa.int64()), ("bot", pa.string()),
         ("file_hash", pa.string())]),
 }
-ALL_SCHEMAS: dict[str, pa.Schema] = {**SCHEMAS, **LOADER_SCHEMAS, **ANALYSIS_SCHEMAS}
+# Filled after every load (cabo_log.db.ratings): each player's rating after each game.
+RATINGS_SCHEMAS: dict[str, pa.Schema] = {"ratings": RATINGS_SCHEMA}
+ALL_SCHEMAS: dict[str, pa.Schema] = {**SCHEMAS, **LOADER_SCHEMAS, **ANALYSIS_SCHEMAS,
+                                     **RATINGS_SCHEMAS}
 
 _DUCK_TYPES: dict[pa.DataType, str] = {
     pa.int16(): "SMALLINT", pa.int32(): "INTEGER", pa.int64(): "BIGINT",

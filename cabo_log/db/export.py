@@ -19,6 +19,7 @@ UNKNOWN = "unknown"
 
 SOURCES: dict[str, str] = {
     **{table: f"SELECT * FROM {table}" for table in GAME_TABLES},
+    "ratings": "SELECT * FROM ratings",
     "load_errors": f"SELECT * REPLACE (coalesce(ruleset, '{UNKNOWN}') AS ruleset) "
                    "FROM load_errors",
     "files": f"SELECT f.*, coalesce(g.ruleset, '{UNKNOWN}') AS ruleset FROM files AS f "

@@ -26,7 +26,7 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
               "winners", "forfeited", "events", "started_at", "source_file", "file_hash",
               "record"),
     "game_players": ("player", "seat", "name", "final_score", "rank", "won", "forfeited",
-                     "rounds_played", "calls"),
+                     "rounds_played", "calls", "kind"),
     "rounds": ("round", "n_players", "first_player", "caller", "cabo_success", "end_reason",
                "turns", "reshuffles", "tiebreak", "special_holders", "resets"),
     "round_scores": ("round", "player", "seat", "order_in_round", "dealt", "dealt_total",
@@ -62,7 +62,8 @@ def game_rows(g: GameState, rows: RowCollector, header: GameStart, source: str,
         rounds.append((r.round, len(r.players), r.first, r.caller, r.cabo_success, r.end,
                        r.turns, r.reshuffles, r.tiebreak, list(r.special), list(r.resets)))
         _scores(r, dealt.get(r.round, {}), seat, names, base, scores, played, calls)
-    return {"games": games, "game_players": _players(g, played, calls), "rounds": rounds}
+    return {"games": games, "game_players": _players(g, played, calls, rows.kinds),
+            "rounds": rounds}
 
 
 class ScoreColumns:
@@ -142,9 +143,10 @@ def _scores(r: RoundResult, dealt: dict[str, tuple[list[str], int]], seats: dict
         o.reset.append(1 if player in resets else 0)
 
 
-def _players(g: GameState, played: list[int], calls: list[int]) -> list[Row]:
-    """One row per player of the match: final standing and counts
-    (``LAYOUTS["game_players"]``)."""
+def _players(g: GameState, played: list[int], calls: list[int], kinds: dict[str, str]
+             ) -> list[Row]:
+    """One row per player of the match: final standing, counts and kind (``kinds``: from
+    the header, ``cabo_log.db.kinds``) (``LAYOUTS["game_players"]``)."""
     scores = g.cumulative
     standing = [scores[i] for i in range(len(g.players)) if g.active[i]]
     out: list[Row] = []
@@ -153,5 +155,6 @@ def _players(g: GameState, played: list[int], calls: list[int]) -> list[Row]:
         name = g.names.get(player)
         out.append((player, seat, name if isinstance(name, str) else None, scores[seat],
                     1 + sum(1 for s in standing if s < scores[seat]) if active else None,
-                    player in g.winners, not active, played[seat], calls[seat]))
+                    player in g.winners, not active, played[seat], calls[seat],
+                    kinds.get(player)))
     return out

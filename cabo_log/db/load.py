@@ -93,6 +93,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
             loader.begin(tasks, jobs, spool_in=spool_in)
         from cabo_log.db import database as db
         from cabo_log.db.load_connection import open_for_load, reopen_for_load
+        from cabo_log.db.ratings import update_ratings
         from cabo_log.db.writer import Writer
 
         held.con = con = open_for_load(database, settings)
@@ -104,6 +105,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
             loader.begin(tasks, jobs, spool_in=spool_in)
         loader.finish(progress)
         writer.flush()
+        update_ratings(con)   # the ratings follow the games (a few queries when unchanged)
     except BaseException as exc:
         _stop(exc, loader, held)
     finally:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import orjson
 
 from cabo_log.db.byte_buffers import write_i16_le, write_i32_le, write_i64_le
+from cabo_log.db.kinds import header_kinds
 from cabo_log.db.open_rows import CallRows, Names, PowerRows
 from cabo_log.db.row_layout import Common, ListColumn, Row, RowSink
 from cabo_log.log.fastlines import EventProjector
@@ -352,8 +353,10 @@ class RowCollector(ReplayVisitor["RowCollector"]):
         self.header: GameStart | None = None
         self.header_line = 1
         self.times: dict[int, int | float | str] = {}   # line -> its raw ``t`` (``stamp``)
+        self.kinds: dict[str, str] = {}   # player -> kind, from the header (``kinds``)
         if data is not None:
             self.header_line = _first_line(data)
+            self.kinds = header_kinds(data)
 
     def stamp(self, line: int, t: int | float | str) -> None:
         self.times[line] = t

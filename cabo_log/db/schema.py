@@ -29,7 +29,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "game_players": _schema(
         *KEY, ("player", STR), ("seat", I16), ("name", STR), ("final_score", I64),
         ("rank", I16), ("won", BOOL), ("forfeited", BOOL), ("rounds_played", I32),
-        ("calls", I32)),
+        ("calls", I32), ("kind", STR)),
     "rounds": _schema(
         *KEY, ("round", I32), ("n_players", I16), ("first_player", STR), ("caller", STR),
         ("cabo_success", BOOL), ("end_reason", STR), ("turns", I32), ("reshuffles", I32),

@@ -14,6 +14,7 @@ Strings from the database are data: they go through ``plot.esc`` before plotly d
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -73,15 +74,44 @@ def figure(spec: ChartSpec, rows: list[Row]) -> Figure | None:
         return None
     layout = _layout(spec, len(data))
     if spec.x and spec.kind is not ChartKind.HISTOGRAM:
-        layout["xaxis"].update(type="category", categoryorder="array",
-                               categoryarray=_category_order(spec.x, groups))
+        order = _category_order(spec.x, groups)
+        layout["xaxis"].update(type="category", categoryorder="array", categoryarray=order)
+        for trace in data:   # a line runs left to right: its points in the axis' order
+            if trace.get("type") == "scatter" and "x" in trace:
+                at = {cat: i for i, cat in enumerate(order)}
+                pairs = sorted(zip(trace["x"], trace["y"], strict=True),
+                               key=lambda p: at.get(p[0], len(at)))
+                trace["x"], trace["y"] = [x for x, _ in pairs], [y for _, y in pairs]
     return {"data": data, "layout": layout}
 
 
+# a number (a minus after a digit is a range's dash), or "?" (not known: after every number)
+_NUMBER = re.compile(r"\?|(?<![\d.])-?\d+(?:\.\d+)?")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _by_value(categories: list[str]) -> list[str] | None:
+    """Buckets named by numbers alone (``36-40``, ``-5--1``, ``50+``) in the order of their
+    numbers, ``known/cards`` (``3/4``) by the share it is (``?/4`` last); None when any
+    category has a letter or no number (names keep the rows' order): merged over series that
+    each lack some buckets, the rows' order alone can put ``51-55`` before ``41-45``."""
+    keys: dict[str, tuple[float, ...]] = {}
+    for cat in categories:
+        numbers = _NUMBER.findall(cat)
+        if not numbers or numbers == ["?"] * len(numbers) or _LETTER.search(cat):
+            return None
+        values = [float("inf") if n == "?" else float(n) for n in numbers]
+        if len(values) == 2 and "/" in cat and values[1] > 0:   # "3/4": a share, by its value
+            values = [values[0] / values[1], values[1]]
+        keys[cat] = tuple(values)
+    return sorted(categories, key=lambda c: keys[c])
+
+
 def _category_order(x: str, groups: dict[str, list[Row]]) -> list[str]:
-    """The x categories in the order the rows give them, merged over the series: a category
-    that one series lacks still lands between its neighbours (plotly alone would put it
-    after every category of the first series)."""
+    """The x categories: by value when they are numbers (``_by_value``), else in the order
+    the rows give them, merged over the series: a category that one series lacks still lands
+    between its neighbours (plotly alone would put it after every category of the first
+    series)."""
     merged: list[str] = []
     for rows in groups.values():
         at = 0
@@ -92,7 +122,7 @@ def _category_order(x: str, groups: dict[str, list[Row]]) -> list[str]:
             else:
                 merged.insert(at, cat)
                 at += 1
-    return merged
+    return _by_value(merged) or merged
 
 
 def _colour(i: int) -> str:

@@ -10,9 +10,11 @@ that player saw at the table.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Any
 
+from cabo_log.db.kinds import header_kinds
 from cabo_log.log.replay import ReplayVisitor, visit_bytes, visit_file
 from cabo_log.log.words import EventWords, card_label
 from cabo_log.log.words import NotAPlayer as NotAPlayer  # where the CLI and pages catch it
@@ -110,6 +112,7 @@ class Timeline:
     ruleset: str = ""
     players: tuple[str, ...] = ()
     names: dict[str, object] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)   # player -> kind (``db.kinds``)
     viewer: str | None = None
     target: int = 100
     steps: list[Step] = field(default_factory=list)
@@ -274,23 +277,37 @@ def _targets(event: Event, outcome: Outcome) -> set[tuple[int, int]]:
     return set()
 
 
-def _build(visit: Any, file: str | None, viewer: str | None) -> Timeline:
+def _build(visit: Any, file: str | None, viewer: str | None, head: bytes = b"") -> Timeline:
+    """The timeline a visit gives; ``head``: the log's first bytes, for the players' kinds."""
     try:
         tl: Timeline = visit(TimelineBuilder(viewer))
     except NotAPlayer as exc:
         raise NotAPlayer(f"{viewer!r} is not a player of {file or 'this game'} "
                          f"(its players: {exc})") from None
     tl.file = file
+    tl.kinds = header_kinds(head)
     return tl
+
+
+def _head(path: str | os.PathLike[str]) -> bytes:
+    """The first line of a file (its header) at most 64 kB of it; b"" if it is no regular
+    file (a FIFO would block the open) or cannot be read (the replay says why)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return b""
+        with open(path, "rb") as f:
+            return f.readline(65536)
+    except OSError:
+        return b""
 
 
 def build_timeline(path: str | os.PathLike[str], viewer: str | None = None) -> Timeline:
     """Replay a log file into a timeline; an invalid log keeps the steps before its bad line
     and sets ``error``. Raises ``NotAPlayer`` when ``viewer`` does not play in the game."""
-    return _build(lambda v: visit_file(path, v), str(path), viewer)
+    return _build(lambda v: visit_file(path, v), str(path), viewer, _head(path))
 
 
 def timeline_from_bytes(data: bytes, file: str | None = None,
                         viewer: str | None = None) -> Timeline:
     """``build_timeline`` for a log held in memory."""
-    return _build(lambda v: visit_bytes(data, v, file), file, viewer)
+    return _build(lambda v: visit_bytes(data, v, file), file, viewer, data)

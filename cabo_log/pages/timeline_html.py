@@ -55,8 +55,9 @@ def _player_list(tl: Timeline) -> str:
     out = []
     for p in tl.players:
         name = tl.names.get(p)
-        label = f"{p} ({name})" if isinstance(name, str) and name != p else p
-        out.append(esc(label))
+        about = [name] if isinstance(name, str) and name != p else []
+        about += [tl.kinds[p]] if p in tl.kinds else []
+        out.append(esc(f"{p} ({', '.join(about)})" if about else p))
     return ", ".join(out)
 
 

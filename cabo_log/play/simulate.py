@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 
@@ -41,6 +41,10 @@ from engine import GameState, resolve
 from engine.rulesets import Ruleset
 
 PLAYER_IDS = ("ana", "bruno", "carla", "dario", "eva", "filipa")
+SeatNames = Literal["bots", "people"]
+SEAT_NAMES: tuple[SeatNames, ...] = ("bots", "people")
+"""How a table's seats are named when only their number is given (``seat_ids``): after their
+bot (``expert-1``), or as people (``PLAYER_IDS``), which the library keeps by default."""
 BATCH_GAMES = 16
 """At most this many games per task sent to a worker: a game of two random bots takes a few
 ms, about what one round trip to a worker costs on a loaded machine (one game per task made
@@ -117,10 +121,20 @@ def game_name(ruleset: str, seed: int, index: int) -> str:
     return f"{ruleset}-s{seed}-{index:06d}"
 
 
+def seat_ids(count: int, bots: Sequence[str], seat_names: SeatNames) -> tuple[str, ...]:
+    """The player ids of ``count`` seats: each seat's bot and seat number (``expert-1``,
+    ``greedy-2``: a corpus then compares bots, not seats) or ``PLAYER_IDS`` (``people``)."""
+    if seat_names == "people":
+        return PLAYER_IDS[:count]
+    return tuple(f"{bots[i % len(bots)]}-{i + 1}" for i in range(count))
+
+
 def table(ruleset: str, *, players: int | Sequence[str] = 3, options: dict[str, Any] | None = None,
           bots: str | Sequence[str] = "greedy", forfeit_rate: float = 0.0,
-          auto_rate: float = 0.0) -> tuple[Ruleset, tuple[str, ...], list[str]]:
+          auto_rate: float = 0.0, seat_names: SeatNames = "people"
+          ) -> tuple[Ruleset, tuple[str, ...], list[str]]:
     """Check the arguments of a simulation: (rules, player ids, one bot name per seat).
+    ``players`` a count seats that many, named by ``seat_ids`` (``seat_names``).
 
     Raises ValueError (``engine.RulesetError`` is one) with a one-line, user-facing message.
     """
@@ -128,11 +142,14 @@ def table(ruleset: str, *, players: int | Sequence[str] = 3, options: dict[str, 
         raise ValueError("the ruleset must be a built-in ruleset name")
     opts = dict(options or {})
     rules = resolve(ruleset, opts)
+    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     if isinstance(players, int):
         if not 2 <= players <= len(PLAYER_IDS):
             raise ValueError(f"the simulator seats 2 to {len(PLAYER_IDS)} players, "
                              f"not {players}")
-        ids = PLAYER_IDS[:players]
+        if seat_names not in SEAT_NAMES:
+            raise ValueError(f"seat names are {' or '.join(SEAT_NAMES)}, not {seat_names!r}")
+        ids = seat_ids(players, names or ["bot"], seat_names)
     else:
         ids = tuple(players)
         if len(set(ids)) != len(ids) or any(not isinstance(p, str) or not p for p in ids):
@@ -143,7 +160,6 @@ def table(ruleset: str, *, players: int | Sequence[str] = 3, options: dict[str, 
             more = f" ({rules.max_players_two_decks} with the option decks: 2)"
         raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.player_limit()} "
                          f"players{more}, not {len(ids)}")
-    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     for name in names:
         if name not in BOTS:
             raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
@@ -165,12 +181,14 @@ def table(ruleset: str, *, players: int | Sequence[str] = 3, options: dict[str, 
 def simulate(ruleset: str = "edition1", *, players: int | list[str] = 3, seed: int = 0,
              options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
              game_id: str | None = None, forfeit_rate: float = 0.0, auto_rate: float = 0.0,
-             timestamps: bool = False, out: Path | None = None) -> SimulatedGame:
+             timestamps: bool = False, out: Path | None = None,
+             seat_names: SeatNames = "people") -> SimulatedGame:
     """Play one complete match; the log's event dicts and the final state. With ``out``, the
     log is also written there as it is played, through the append API (a file there is
     replaced)."""
     rules, ids, names = table(ruleset, players=players, options=options, bots=bots,
-                              forfeit_rate=forfeit_rate, auto_rate=auto_rate)
+                              forfeit_rate=forfeit_rate, auto_rate=auto_rate,
+                              seat_names=seat_names)
     bot_names = dict(zip(ids, names, strict=True))
     header = header_line(game_id if game_id is not None else f"{ruleset}-s{seed}", ruleset,
                          dict(options or {}), ids, bot_names, seed, timestamps)
@@ -209,7 +227,8 @@ def existing_logs(out_dir: str | Path, ruleset: str, *, seed: int, games: int) -
 def check_run(out_dir: str | Path, ruleset: str, *, games: int,
               players: int | list[str] = 3, seed: int = 0,
               options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
-              forfeit_rate: float = 0.0, auto_rate: float = 0.0, force: bool = False) -> None:
+              forfeit_rate: float = 0.0, auto_rate: float = 0.0, force: bool = False,
+              seat_names: SeatNames = "people") -> None:
     """Whether a ``write_games`` run can start, before anything is created: raises
     ValueError with one user-facing sentence (bad table, no games, ``out_dir`` a file, or
     logs of an earlier run there that only ``force`` may overwrite)."""
@@ -217,7 +236,7 @@ def check_run(out_dir: str | Path, ruleset: str, *, games: int,
         raise ValueError(f"--games must be at least 1, not {games}")
     try:
         table(ruleset, players=players, options=options, bots=bots,
-              forfeit_rate=forfeit_rate, auto_rate=auto_rate)
+              forfeit_rate=forfeit_rate, auto_rate=auto_rate, seat_names=seat_names)
     except ValueError as exc:
         raise ValueError(getattr(exc, "message", None) or str(exc)) from None
     out = Path(out_dir)
@@ -234,7 +253,8 @@ def write_games(out_dir: str | Path, ruleset: str, *, games: int,
                 players: int | list[str] = 3, seed: int = 0,
                 options: dict[str, Any] | None = None, bots: str | list[str] = "greedy",
                 forfeit_rate: float = 0.0, auto_rate: float = 0.0, timestamps: bool = False,
-                progress: bool = False, jobs: int | None = None) -> SimulationSummary:
+                progress: bool = False, jobs: int | None = None,
+                seat_names: SeatNames = "people") -> SimulationSummary:
     """Simulate ``games`` matches into ``out_dir``/``{ruleset}-s{seed}-{index:06d}.jsonl``,
     in ``jobs`` worker processes (default one per core, see ``workers.worker_count``). Each
     game depends only on ``(seed, index)``, so the files are the same for any ``jobs``; each
@@ -242,7 +262,7 @@ def write_games(out_dir: str | Path, ruleset: str, *, games: int,
     from cabo_log.workers import Pool, worker_count
 
     table(ruleset, players=players, options=options, bots=bots, forfeit_rate=forfeit_rate,
-          auto_rate=auto_rate)  # fail before creating anything
+          auto_rate=auto_rate, seat_names=seat_names)  # fail before creating anything
     if games < 1:
         raise ValueError(f"the number of games must be at least 1, not {games}")
     out = Path(out_dir)
@@ -253,7 +273,7 @@ def write_games(out_dir: str | Path, ruleset: str, *, games: int,
     workers = worker_count(jobs, games)
     batch = 1 if workers <= 1 else max(1, min(BATCH_GAMES, games // (4 * workers)))
     orders = (_Order(out, ruleset, seed, range(first, min(first + batch, games)), players,
-                     options, bots, forfeit_rate, auto_rate, timestamps)
+                     options, bots, forfeit_rate, auto_rate, timestamps, seat_names)
               for first in range(0, games, batch))
     try:
         with Pool(workers, preload=[__name__]) as pool:
@@ -292,6 +312,7 @@ class _Order:
     forfeit_rate: float
     auto_rate: float
     timestamps: bool
+    seat_names: SeatNames
 
 
 def _write_batch(order: _Order) -> list[tuple[Path, int, int, int]]:
@@ -309,7 +330,7 @@ def _write_game(order: _Order, index: int) -> tuple[Path, int, int, int]:
     game = simulate(order.ruleset, players=order.players, seed=game_seed(order.seed, index),
                     options=order.options, bots=order.bots, game_id=name,
                     forfeit_rate=order.forfeit_rate, auto_rate=order.auto_rate,
-                    timestamps=order.timestamps)
+                    timestamps=order.timestamps, seat_names=order.seat_names)
     data = game.lines()
     with part.open("wb") as f:
         f.write(data)
@@ -318,6 +339,6 @@ def _write_game(order: _Order, index: int) -> tuple[Path, int, int, int]:
     return path, game.rounds, data.count(b"\n"), size
 
 
-__all__ = ["MAX_SNAPS", "MAX_TURNS", "PLAYER_IDS", "SimulatedGame", "SimulationError",
-           "SimulationSummary", "check_run", "existing_logs", "game_name", "game_seed", "simulate",
-           "simulate_game", "table", "write_games"]
+__all__ = ["MAX_SNAPS", "MAX_TURNS", "PLAYER_IDS", "SEAT_NAMES", "SeatNames", "SimulatedGame",
+           "SimulationError", "SimulationSummary", "check_run", "existing_logs", "game_name",
+           "game_seed", "seat_ids", "simulate", "simulate_game", "table", "write_games"]

@@ -40,6 +40,8 @@
 -- @chart rate x=ruleset y=success_rate where=dimension:all title="How often does a Cabo call succeed?"
 -- @chart line x=bucket y=success_rate series=ruleset where=dimension:turn title="Success by the turn of the round the call came on"
 -- @chart bar x=bucket y=calls series=ruleset where=dimension:turn title="How many calls each turn bucket holds (read the rates above with these)"
+-- @chart line x=bucket y=success_rate series=ruleset where=dimension:known title="Success by how much of their own row the caller knew (known/cards)"
+-- @chart bar x=bucket y=calls series=ruleset where=dimension:known title="How many calls each knowledge bucket holds"
 WITH calls AS (
     SELECT *
     FROM cabo_calls

@@ -37,7 +37,9 @@ from cabo_log.db.event_tables import STORED
 from cabo_log.db.readonly import QueryTimeout, open_readonly, run_limited
 from cabo_log.pages.assets import plotly_js, static
 from cabo_log.pages.plot import white_template
+from cabo_log.pages.rating_charts import history_figure
 from cabo_log.pages.report_page import (
+    ChartBlock,
     chart_blocks,
     charts_html,
     note_html,
@@ -49,9 +51,17 @@ from cabo_log.pages.web.games import (
     SORTS,
     BadRequest,
     GameFilter,
+    GamePage,
     list_games,
-    player_record,
     prepare,
+)
+from cabo_log.pages.web.standings import (
+    DEFAULT_MIN_GAMES,
+    game_changes,
+    leaderboards,
+    player_record,
+    prepare_standings,
+    rating_history,
 )
 
 __all__ = ["Settings", "create_app"]
@@ -82,6 +92,7 @@ class Explorer:
         self.con = open_readonly(settings.db, memory_limit=settings.memory_limit)
         check_version(self.con, settings.db)
         prepare(self.con)
+        prepare_standings(self.con)
         self.env = _env()
         self.db_name = settings.db.name
         # the database cannot change while it is open read-only here (DuckDB's file lock keeps
@@ -117,6 +128,7 @@ class Explorer:
             return self.error(400, "Bad filter", str(exc))
         with self._lock:
             page = list_games(self.con, f)
+            changes = self._changes(page)
         pages = max(1, math.ceil(page.total / f.size))
 
         def url(n: int) -> str:
@@ -125,7 +137,7 @@ class Explorer:
             return "/?" + urlencode(query)
 
         return self.html(
-            "games.html", f=f, page=page, pages=pages, sorts=list(SORTS),
+            "games.html", f=f, page=page, pages=pages, sorts=list(SORTS), changes=changes,
             all_games=self.total_games, rulesets=self.rulesets,
             prev_url=url(f.page - 1) if f.page > 1 else None,
             next_url=url(f.page + 1) if f.page < pages else None)
@@ -138,16 +150,52 @@ class Explorer:
                               "Cannot show this game", page.text)
         return HTMLResponse(page.text)
 
+    def _changes(self, page: GamePage) -> dict[str, dict[str, float]]:
+        """The rating change of each player of each listed game (under ``_lock``)."""
+        return game_changes(self.con, [str(g["game_id"]) for g in page.rows])
+
     def player(self, request: Request) -> Response:
+        """A player's record per ruleset (or the ``?ruleset=`` one), their rating history in
+        each as a chart, and their latest games."""
         name = request.path_params["player"]
+        ruleset = request.query_params.get("ruleset", "").strip() or None
         with self._lock:
-            rec = player_record(self.con, name)
-            page = list_games(self.con, GameFilter(player=name, size=20))
+            rec = player_record(self.con, name, ruleset)
+            page = list_games(self.con, GameFilter(player=name, ruleset=ruleset, size=20))
+            changes = self._changes(page)
+            histories = {r.ruleset: rating_history(self.con, name, r.ruleset)
+                         for r in (rec.rulesets if rec is not None else []) if r.rated}
         if rec is None:
             return self.error(404, "No such player",
                               f"No game in this database has a player {name!r}.")
-        return self.html("player.html", rec=rec, page=page,
-                         all_url="/?" + urlencode({"player": name}))
+        if not rec.rulesets:
+            return self.error(404, "No such games",
+                              f"{name} has played no game of the ruleset {ruleset!r}.")
+        blocks = [ChartBlock(f"Rating at {r}", history_figure(name, r, points))
+                  for r, points in histories.items()]
+        query = {"player": name, **({"ruleset": ruleset} if ruleset else {})}
+        return self.html("player.html", rec=rec, page=page, ruleset=ruleset, changes=changes,
+                         charts=Markup(charts_html(blocks)), all_url="/?" + urlencode(query))
+
+    def ratings(self, request: Request) -> Response:
+        """Each ruleset's leaderboard (or the ``?ruleset=`` one), players with at least
+        ``?min_games=`` rated games."""
+        ruleset = request.query_params.get("ruleset", "").strip() or None
+        raw = request.query_params.get("min_games", "").strip()
+        try:
+            min_games = int(raw) if raw else DEFAULT_MIN_GAMES
+            if not 1 <= min_games <= 1_000_000:
+                raise ValueError
+        except ValueError:
+            return self.error(400, "Bad filter", f"min_games must be a whole number from 1 to "
+                                                 f"1,000,000, not {raw!r}")
+        if ruleset is not None and ruleset not in self.rulesets:
+            return self.error(404, "No such ruleset",
+                              f"No game in this database is of the ruleset {ruleset!r}.")
+        with self._lock:
+            boards = leaderboards(self.con, ruleset, min_games)
+        return self.html("ratings.html", boards=boards, ruleset=ruleset, min_games=min_games,
+                         rulesets=self.rulesets)
 
     def report_list(self, request: Request) -> Response:
         return self.html("reports.html", reports=list(reports.available().values()))
@@ -258,7 +306,7 @@ def create_app(db: Path | str, **options: Any) -> Starlette:
 
     routes = [
         Route("/", explorer.games), Route("/games/{game_id:path}", explorer.game),
-        Route("/players/{player:path}", explorer.player),
+        Route("/players/{player:path}", explorer.player), Route("/ratings", explorer.ratings),
         Route("/reports", explorer.report_list), Route("/reports/{name}", explorer.report),
         Route("/sql", explorer.sql), Route("/static/{name}", explorer.static),
     ]

@@ -1,5 +1,5 @@
 """The explorer's questions to the database: the filtered, sorted, paged list of games, one
-game's row and file, a player's record.
+game's row and file (a player's record and the ratings: ``standings``).
 
 Filters come from a URL's query string: each is checked here (a bad one is a ``BadRequest``
 with a sentence, the page answers 400) and bound as a DuckDB parameter; the only text pasted
@@ -16,8 +16,8 @@ from typing import Any
 
 import duckdb
 
-__all__ = ["PAGE_SIZE", "SORTS", "BadRequest", "GameFilter", "GamePage", "PlayerRecord",
-           "game_row", "list_games", "player_record", "prepare", "table_exists"]
+__all__ = ["PAGE_SIZE", "SORTS", "BadRequest", "GameFilter", "GamePage", "game_row",
+           "list_games", "prepare", "table_exists"]
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
@@ -145,39 +145,25 @@ class GamePage:
 
 _COLUMNS = ("game_id", "ruleset", "players", "n_players", "rounds", "complete", "winners",
             "started_at", "events")
+_LISTED = (*_COLUMNS, "kinds")   # the list's columns: each player's kind too
 
 
 def prepare(con: duckdb.DuckDBPyConnection) -> None:
     """Tables made once when the server starts (TEMP tables: in memory, on a read-only
     database; seen by this connection only, not by its cursors, so the functions that read
     them take the connection itself and the app serialises them), so no page scans the big
-    tables: ``game_list``, the columns the list shows and
-    whether a special hand decided a round, sorted newest first; ``player_stats`` and
-    ``player_rulesets``, every player's record."""
+    tables: ``game_list``, the columns the list shows, each player's kind (``kinds``, in
+    seat order) and whether a special hand decided a round, sorted newest first (the
+    players' records: ``standings.prepare_standings``)."""
     con.execute("""CREATE OR REPLACE TEMP TABLE game_list AS
         SELECT g.game_id, g.ruleset, g.players, g.n_players, g.rounds, g.complete, g.winners,
-               g.started_at, g.events, s.game_id IS NOT NULL AS special
+               g.started_at, g.events, s.game_id IS NOT NULL AS special, k.kinds
         FROM games AS g
         LEFT JOIN (SELECT DISTINCT game_id FROM rounds WHERE len(special_holders) > 0) AS s
             USING (game_id)
+        LEFT JOIN (SELECT game_id, list(kind ORDER BY seat) AS kinds FROM game_players
+                   GROUP BY game_id) AS k USING (game_id)
         ORDER BY g.started_at DESC NULLS LAST, g.game_id DESC""")
-    con.execute("""CREATE OR REPLACE TEMP TABLE player_stats AS
-        WITH gp AS (
-            SELECT p.player, count(*) AS games, count(*) FILTER (WHERE g.complete) AS complete,
-                   count(*) FILTER (WHERE p.won) AS wins,
-                   count(*) FILTER (WHERE p.forfeited) AS forfeits
-            FROM game_players AS p JOIN games AS g USING (game_id)
-            GROUP BY p.player),
-        rs AS (SELECT player, count(*) AS rounds, avg(points) AS avg_points
-               FROM round_scores GROUP BY player),
-        cc AS (SELECT caller AS player, count(*) AS calls,
-                      count(*) FILTER (WHERE success) AS calls_won
-               FROM cabo_calls WHERE success IS NOT NULL GROUP BY caller)
-        SELECT gp.*, coalesce(rs.rounds, 0) AS rounds, rs.avg_points,
-               coalesce(cc.calls, 0) AS calls, coalesce(cc.calls_won, 0) AS calls_won
-        FROM gp LEFT JOIN rs USING (player) LEFT JOIN cc USING (player)""")
-    con.execute("""CREATE OR REPLACE TEMP TABLE player_rulesets AS
-        SELECT player, ruleset, count(*) AS n FROM game_players GROUP BY ALL""")
 
 
 def list_games(con: duckdb.DuckDBPyConnection, f: GameFilter) -> GamePage:
@@ -186,12 +172,12 @@ def list_games(con: duckdb.DuckDBPyConnection, f: GameFilter) -> GamePage:
     where, params = f.where()
     total = con.execute(f"SELECT count(*) FROM game_list WHERE {where}", params).fetchone()
     order = "DESC" if f.descending else "ASC"
-    sql = (f"SELECT {', '.join(_COLUMNS)} FROM game_list WHERE {where} "
+    sql = (f"SELECT {', '.join(_LISTED)} FROM game_list WHERE {where} "
            f"ORDER BY {SORTS[f.sort]} {order} NULLS LAST, game_id {order} "
            f"LIMIT {f.size} OFFSET {(f.page - 1) * f.size}")
     rows = con.execute(sql, params).fetchall()
     return GamePage(int(total[0]) if total else 0,
-                    [dict(zip(_COLUMNS, r, strict=True)) for r in rows])
+                    [dict(zip(_LISTED, r, strict=True)) for r in rows])
 
 
 def game_row(con: duckdb.DuckDBPyConnection, game_id: str) -> dict[str, Any] | None:
@@ -213,40 +199,3 @@ def table_exists(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     finally:
         cur.close()
     return bool(row and row[0])
-
-
-@dataclass(frozen=True)
-class PlayerRecord:
-    player: str
-    games: int
-    complete: int
-    wins: int
-    forfeits: int
-    rounds: int
-    avg_points: float | None
-    calls: int
-    calls_won: int
-    rulesets: list[tuple[str, int]]
-
-    @property
-    def win_rate(self) -> float | None:
-        return self.wins / self.complete if self.complete else None
-
-    @property
-    def call_success(self) -> float | None:
-        return self.calls_won / self.calls if self.calls else None
-
-
-def player_record(con: duckdb.DuckDBPyConnection, player: str) -> PlayerRecord | None:
-    """A player's games, wins (of finished matches), Cabo calls and points per round (from
-    the ``player_stats`` table ``prepare`` made)."""
-    row = con.execute("SELECT games, complete, wins, forfeits, rounds, avg_points, calls, "
-                      "calls_won FROM player_stats WHERE player = $1", [player]).fetchone()
-    if row is None:
-        return None
-    rulesets = con.execute("SELECT ruleset, n FROM player_rulesets WHERE player = $1 "
-                           "ORDER BY n DESC, ruleset", [player]).fetchall()
-    games, complete, wins, forfeits, rounds, avg_points, calls, calls_won = row
-    return PlayerRecord(player, int(games), int(complete), int(wins), int(forfeits),
-                        int(rounds), None if avg_points is None else float(avg_points),
-                        int(calls), int(calls_won), [(str(r), int(n)) for r, n in rulesets])
