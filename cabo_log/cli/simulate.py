@@ -59,8 +59,8 @@ ShowProgress = Annotated[Optional[bool], typer.Option(  # noqa: UP045
     "--progress/--no-progress", help="Progress bar on stderr (default: on a terminal).")]
 SeatNamesOpt = Annotated[SeatNaming, typer.Option(
     "--seat-names", help="Name the seats after their bot and seat number (bots: expert-1, "
-                         "greedy-2), so that a corpus compares bots; or as people (ana, bruno, "
-                         "...).")]
+                         "greedy-2), so that a corpus compares bots; or as people (people: "
+                         "ana, bruno and so on).")]
 Jobs = Annotated[Optional[int], typer.Option(  # noqa: UP045
     "--jobs", "-j", min=1, show_default=False, help="Worker processes (default: one per core; "
     "capped at the cores and at the games). The files are the same for any number.")]
