@@ -1,7 +1,9 @@
 """``cabo-log serve``: a Starlette app over a database ``load`` made, read-only.
 
 ``create_app(db)`` returns the ASGI app (tests drive it with Starlette's ``TestClient``; the
-CLI runs it on uvicorn). One DuckDB connection, opened read-only with external access off
+CLI runs it on uvicorn), wrapped in ``pages.guard.Guard``: only requests addressed to the
+served host are answered, and every answer carries a Content-Security-Policy and the other
+protective headers. One DuckDB connection, opened read-only with external access off
 (``db.readonly``), is shared; each request works on a cursor of its own. Pages are Jinja2
 templates with autoescaping on, so every string from a log is text. A game's page is its
 timeline page (``pages.timeline_html``), built from the log file the database recorded.
@@ -16,7 +18,7 @@ import logging
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,7 @@ from cabo_log.db.database import check_version
 from cabo_log.db.event_tables import STORED
 from cabo_log.db.readonly import QueryTimeout, open_readonly, run_limited
 from cabo_log.pages.assets import plotly_js, static
+from cabo_log.pages.guard import LOOPBACK, Guard
 from cabo_log.pages.plot import white_template
 from cabo_log.pages.report_page import chart_blocks, charts_html, prose_html, table_html
 from cabo_log.pages.web.game_page import game_page
@@ -214,7 +217,7 @@ class Explorer:
     def static(self, request: Request) -> Response:
         name = request.path_params["name"]
         media = {"report.css": "text/css", "report.js": "text/javascript",
-                 "plotly.min.js": "text/javascript"}
+                 "timeline.js": "text/javascript", "plotly.min.js": "text/javascript"}
         if name not in media:
             return self.error(404, "Not found", f"There is no file {name!r} here.")
         body = plotly_js() if name == "plotly.min.js" else static(name)
@@ -227,9 +230,12 @@ def _one_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def create_app(db: Path | str, **options: Any) -> Starlette:
-    """The explorer over ``db`` (DatabaseError if it cannot be opened); ``options`` go to
-    ``Settings``."""
+def create_app(db: Path | str, *, hosts: Iterable[str] = LOOPBACK, port: int | None = None,
+               **options: Any) -> Guard:
+    """The explorer over ``db`` (DatabaseError if it cannot be opened), behind a ``Guard``
+    that answers only to ``hosts`` on ``port`` (None: the port the request came in on) and
+    sends the protective headers; ``options`` go to ``Settings``. The Starlette app is
+    ``.app`` of what it returns."""
     explorer = Explorer(Settings(Path(db), **options))
 
     async def not_found(request: Request, exc: Exception) -> Response:
@@ -259,4 +265,4 @@ def create_app(db: Path | str, **options: Any) -> Starlette:
                     exception_handlers={HTTPException: not_found, 500: server_error,
                                         Exception: server_error})
     app.state.explorer = explorer
-    return app
+    return Guard(app, hosts=hosts, port=port)
