@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cabo_log.cli.db import DbOption, _db
+from cabo_log.cli.db import DatasetOption, DbOption, _db
 from cabo_log.cli.errors import failed
 
 
@@ -21,6 +21,7 @@ def serve_command(
         "--allow-host", metavar="NAME", help="Also answer requests addressed to this name "
         "(e.g. the machine's name with --host 0.0.0.0); repeatable. Requests for any other "
         "name are refused.")] = None,
+    dataset: DatasetOption = None,
 ) -> None:
     """Serve a web explorer over a database 'load' made: games to filter, each game's
     timeline, players, reports with charts, a read-only SQL console."""
@@ -33,7 +34,7 @@ def serve_command(
     database: Path = _db(db)
     hosts = served_hosts(host, allow_host or ())
     try:
-        app = create_app(database, hosts=hosts, port=port or None)
+        app = create_app(database, hosts=hosts, port=port or None, dataset=dataset)
     except DatabaseError as exc:
         raise failed(str(exc)) from None
     if host not in LOOPBACK:

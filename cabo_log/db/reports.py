@@ -10,7 +10,6 @@ converted and range-checked, then bound by DuckDB, never pasted into the SQL.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import decimal
 import io
@@ -206,39 +205,28 @@ def text(value: Any) -> str:
     return str(value)
 
 
-def _numeric(value: Any) -> bool:
+def numeric(value: Any) -> bool:
     return isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool)
 
 
 def table(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
-    cells = [[text(v) for v in row] for row in rows]
-    widths = [len(c) for c in columns]
-    for row in cells:
-        for i, cell in enumerate(row):
-            widths[i] = max(widths[i], len(cell))
-    right = [bool(rows) and all(_numeric(r[i]) or r[i] is None for r in rows)
-             for i in range(len(columns))]
+    """Aligned columns, numbers to the right, and the count (``stream_out`` writes it)."""
+    from cabo_log.db.stream_out import write_rows
 
-    def line(values: list[str]) -> str:
-        return "  ".join(v.rjust(w) if r else v.ljust(w)
-                         for v, w, r in zip(values, widths, right, strict=True)).rstrip()
-
-    out = [line(columns), "  ".join("-" * w for w in widths)]
-    out.extend(line(row) for row in cells)
-    out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
-    return "\n".join(out)
-
-
-def as_csv(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([_csv_cell(v) for v in row])
+    write_rows(columns, [rows], "table", buf)
     return buf.getvalue().rstrip("\n")
 
 
-def _csv_cell(value: Any) -> Any:
+def as_csv(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
+    from cabo_log.db.stream_out import write_rows
+
+    buf = io.StringIO()
+    write_rows(columns, [rows], "csv", buf)
+    return buf.getvalue().rstrip("\n")
+
+
+def csv_cell(value: Any) -> Any:
     if value is None:
         return ""
     if isinstance(value, (dict, list, tuple)):

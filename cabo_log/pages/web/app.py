@@ -34,9 +34,10 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from cabo_log.db import reports
+from cabo_log.db.console import Console, ConsoleBusy, ConsoleError, Limits
 from cabo_log.db.database import check_version
 from cabo_log.db.event_tables import STORED
-from cabo_log.db.readonly import QueryTimeout, open_readonly, run_limited
+from cabo_log.db.readonly import open_readonly
 from cabo_log.pages.assets import plotly_js, static
 from cabo_log.pages.guard import LOOPBACK, Guard
 from cabo_log.pages.plot import white_template
@@ -59,9 +60,13 @@ log = logging.getLogger("cabo_log.serve")
 @dataclass(frozen=True)
 class Settings:
     db: Path
+    dataset: Path | None = None   # the Parquet folder of a database of views
     sql_rows: int = 1000          # rows the console shows at most
+    sql_bytes: int = 2_000_000    # and bytes of them
     sql_seconds: float = 5.0      # time a console query may run
-    memory_limit: str = "1GB"
+    sql_memory_mb: int = 512      # memory a console query may take
+    sql_concurrent: int = 2       # console queries at once
+    memory_limit: str = "1GB"     # DuckDB's, for the pages' own queries
 
 
 def _env() -> Environment:
@@ -76,7 +81,11 @@ class Explorer:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.con = open_readonly(settings.db, memory_limit=settings.memory_limit)
+        self.con = open_readonly(settings.db, dataset=settings.dataset,
+                                 memory_limit=settings.memory_limit)
+        self.console = Console(settings.db, settings.dataset, Limits(
+            rows=settings.sql_rows, bytes=settings.sql_bytes, seconds=settings.sql_seconds,
+            memory_mb=settings.sql_memory_mb, concurrent=settings.sql_concurrent))
         check_version(self.con, settings.db)
         prepare(self.con)
         self.env = _env()
@@ -198,20 +207,22 @@ class Explorer:
             if name not in STORED]   # ``events``' own tables: query the view ``events``
         context: dict[str, Any] = {"query": query, "tables": tables, "error": None,
                                    "table": None, "truncated": False,
-                                   "max_rows": self.settings.sql_rows,
+                                   "max_rows": self.settings.sql_rows, "shown": 0,
+                                   "max_size": _size(self.settings.sql_bytes),
+                                   "memory": _size(self.settings.sql_memory_mb * 2**20),
                                    "seconds": f"{self.settings.sql_seconds:g}"}
         if not query:
             if not request.query_params.get("q", "X"):
                 context["error"] = "Type a query first."
             return self.html("sql.html", **context)
         try:
-            result = run_limited(self.con, query, max_rows=self.settings.sql_rows,
-                                 seconds=self.settings.sql_seconds)
-        except (duckdb.Error, QueryTimeout) as exc:
+            result = self.console.run(query)
+        except ConsoleError as exc:
             context["error"] = _one_line(exc)
-            return self.html("sql.html", 400, **context)
+            return self.html("sql.html", 503 if isinstance(exc, ConsoleBusy) else 400, **context)
         context["table"] = Markup(table_html(result.columns, result.rows))
         context["truncated"] = result.truncated
+        context["shown"] = len(result.rows)
         return self.html("sql.html", **context)
 
     def static(self, request: Request) -> Response:
@@ -223,6 +234,10 @@ class Explorer:
         body = plotly_js() if name == "plotly.min.js" else static(name)
         return Response(body, media_type=media[name],
                         headers={"Cache-Control": "public, max-age=3600"})
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:g} MB" if n < 2**30 else f"{n / 2**30:g} GB"
 
 
 def _one_line(exc: BaseException) -> str:
@@ -252,6 +267,7 @@ def create_app(db: Path | str, *, hosts: Iterable[str] = LOOPBACK, port: int | N
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         white_template()     # read once at start: the first game page need not wait for it
+        explorer.console.start()
         yield
         explorer.con.close()
 

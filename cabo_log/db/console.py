@@ -1,0 +1,232 @@
+"""The explorer's SQL console: one query from anyone who can reach the page, run so that it can
+neither reach anything (``readonly``) nor take the machine with it.
+
+DuckDB alone cannot bound a query: its ``memory_limit`` governs its buffer manager, not a
+scalar function building one huge value (``length(list_sort(range(60000000)))`` grew to 4 GB
+under a 1 GB limit), and an interrupt is only seen between chunks (that query ran 14 s past a
+2 s interrupt). So each query runs in a process of its own, forked from the forkserver, and:
+
+- **time**: it is interrupted (``interrupt()`` from a timer) when its time is up, and the
+  process is killed a moment later if it has not answered by then;
+- **memory**: the process's address space is capped (``RLIMIT_AS``, the size it had once the
+  database was open plus ``memory_mb``) and DuckDB's ``memory_limit`` is set below that with
+  spilling off, so an allocation past the cap fails at once ("Out of Memory") instead of
+  swapping the machine; DuckDB runs on one thread;
+- **size**: rows are fetched a batch at a time and the result is cut at ``rows`` rows or
+  ``bytes`` bytes (as pickled, which is what crosses the pipe), whichever comes first;
+- **concurrency**: at most ``concurrent`` queries run at once; one more waits up to its own
+  time limit for a turn, then is told the console is busy.
+
+A console never holds more than ``concurrent`` processes, each under its caps.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import resource
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Console", "ConsoleBusy", "ConsoleError", "Limits", "QueryResult", "QueryTimeout"]
+
+BATCH = 64                  # rows fetched at a time (a row may be large: see ``bytes``)
+GRACE_SECONDS = 1.0         # after the interrupt, how long before the process is killed
+START_SECONDS = 10.0        # for the process to start and open the database
+
+
+@dataclass(frozen=True)
+class Limits:
+    rows: int = 1000                # rows shown at most
+    bytes: int = 2_000_000          # of the result shown at most
+    seconds: float = 5.0            # a query may run
+    memory_mb: int = 512            # a query may allocate, beyond the open database
+    concurrent: int = 2             # queries at once
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    columns: list[str]
+    rows: list[tuple[Any, ...]]
+    truncated: bool          # more rows existed than are shown (rows or bytes)
+
+
+class ConsoleError(Exception):
+    """The query was refused or failed: the message is one sentence for the page."""
+
+
+class QueryTimeout(ConsoleError):
+    """The query ran longer than it was allowed to. ``killed``: it did not stop when
+    interrupted (DuckDB looks for an interrupt only between pieces of work), so its process
+    was killed."""
+
+    def __init__(self, seconds: float, *, killed: bool) -> None:
+        super().__init__(f"the query took longer than {seconds:g} s and was stopped")
+        self.killed = killed
+
+
+class ConsoleBusy(ConsoleError):
+    """Every place to run a query was taken for longer than a query may run."""
+
+
+class Console:
+    """Runs console queries on ``db`` (read-only; ``dataset``: the Parquet folder of a
+    database of views) under ``limits``, each in a process of its own."""
+
+    def __init__(self, db: Path, dataset: Path | None = None, limits: Limits = Limits()) -> None:
+        self.db = db
+        self.dataset = dataset
+        self.limits = limits
+        self.turns = threading.BoundedSemaphore(limits.concurrent)
+
+    def start(self) -> None:
+        """Start the forkserver the queries' processes come from (with DuckDB imported), so
+        that the first query does not wait for it."""
+        from cabo_log.workers import prestart
+
+        prestart(["duckdb", "cabo_log.db.readonly", __name__])
+
+    def run(self, sql: str) -> QueryResult:
+        if not self.turns.acquire(timeout=self.limits.seconds):
+            raise ConsoleBusy(f"the console is busy ({self.limits.concurrent} queries are "
+                              "running); try again in a moment")
+        try:
+            return self._run(sql)
+        finally:
+            self.turns.release()
+
+    def _run(self, sql: str) -> QueryResult:
+        import multiprocessing
+
+        self.start()
+        context = multiprocessing.get_context("forkserver")
+        theirs: Connection
+        ours, theirs = context.Pipe(duplex=False)
+        process = context.Process(target=_child, daemon=True, args=(
+            theirs, str(self.db), None if self.dataset is None else str(self.dataset), sql,
+            self.limits))
+        process.start()
+        theirs.close()
+        try:
+            return self._receive(ours)
+        finally:
+            ours.close()
+            if process.is_alive():
+                process.kill()
+            process.join(5)
+
+    def _receive(self, conn: Connection) -> QueryResult:
+        """The child's messages until it is done, or until the time is up (QueryTimeout)."""
+        deadline = time.monotonic() + START_SECONDS
+        columns: list[str] = []
+        rows: list[tuple[Any, ...]] = []
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not conn.poll(left):
+                raise QueryTimeout(self.limits.seconds, killed=True)
+            try:
+                kind, value = pickle.loads(conn.recv_bytes(self.limits.bytes + 2**16))
+            except (EOFError, OSError):
+                raise ConsoleError("the query's process ended without an answer (it may "
+                                   "have needed more memory than the console allows)") from None
+            if kind == "started":     # the database is open: the query's own time starts
+                deadline = time.monotonic() + self.limits.seconds + GRACE_SECONDS
+            elif kind == "columns":
+                columns = value
+            elif kind == "rows":
+                rows.extend(value)
+            elif kind == "done":
+                return QueryResult(columns, rows, bool(value))
+            elif kind == "timeout":
+                raise QueryTimeout(self.limits.seconds, killed=False)
+            else:
+                raise ConsoleError(str(value))
+
+
+# --- the child --------------------------------------------------------------------------------
+
+def _child(conn: Connection, db: str, dataset: str | None, sql: str, limits: Limits) -> None:
+    """One query, its answer sent as pickled messages: ("columns", names), ("rows", batch)...,
+    ("done", truncated), or one ("error" | "timeout", sentence)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, (signal.SIGINT, signal.SIGTERM))  # the parent's
+    watchdog = threading.Timer(START_SECONDS + limits.seconds + GRACE_SECONDS, os._exit, (3,))
+    watchdog.daemon = True           # even if the parent is gone, this process is not for long
+    watchdog.start()
+
+    def send(kind: str, value: Any) -> None:
+        conn.send_bytes(pickle.dumps((kind, value), protocol=pickle.HIGHEST_PROTOCOL))
+
+    try:
+        _answer(send, db, dataset, sql, limits)
+    except BaseException as exc:  # noqa: BLE001 - every failure is a sentence for the page
+        try:
+            send("error", _sentence(exc))
+        except OSError:           # the parent stopped listening: nobody to tell
+            pass
+    finally:
+        conn.close()
+
+
+def _answer(send: Any, db: str, dataset: str | None, sql: str, limits: Limits) -> None:
+    import duckdb
+
+    from cabo_log.db.readonly import check_query, open_readonly
+
+    budget = limits.memory_mb * 2**20
+    con = open_readonly(db, dataset=dataset, threads=1, spill=False,
+                        memory_limit=f"{max(16, limits.memory_mb * 3 // 4)}MB")
+    base = _address_space()
+    if base is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (base + budget, base + budget))
+    check_query(con, sql)
+    send("started", None)
+    cursor = con.cursor()
+    timer = threading.Timer(limits.seconds, cursor.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        cursor.execute(sql)
+        send("columns", [d[0] for d in cursor.description or []])
+        shown, size = 0, 0
+        while True:
+            batch = cursor.fetchmany(min(BATCH, limits.rows + 1 - shown))
+            if not batch:
+                send("done", False)
+                return
+            kept: list[tuple[Any, ...]] = []
+            for row in batch:
+                size += len(pickle.dumps(row, protocol=pickle.HIGHEST_PROTOCOL))
+                if shown >= limits.rows or size > limits.bytes:
+                    send("rows", kept)
+                    send("done", True)
+                    return
+                kept.append(row)
+                shown += 1
+            send("rows", kept)
+    except duckdb.InterruptException:
+        send("timeout", None)
+    finally:
+        timer.cancel()
+
+
+def _address_space() -> int | None:
+    """This process's virtual size now (bytes), the base the memory cap is added to (None
+    where there is no /proc to ask: then DuckDB's memory_limit alone bounds the query)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return None
+
+
+def _sentence(exc: BaseException) -> str:
+    """One line for the page: DuckDB's first line, a memory failure said plainly."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, MemoryError) or text.startswith("Out of Memory"):
+        return "the query needs more memory than the console allows and was stopped"
+    return text
