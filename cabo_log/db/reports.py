@@ -160,8 +160,11 @@ def render(columns: list[str], rows: list[tuple[Any, ...]], fmt: str, *,
     if fmt == "csv":
         return as_csv(columns, rows)
     if fmt == "json":
-        return json.dumps([dict(zip(columns, map(plain, row), strict=True)) for row in rows],
-                          ensure_ascii=False, indent=1)
+        from cabo_log.db.stream_out import write_rows
+
+        buf = io.StringIO()
+        write_rows(columns, [rows], "json", buf)
+        return buf.getvalue().rstrip("\n")
     if fmt == "html":
         from cabo_log.pages.report_page import render_report_page
 
