@@ -4,7 +4,8 @@ neither reach anything (``readonly``) nor take the machine with it.
 DuckDB alone cannot bound a query: its ``memory_limit`` governs its buffer manager, not a
 scalar function building one huge value (``length(list_sort(range(60000000)))`` grew to 4 GB
 under a 1 GB limit), and an interrupt is only seen between chunks (that query ran 14 s past a
-2 s interrupt). So each query runs in a process of its own, forked from the forkserver, and:
+2 s interrupt). So each query runs in a process of its own, forked from the forkserver (a few
+are kept started, the database open, so that a query does not wait for one), and:
 
 - **time**: it is interrupted (``interrupt()`` from a timer) when its time is up, and the
   process is killed a moment later if it has not answered by then;
@@ -37,7 +38,7 @@ __all__ = ["Console", "ConsoleBusy", "ConsoleError", "Limits", "QueryResult", "Q
 
 BATCH = 64                  # rows fetched at a time (a row may be large: see ``bytes``)
 GRACE_SECONDS = 1.0         # after the interrupt, how long before the process is killed
-START_SECONDS = 10.0        # for the process to start and open the database
+START_SECONDS = 10.0        # for a process to start and open the database
 
 
 @dataclass(frozen=True)
@@ -74,22 +75,45 @@ class ConsoleBusy(ConsoleError):
     """Every place to run a query was taken for longer than a query may run."""
 
 
+@dataclass
+class _Child:
+    process: Any            # multiprocessing's ForkServerProcess
+    conn: Connection
+
+
 class Console:
     """Runs console queries on ``db`` (read-only; ``dataset``: the Parquet folder of a
-    database of views) under ``limits``, each in a process of its own."""
+    database of views) under ``limits``, each in a process of its own.
+
+    A process serves one query and ends. To spare a query the wait for its process to start
+    and open the database, ``concurrent`` of them are kept ready (started in the background,
+    the database open, waiting for their query); each query takes one and another is started.
+    """
 
     def __init__(self, db: Path, dataset: Path | None = None, limits: Limits = Limits()) -> None:
         self.db = db
         self.dataset = dataset
         self.limits = limits
         self.turns = threading.BoundedSemaphore(limits.concurrent)
+        self._ready: list[_Child] = []
+        self._lock = threading.Lock()
+        self._closed = False
 
     def start(self) -> None:
-        """Start the forkserver the queries' processes come from (with DuckDB imported), so
-        that the first query does not wait for it."""
+        """Start the forkserver the processes come from (with DuckDB imported) and the
+        processes kept ready, so that the first query waits for neither."""
         from cabo_log.workers import prestart
 
         prestart(["duckdb", "cabo_log.db.readonly", __name__])
+        self._refill()
+
+    def close(self) -> None:
+        """Kill the processes kept ready (they hold the database open)."""
+        with self._lock:
+            self._closed = True
+            ready, self._ready = self._ready, []
+        for child in ready:
+            _end(child)
 
     def run(self, sql: str) -> QueryResult:
         if not self.turns.acquire(timeout=self.limits.seconds):
@@ -100,43 +124,77 @@ class Console:
         finally:
             self.turns.release()
 
-    def _run(self, sql: str) -> QueryResult:
+    def _spawn(self) -> _Child:
         import multiprocessing
 
-        self.start()
         context = multiprocessing.get_context("forkserver")
-        theirs: Connection
-        ours, theirs = context.Pipe(duplex=False)
+        ours, theirs = context.Pipe(duplex=True)
         process = context.Process(target=_child, daemon=True, args=(
-            theirs, str(self.db), None if self.dataset is None else str(self.dataset), sql,
+            theirs, str(self.db), None if self.dataset is None else str(self.dataset),
             self.limits))
         process.start()
         theirs.close()
-        try:
-            return self._receive(ours)
-        finally:
-            ours.close()
-            if process.is_alive():
-                process.kill()
-            process.join(5)
+        return _Child(process, ours)
 
-    def _receive(self, conn: Connection) -> QueryResult:
-        """The child's messages until it is done, or until the time is up (QueryTimeout)."""
+    def _refill(self) -> None:
+        """Start processes in the background until ``concurrent`` are ready."""
+        def fill() -> None:
+            while True:
+                with self._lock:
+                    if self._closed or len(self._ready) >= self.limits.concurrent:
+                        return
+                child = self._spawn()
+                with self._lock:
+                    if self._closed:
+                        _end(child)
+                        return
+                    self._ready.append(child)
+
+        threading.Thread(target=fill, name="console-refill", daemon=True).start()
+
+    def _take(self) -> _Child:
+        with self._lock:
+            while self._ready:
+                child = self._ready.pop(0)
+                if child.process.is_alive():
+                    return child
+                _end(child)
+        return self._spawn()
+
+    def _run(self, sql: str) -> QueryResult:
+        from cabo_log.workers import prestart
+
+        prestart(["duckdb", "cabo_log.db.readonly", __name__])
+        child = self._take()
+        self._refill()
+        try:
+            return self._ask(child, sql)
+        finally:
+            _end(child)
+
+    def _ask(self, child: _Child, sql: str) -> QueryResult:
+        """Hand ``sql`` to a process and read its answer until it is done, or until the time
+        is up (QueryTimeout)."""
+        conn = child.conn
         deadline = time.monotonic() + START_SECONDS
         columns: list[str] = []
         rows: list[tuple[Any, ...]] = []
+        asked = False
         while True:
             left = deadline - time.monotonic()
             if left <= 0 or not conn.poll(left):
                 raise QueryTimeout(self.limits.seconds, killed=True)
             try:
                 kind, value = pickle.loads(conn.recv_bytes(self.limits.bytes + 2**16))
+                if kind == "ready" and not asked:   # the database is open: the query's time
+                    conn.send_bytes(sql.encode("utf-8", "surrogatepass"))
+                    deadline = time.monotonic() + self.limits.seconds + GRACE_SECONDS
+                    asked = True
+                    continue
             except (EOFError, OSError):
                 raise ConsoleError("the query's process ended without an answer (it may "
                                    "have needed more memory than the console allows)") from None
-            if kind == "started":     # the database is open: the query's own time starts
-                deadline = time.monotonic() + self.limits.seconds + GRACE_SECONDS
-            elif kind == "columns":
+            if kind == "columns":
                 columns = value
             elif kind == "rows":
                 rows.extend(value)
@@ -148,31 +206,40 @@ class Console:
                 raise ConsoleError(str(value))
 
 
+def _end(child: _Child) -> None:
+    """Kill a process (finished or not: it serves one query) and reap it."""
+    child.conn.close()
+    if child.process.is_alive():
+        child.process.kill()
+    child.process.join(5)
+
+
 # --- the child --------------------------------------------------------------------------------
 
-def _child(conn: Connection, db: str, dataset: str | None, sql: str, limits: Limits) -> None:
-    """One query, its answer sent as pickled messages: ("columns", names), ("rows", batch)...,
-    ("done", truncated), or one ("error" | "timeout", sentence)."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, (signal.SIGINT, signal.SIGTERM))  # the parent's
-    watchdog = threading.Timer(START_SECONDS + limits.seconds + GRACE_SECONDS, os._exit, (3,))
-    watchdog.daemon = True           # even if the parent is gone, this process is not for long
-    watchdog.start()
+def _child(conn: Connection, db: str, dataset: str | None, limits: Limits) -> None:
+    """Open the database, say ("ready", None), wait for one query and answer it as pickled
+    messages: ("columns", names), ("rows", batch)..., ("done", truncated), or one
+    ("error" | "timeout", sentence). Leaves when the parent closes its end, or is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is for the server to handle
 
     def send(kind: str, value: Any) -> None:
         conn.send_bytes(pickle.dumps((kind, value), protocol=pickle.HIGHEST_PROTOCOL))
 
     try:
-        _answer(send, db, dataset, sql, limits)
+        _answer(conn, send, db, dataset, limits)
+    except (EOFError, OSError):      # the parent is gone, or stopped listening
+        pass
     except BaseException as exc:  # noqa: BLE001 - every failure is a sentence for the page
         try:
             send("error", _sentence(exc))
-        except OSError:           # the parent stopped listening: nobody to tell
+        except OSError:
             pass
     finally:
         conn.close()
 
 
-def _answer(send: Any, db: str, dataset: str | None, sql: str, limits: Limits) -> None:
+def _answer(conn: Connection, send: Any, db: str, dataset: str | None, limits: Limits
+            ) -> None:
     import duckdb
 
     from cabo_log.db.readonly import check_query, open_readonly
@@ -183,8 +250,12 @@ def _answer(send: Any, db: str, dataset: str | None, sql: str, limits: Limits) -
     base = _address_space()
     if base is not None:
         resource.setrlimit(resource.RLIMIT_AS, (base + budget, base + budget))
+    send("ready", None)
+    sql = conn.recv_bytes().decode("utf-8", "surrogatepass")
+    watchdog = threading.Timer(limits.seconds + 2 * GRACE_SECONDS, os._exit, (3,))
+    watchdog.daemon = True           # even if the parent is gone, this process is not for long
+    watchdog.start()
     check_query(con, sql)
-    send("started", None)
     cursor = con.cursor()
     timer = threading.Timer(limits.seconds, cursor.interrupt)
     timer.daemon = True

@@ -269,6 +269,7 @@ def create_app(db: Path | str, *, hosts: Iterable[str] = LOOPBACK, port: int | N
         white_template()     # read once at start: the first game page need not wait for it
         explorer.console.start()
         yield
+        explorer.console.close()
         explorer.con.close()
 
     routes = [
