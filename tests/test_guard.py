@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import warnings
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,9 @@ def call(app: Any, headers: list[tuple[bytes, bytes]], server: tuple[str, int] |
         else:
             out["body"] += message.get("body", b"")
 
-    asyncio.run(app(scope, receive, send))
+    # in a thread of its own: a browser test may leave an event loop running in this one
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result()
     return out["status"], out["headers"], out["body"]
 
 

@@ -208,8 +208,8 @@ class Explorer:
         context: dict[str, Any] = {"query": query, "tables": tables, "error": None,
                                    "table": None, "truncated": False,
                                    "max_rows": self.settings.sql_rows, "shown": 0,
-                                   "max_size": _size(self.settings.sql_bytes),
-                                   "memory": _size(self.settings.sql_memory_mb * 2**20),
+                                   "max_size": f"{self.settings.sql_bytes / 1e6:g} MB",
+                                   "memory": f"{self.settings.sql_memory_mb:,} MB",
                                    "seconds": f"{self.settings.sql_seconds:g}"}
         if not query:
             if not request.query_params.get("q", "X"):
@@ -234,10 +234,6 @@ class Explorer:
         body = plotly_js() if name == "plotly.min.js" else static(name)
         return Response(body, media_type=media[name],
                         headers={"Cache-Control": "public, max-age=3600"})
-
-
-def _size(n: int) -> str:
-    return f"{n / 2**20:g} MB" if n < 2**30 else f"{n / 2**30:g} GB"
 
 
 def _one_line(exc: BaseException) -> str:
