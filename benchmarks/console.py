@@ -22,13 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from cabo_log.db.console import Console, ConsoleError, Limits
+from cabo_log.db.readonly import open_readonly
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from serve_db import build_db  # noqa: E402
-
-from cabo_log.db.console import Console, ConsoleError, Limits  # noqa: E402
-from cabo_log.db.readonly import open_readonly  # noqa: E402
 
 SMALL = "SELECT ruleset, count(*) AS games, avg(rounds) FROM games GROUP BY ALL ORDER BY 1"
 HEAVY = [("~1 GB of result", "SELECT repeat('x', 1000000) FROM range(1000)"),
@@ -62,7 +59,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="cabo-console-"))
-    db = build_db(folder / "d")
+    db = folder / "d" / "cabo.duckdb"
+    # in a process of its own: its load would start the forkserver without DuckDB loaded,
+    # as no server does
+    subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                    "from serve_db import build_db; from pathlib import Path; "
+                    "build_db(Path(sys.argv[2]))", str(ROOT / "tests"), str(db.parent)],
+                   check=True)
 
     console = Console(db, limits=Limits())
     console.start()
