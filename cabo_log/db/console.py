@@ -98,13 +98,18 @@ class Console:
         self._ready: list[_Child] = []
         self._lock = threading.Lock()
         self._closed = False
+        self._started = False
+        self._filling = threading.Lock()
 
     def start(self) -> None:
         """Start the forkserver the processes come from (with DuckDB imported) and the
         processes kept ready, so that the first query waits for neither."""
         from cabo_log.workers import prestart
 
-        prestart(["duckdb", "cabo_log.db.readonly", __name__])
+        with self._lock:
+            if not self._started:
+                prestart(["duckdb", "cabo_log.db.readonly", __name__])
+                self._started = True
         self._refill()
 
     def close(self) -> None:
@@ -139,16 +144,21 @@ class Console:
     def _refill(self) -> None:
         """Start processes in the background until ``concurrent`` are ready."""
         def fill() -> None:
-            while True:
-                with self._lock:
-                    if self._closed or len(self._ready) >= self.limits.concurrent:
-                        return
-                child = self._spawn()
-                with self._lock:
-                    if self._closed:
-                        _end(child)
-                        return
-                    self._ready.append(child)
+            if not self._filling.acquire(blocking=False):
+                return                  # one filler at a time: never more than ``concurrent``
+            try:
+                while True:
+                    with self._lock:
+                        if self._closed or len(self._ready) >= self.limits.concurrent:
+                            return
+                    child = self._spawn()
+                    with self._lock:
+                        if self._closed:
+                            _end(child)
+                            return
+                        self._ready.append(child)
+            finally:
+                self._filling.release()
 
         threading.Thread(target=fill, name="console-refill", daemon=True).start()
 
@@ -162,9 +172,8 @@ class Console:
         return self._spawn()
 
     def _run(self, sql: str) -> QueryResult:
-        from cabo_log.workers import prestart
-
-        prestart(["duckdb", "cabo_log.db.readonly", __name__])
+        if not self._started:
+            self.start()
         child = self._take()
         self._refill()
         try:
