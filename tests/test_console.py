@@ -9,7 +9,9 @@ import pickle
 import threading
 import time
 import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from serve_db import build_db
@@ -35,6 +37,21 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_db(tmp_path_factory.mktemp("consoledb"))
 
 
+@pytest.fixture
+def console(db: Path) -> Iterator[Callable[..., Console]]:
+    """Consoles on ``db`` with the limits given, closed after the test (the processes they
+    keep ready hold the database open)."""
+    made: list[Console] = []
+
+    def make(**limits: Any) -> Console:
+        made.append(Console(db, limits=Limits(**limits)))
+        return made[-1]
+
+    yield make
+    for c in made:
+        c.close()
+
+
 def timed(con: Console, sql: str) -> tuple[object, float]:
     """The result or the exception, and the seconds it took."""
     start = time.monotonic()
@@ -45,8 +62,8 @@ def timed(con: Console, sql: str) -> tuple[object, float]:
     return out, time.monotonic() - start
 
 
-def test_rows_are_cut(db: Path) -> None:
-    con = Console(db, limits=Limits(rows=100))
+def test_rows_are_cut(console: Callable[..., Console]) -> None:
+    con = console(rows=100)
     result = con.run("SELECT range AS n FROM range(5000)")
     assert result.columns == ["n"] and result.truncated
     assert [r[0] for r in result.rows] == list(range(100))
@@ -56,9 +73,9 @@ def test_rows_are_cut(db: Path) -> None:
     assert games.rows == [("edition1", 2), ("edition2", 3), ("golf", 2), ("online", 1)]
 
 
-def test_bytes_are_cut(db: Path) -> None:
+def test_bytes_are_cut(console: Callable[..., Console]) -> None:
     """100 MB of rows, 1 MB allowed: the rows that fit, and no more crossed the pipe."""
-    con = Console(db, limits=Limits(bytes=1_000_000))
+    con = console(bytes=1_000_000)
     result, seconds = timed(con, "SELECT range AS i, repeat('x', 100000) AS s FROM range(1000)")
     assert not isinstance(result, Exception), result
     assert result.truncated and 0 < len(result.rows) < 1000          # type: ignore[attr-defined]
@@ -67,39 +84,40 @@ def test_bytes_are_cut(db: Path) -> None:
     assert seconds < 10
 
 
-def test_the_issues_huge_result_is_refused_at_once(db: Path) -> None:
-    result, seconds = timed(Console(db, limits=Limits(seconds=5.0)), HUGE_RESULT)
+def test_the_issues_huge_result_is_refused_at_once(console: Callable[..., Console]) -> None:
+    result, seconds = timed(console(seconds=5.0), HUGE_RESULT)
     assert isinstance(result, ConsoleError) and not isinstance(result, QueryTimeout), result
     assert str(result) == "the query needs more memory than the console allows and was stopped"
     assert seconds < 5.0
 
 
-def test_the_issues_huge_sort_is_refused_at_once(db: Path) -> None:
-    result, seconds = timed(Console(db, limits=Limits(seconds=5.0)), HUGE_LIST)
+def test_the_issues_huge_sort_is_refused_at_once(console: Callable[..., Console]) -> None:
+    result, seconds = timed(console(seconds=5.0), HUGE_LIST)
     assert isinstance(result, ConsoleError) and not isinstance(result, QueryTimeout), result
     assert "more memory than the console allows" in str(result)
     assert seconds < 5.0
 
 
-def test_a_long_query_is_interrupted(db: Path) -> None:
-    result, seconds = timed(Console(db, limits=Limits(seconds=1.0)), CROSS)
+def test_a_long_query_is_interrupted(console: Callable[..., Console]) -> None:
+    result, seconds = timed(console(seconds=1.0), CROSS)
     assert isinstance(result, QueryTimeout) and not result.killed, result
     assert str(result) == "the query took longer than 1 s and was stopped"
     assert seconds < 1.0 + console_module.GRACE_SECONDS + 3      # 3: the process's start
 
 
-def test_a_query_deaf_to_the_interrupt_is_killed(db: Path) -> None:
+def test_a_query_deaf_to_the_interrupt_is_killed(console: Callable[..., Console]) -> None:
     """DuckDB sees an interrupt only between pieces of work: this query would run on for
     many seconds after it. Its process is killed when the grace after the interrupt ends."""
-    result, seconds = timed(Console(db, limits=Limits(seconds=0.5, memory_mb=768)), DEAF)
+    result, seconds = timed(console(seconds=0.5, memory_mb=768), DEAF)
     assert isinstance(result, QueryTimeout) and result.killed, result
     assert seconds < 0.5 + console_module.GRACE_SECONDS + 3
 
 
-def test_queries_at_once_are_bounded(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_queries_at_once_are_bounded(console: Callable[..., Console],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Six heavy queries at once on a console of two: never more than two processes, the
     others wait their turn and are told the console is busy when it does not come."""
-    con = Console(db, limits=Limits(seconds=1.0, concurrent=2))
+    con = console(seconds=1.0, concurrent=2)
     running, peak = 0, 0
     lock = threading.Lock()
     run = con._run
