@@ -51,7 +51,8 @@ class Asgi:
         path, _, query = url.partition("?")
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
                  "method": "GET", "scheme": "http", "path": unquote(path),
-                 "raw_path": path.encode(), "query_string": query.encode(), "headers": [],
+                 "raw_path": path.encode(), "query_string": query.encode(),
+                 "headers": [(b"host", b"127.0.0.1:8000")],
                  "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 8000), "root_path": ""}
         status = 0
         body: list[bytes] = []
@@ -143,7 +144,7 @@ def main() -> None:
         build(db, args.games, args.unique)
     app = create_app(db)
     client = Asgi(app)
-    con = app.state.explorer.con
+    con = app.app.state.explorer.con
     one = con.execute("SELECT game_id, (SELECT p FROM (SELECT unnest(players) AS p) LIMIT 1) "
                       "FROM games ORDER BY game_id LIMIT 1").fetchone()
     games = con.execute("SELECT count(*) FROM games").fetchone()[0]

@@ -145,7 +145,8 @@ def test_cli_local_cluster_and_views_for_report(tmp_path: Path,
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith(f"{views}: loaded {len(logs)} games")
     report = subprocess.run([str(exe), "sql", "SELECT count(*) FROM games", "--db", str(views),
-                             "--format", "csv"], capture_output=True, text=True, timeout=60)
+                             "--dataset", str(out), "--format", "csv"],
+                            capture_output=True, text=True, timeout=60)
     assert report.stdout.split() == ["count_star()", str(len(logs))]
     con = duckdb.connect(str(views), read_only=True)
     try:

@@ -16,7 +16,6 @@ import pytest
 from serve_db import build_db
 
 from cabo_log.db import reports
-from cabo_log.db.readonly import QueryTimeout, open_readonly, run_limited
 from cabo_log.db.report_header import ChartKind, ParamType, ReportError, parse_chart, parse_param
 from cabo_log.pages.report_charts import figure
 from cabo_log.pages.report_page import chart_blocks, prose_html
@@ -198,20 +197,6 @@ def test_sql_cannot_reach_outside_the_database(db: Path, tmp_path: Path, kind: s
     assert not list(tmp_path.iterdir())                  # nothing written
     assert cli("sql", "SELECT count(*) AS n FROM games", "--db", str(db), "-f", "json"
                ).stdout.strip() == json.dumps([{"n": 8}], indent=1)
-
-
-def test_run_limited_cuts_rows_and_time(db: Path) -> None:
-    con = open_readonly(db)
-    try:
-        result = run_limited(con, "SELECT range AS n FROM range(5000)", max_rows=100)
-        assert len(result.rows) == 100 and result.truncated and result.columns == ["n"]
-        whole = run_limited(con, "SELECT range AS n FROM range(100)", max_rows=100)
-        assert len(whole.rows) == 100 and not whole.truncated
-        with pytest.raises(QueryTimeout, match="longer than 0.2 s"):
-            run_limited(con, "SELECT count(*) FROM range(100000) a, range(100000) b "
-                             "WHERE a.range * b.range = 7", seconds=0.2)
-    finally:
-        con.close()
 
 
 def test_numbered_buckets_are_ordered_by_value_and_lines_run_left_to_right() -> None:

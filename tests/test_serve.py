@@ -23,6 +23,9 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 
+BASE = "http://127.0.0.1:8000"     # the guard answers only to the address served
+
+
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_db(tmp_path_factory.mktemp("servedb"))
@@ -30,14 +33,15 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db, sql_seconds=1.0), raise_server_exceptions=False) as c:
+    with TestClient(create_app(db, sql_seconds=1.0), base_url=BASE,
+                    raise_server_exceptions=False) as c:
         yield c
 
 
 def query(client: TestClient, sql: str) -> list[tuple[object, ...]]:
     """A query on the app's own connection (DuckDB refuses a second, differently configured
     connection to the same file in one process)."""
-    cur = client.app.state.explorer.con.cursor()    # type: ignore[attr-defined]
+    cur = client.app.app.state.explorer.con.cursor()    # type: ignore[attr-defined]
     try:
         return list(cur.execute(sql).fetchall())
     finally:
@@ -235,7 +239,7 @@ def test_analysis_marks_when_the_table_exists(db: Path, tmp_path: Path) -> None:
                 "('golf-a', 'golf', 30, '<b>x</b>', '??', 9)) "
                 "AS t(game_id, ruleset, seq, player, mark, loss)")
     con.close()
-    with TestClient(create_app(copy)) as c:
+    with TestClient(create_app(copy), base_url=BASE) as c:
         page = c.get("/games/golf-a").text
     section = page.split('id="analysis"', 1)[1].split("</section>", 1)[0]
     assert re.findall(r'href="#seq=(\d+)"', section) == ["12", "30"]    # marked ones only

@@ -22,6 +22,8 @@ from cabo_log.pages.web import create_app
 
 __all__ = ["browser_context_args", "browser_type_launch_args"]   # fixtures
 
+CSP_WATCH = ("window.cspViolations = []; document.addEventListener('securitypolicyviolation', "
+             "e => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));")
 PLOTS_DRAWN = ("n => Array.from(document.querySelectorAll('.js-plotly-plot'))"
                ".filter(d => d.data && d.data.length > 0 && d.querySelector('.main-svg'))"
                ".length === n")
@@ -56,9 +58,19 @@ def rows(page: Any, table: str = "#games") -> list[str]:
     return [t.strip() for t in page.locator(f"{table} tbody tr td:first-child").all_inner_texts()]
 
 
+def violations(page: Any) -> list[str]:
+    """What the page's Content-Security-Policy refused since it loaded."""
+    found: list[str] = page.evaluate("window.cspViolations")
+    return found
+
+
 def test_journey(page: Any, server: str) -> None:
+    """Every page works under the explorer's Content-Security-Policy: its scripts run, its
+    charts are drawn, and the policy refuses nothing on the way."""
     w = watch(page, lambda url: url.startswith(server + "/"))
-    page.goto(server + "/")
+    page.add_init_script(CSP_WATCH)
+    first = page.goto(server + "/")
+    assert "script-src 'self'" in first.headers["content-security-policy"]
     assert len(rows(page)) == 8
     screenshot(page, "serve-games.png")
 
@@ -72,12 +84,13 @@ def test_journey(page: Any, server: str) -> None:
 
     # open a game and step with the keyboard
     page.click(f"#games a:text-is('{dora[0]}')")
-    page.wait_for_function("window.caboTimeline !== undefined")
+    page.wait_for_function("() => window.caboTimeline !== undefined")
     page.wait_for_function(PLOTS_DRAWN, arg=3)
     assert page.evaluate("window.caboTimeline.current()") == 0
     for _ in range(3):
         page.keyboard.press("ArrowRight")
     assert page.evaluate("window.caboTimeline.current()") == 3
+    assert violations(page) == []
     page.keyboard.press("End")
     last = page.evaluate("window.caboTimeline.steps") - 1
     assert page.evaluate("window.caboTimeline.current()") == last
@@ -87,14 +100,14 @@ def test_journey(page: Any, server: str) -> None:
     link = page.locator("#moments a.seq-link:text-is('round 2 dealt')")
     seq = int(link.get_attribute("href").removeprefix("#seq="))
     link.click()
-    page.wait_for_function(f"window.location.hash === '#seq={seq}'")
+    page.wait_for_function(f"() => window.location.hash === '#seq={seq}'")
     at = page.evaluate("window.caboTimeline.current()")
     assert page.evaluate(f"JSON.parse(document.getElementById('cabo-timeline-data')"
                          f".textContent).steps[{at}].n") == seq
     assert "deal" in page.inner_text("#step-story").lower()
     # the same link opened fresh lands there too
     page.goto(page.url)
-    page.wait_for_function("window.caboTimeline !== undefined")
+    page.wait_for_function("() => window.caboTimeline !== undefined")
     assert page.evaluate("window.caboTimeline.current()") == at
 
     # a report, through its form
@@ -106,6 +119,8 @@ def test_journey(page: Any, server: str) -> None:
     page.wait_for_url("**/reports/score_distribution?*bucket=10*")
     page.wait_for_function(PLOTS_DRAWN, arg=3)
     assert "bound + 10)" in page.inner_text("main")
+    page.hover(".js-plotly-plot .main-svg")      # plotly's hover layer and mode bar
+    assert violations(page) == []
     screenshot(page, "serve-report.png")
     page.fill("input[name=bucket]", "0")          # the form knows the declared range
     assert page.evaluate("document.querySelector('input[name=bucket]').validity"
@@ -118,8 +133,15 @@ def test_journey(page: Any, server: str) -> None:
     page.click("#sql-form button[type=submit]")
     assert rows(page, "#sql-result table") == ["edition1", "edition2", "golf", "online"]
     screenshot(page, "serve-sql.png")
-
+    assert violations(page) == []
     assert w.problems == [] and w.blocked == []
+
+    # the policy is in force: a script injected into the page does not run, and is seen
+    page.evaluate("() => { const s = document.createElement('script'); "
+                  "s.textContent = 'window.injected = 1'; document.body.appendChild(s); }")
+    page.wait_for_function("() => window.cspViolations.length > 0")
+    assert page.evaluate("window.injected") is None
+    assert violations(page)[0].startswith("script-src")
 
 
 def test_markup_in_names_runs_nothing(page: Any, server: str) -> None:
@@ -129,7 +151,7 @@ def test_markup_in_names_runs_nothing(page: Any, server: str) -> None:
     page.goto(f"{server}/?player={quote(EVIL, safe='')}")
     assert page.locator("#games tbody tr").count() == 1
     page.click("#games td:first-child a")
-    page.wait_for_function("window.caboTimeline !== undefined")
+    page.wait_for_function("() => window.caboTimeline !== undefined")
     page.wait_for_timeout(300)
     screenshot(page, "serve-escaping.png")
     assert w.dialogs == [] and w.problems == [] and w.blocked == []

@@ -26,6 +26,12 @@ DbOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs 
     metavar="FILE")]
 
 
+DatasetOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
+    "--dataset", help="For a --db of views over a Parquet dataset (load --parquet-out): the "
+    "dataset's folder, the only one its queries may read.", envvar="CABO_LOG_DATASET",
+    show_envvar=True, show_default=False, metavar="DIR")]
+
+
 def _db(path: Path | None) -> Path:
     from cabo_log.db.basics import default_path
 
@@ -208,13 +214,13 @@ def _kept(committed: int) -> str:
             "finish")
 
 
-def _open_for_reading(db: Path | None, *, need_schema: bool) -> Any:
+def _open_for_reading(db: Path | None, dataset: Path | None, *, need_schema: bool) -> Any:
     from cabo_log.db.database import DatabaseError, check_version
     from cabo_log.db.readonly import open_readonly
 
     database = _db(db)
     try:
-        con = open_readonly(database)
+        con = open_readonly(database, dataset=dataset)
         if need_schema:
             check_version(con, database)
     except DatabaseError as exc:
@@ -265,6 +271,7 @@ def report_command(
         "--list", help="List the reports with their one-line descriptions.")] = False,
     output: OutputOption = None,
     cdn: CdnOption = False,
+    dataset: DatasetOption = None,
 ) -> None:
     """Run one of the SQL reports shipped with cabo-log (parameters are bound, not pasted)."""
     import duckdb
@@ -284,7 +291,7 @@ def report_command(
         values = reports.bind(report, param or [])
     except reports.ReportError as exc:
         raise failed(str(exc), 2) from None
-    con = _open_for_reading(db, need_schema=True)
+    con = _open_for_reading(db, dataset, need_schema=True)
     try:
         reports.check_values(con, report, values)
         columns, rows = reports.run(con, report, values)
@@ -303,27 +310,57 @@ def report_command(
 
 
 def sql_command(
-    query: Annotated[str, typer.Argument(help="Any SQL query (the database is opened "
+    query: Annotated[str, typer.Argument(help="One SELECT query (the database is opened "
                                               "read-only).")],
     db: DbOption = None,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    dataset: DatasetOption = None,
 ) -> None:
-    """Run any SQL query against the loaded games, read-only (no other file, database or
-    extension can be reached)."""
+    """Run one SELECT query against the loaded games, read-only (no other file, database or
+    extension can be reached). Rows are printed as they come: a result of any size needs
+    the memory of a few thousand rows."""
     import duckdb
 
     from cabo_log.db import reports
+    from cabo_log.db.readonly import QueryRefused, check_query
+    from cabo_log.db.stream_out import STREAMED, batches, output_file, write_rows
 
     form = _format(fmt, output)
-    con = _open_for_reading(db, need_schema=False)
+    con = _open_for_reading(db, dataset, need_schema=False)
     try:
-        columns, rows = reports.fetch(con, query)
+        check_query(con, query)
+        cursor = con.execute(query)
+        columns = [d[0] for d in cursor.description or []]
+        if form not in STREAMED:     # an HTML page is made whole (its table, at least)
+            _emit(reports.render(columns, cursor.fetchall(), form), output)
+        elif output is None:
+            _to_stdout(lambda out: write_rows(columns, batches(cursor), form, out))
+        else:
+            try:
+                with output_file(output) as out:
+                    write_rows(columns, batches(cursor), form, out)
+            except OSError as exc:
+                raise failed(f"cannot write {output}: {exc.strerror or exc}", 1) from None
+    except QueryRefused as exc:
+        raise failed(str(exc), 1) from None
     except duckdb.Error as exc:
         raise failed(_one_line(exc), 1) from None
     finally:
         con.close()
-    _emit(reports.render(columns, rows, form), output)
+
+
+def _to_stdout(write: Any) -> None:
+    """``write(stdout)``; a reader that leaves early (``| head``) ends it quietly."""
+    import os
+
+    try:
+        write(sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)   # no second error when Python flushes
+        os.dup2(devnull, sys.stdout.fileno())
+        raise typer.Exit(0) from None
 
 
 def export_command(

@@ -33,7 +33,7 @@ def ratings_command(db: DbOption = None, ruleset: RulesetOption = None,
     from cabo_log.db.ratings import leaderboard, stale_games
 
     form = _format(fmt, output)
-    con = _open_for_reading(db, need_schema=True)
+    con = _open_for_reading(db, None, need_schema=True)
     try:
         if not con.execute("SELECT count(*) FROM information_schema.tables "
                            "WHERE table_name = 'ratings'").fetchall()[0][0]:

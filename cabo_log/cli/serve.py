@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
-from cabo_log.cli.db import DbOption, _db
+from cabo_log.cli.db import DatasetOption, DbOption, _db
 from cabo_log.cli.errors import failed
 
 
@@ -18,27 +18,41 @@ def serve_command(
         help="The address to listen on; 127.0.0.1 keeps it to this machine.")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
+    allow_host: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045 - typer
+        "--allow-host", metavar="NAME", help="Also answer requests addressed to this name "
+        "(e.g. the machine's name with --host 0.0.0.0); repeatable. Requests for any other "
+        "name are refused.")] = None,
+    dataset: DatasetOption = None,
 ) -> None:
     """Serve a web explorer over a database 'load' made: games to filter, each game's
     timeline, players, reports with charts, a read-only SQL console."""
     import uvicorn
 
     from cabo_log.db.database import DatabaseError
+    from cabo_log.pages.guard import LOOPBACK, served_hosts
     from cabo_log.pages.web import create_app
 
     database: Path = _db(db)
+    hosts = served_hosts(host, allow_host or ())
     try:
-        app = create_app(database)
+        app = create_app(database, hosts=hosts, port=port or None, dataset=dataset)
     except DatabaseError as exc:
         raise failed(str(exc)) from None
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if host not in LOOPBACK:
         typer.echo(f"cabo-log: listening on {host}: anyone who can reach it can read the "
-                   "whole database", err=True)
-    typer.echo(f"serving {database} on http://{host}:{port}/ (Ctrl-C stops)")
+                   f"whole database (it answers to {', '.join(hosts)})", err=True)
+    typer.echo(f"serving {database} on http://{_url_host(host)}:{port}/ (Ctrl-C stops)")
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning")
     except OSError as exc:
         raise failed(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def _url_host(host: str) -> str:
+    """``host`` as it goes in a URL: an IPv6 address in brackets, a wildcard as 127.0.0.1."""
+    if host in ("0.0.0.0", "::", ""):
+        return "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
 
 
 def register(app: typer.Typer) -> None:

@@ -13,7 +13,6 @@ never pasted into the SQL.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import decimal
 import io
@@ -212,8 +211,11 @@ def render(columns: list[str], rows: list[tuple[Any, ...]], fmt: str, *,
     if fmt == "csv":
         return as_csv(columns, rows)
     if fmt == "json":
-        return json.dumps([dict(zip(columns, map(plain, row), strict=True)) for row in rows],
-                          ensure_ascii=False, indent=1)
+        from cabo_log.db.stream_out import write_rows
+
+        buf = io.StringIO()
+        write_rows(columns, [rows], "json", buf)
+        return buf.getvalue().rstrip("\n")
     if fmt == "html":
         from cabo_log.pages.report_page import render_report_page
 
@@ -257,27 +259,17 @@ def text(value: Any) -> str:
     return str(value)
 
 
-def _numeric(value: Any) -> bool:
+def numeric(value: Any) -> bool:
     return isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool)
 
 
 def table(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
-    cells = [[text(v) for v in row] for row in rows]
-    widths = [len(c) for c in columns]
-    for row in cells:
-        for i, cell in enumerate(row):
-            widths[i] = max(widths[i], len(cell))
-    right = [bool(rows) and all(_numeric(r[i]) or r[i] is None for r in rows)
-             for i in range(len(columns))]
+    """Aligned columns, numbers to the right, and the count (``stream_out`` writes it)."""
+    from cabo_log.db.stream_out import write_rows
 
-    def line(values: list[str]) -> str:
-        return "  ".join(v.rjust(w) if r else v.ljust(w)
-                         for v, w, r in zip(values, widths, right, strict=True)).rstrip()
-
-    out = [line(columns), "  ".join("-" * w for w in widths)]
-    out.extend(line(row) for row in cells)
-    out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
-    return "\n".join(out)
+    buf = io.StringIO()
+    write_rows(columns, [rows], "table", buf)
+    return buf.getvalue().rstrip("\n")
 
 
 def legend(report: Report, columns: list[str], values: dict[str, Any],
@@ -301,15 +293,14 @@ def legend(report: Report, columns: list[str], values: dict[str, Any],
 
 
 def as_csv(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
+    from cabo_log.db.stream_out import write_rows
+
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([_csv_cell(v) for v in row])
+    write_rows(columns, [rows], "csv", buf)
     return buf.getvalue().rstrip("\n")
 
 
-def _csv_cell(value: Any) -> Any:
+def csv_cell(value: Any) -> Any:
     if value is None:
         return ""
     if isinstance(value, (dict, list, tuple)):

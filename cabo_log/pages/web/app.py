@@ -1,7 +1,9 @@
 """``cabo-log serve``: a Starlette app over a database ``load`` made, read-only.
 
 ``create_app(db)`` returns the ASGI app (tests drive it with Starlette's ``TestClient``; the
-CLI runs it on uvicorn). One DuckDB connection, opened read-only with external access off
+CLI runs it on uvicorn), wrapped in ``pages.guard.Guard``: only requests addressed to the
+served host are answered, and every answer carries a Content-Security-Policy and the other
+protective headers. One DuckDB connection, opened read-only with external access off
 (``db.readonly``), is shared; each request works on a cursor of its own. Pages are Jinja2
 templates with autoescaping on, so every string from a log is text. A game's page is its
 timeline page (``pages.timeline_html``), built from the log file the database recorded.
@@ -16,7 +18,7 @@ import logging
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,10 +34,12 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from cabo_log.db import reports
+from cabo_log.db.console import Console, ConsoleBusy, ConsoleError, Limits
 from cabo_log.db.database import check_version
 from cabo_log.db.event_tables import STORED
-from cabo_log.db.readonly import QueryTimeout, open_readonly, run_limited
+from cabo_log.db.readonly import open_readonly
 from cabo_log.pages.assets import plotly_js, static
+from cabo_log.pages.guard import LOOPBACK, Guard
 from cabo_log.pages.plot import white_template
 from cabo_log.pages.rating_charts import history_figure
 from cabo_log.pages.report_page import (
@@ -72,9 +76,13 @@ log = logging.getLogger("cabo_log.serve")
 @dataclass(frozen=True)
 class Settings:
     db: Path
+    dataset: Path | None = None   # the Parquet folder of a database of views
     sql_rows: int = 1000          # rows the console shows at most
+    sql_bytes: int = 2_000_000    # and bytes of them
     sql_seconds: float = 5.0      # time a console query may run
-    memory_limit: str = "1GB"
+    sql_memory_mb: int = 512      # memory a console query may take
+    sql_concurrent: int = 2       # console queries at once
+    memory_limit: str = "1GB"     # DuckDB's, for the pages' own queries
 
 
 def _env() -> Environment:
@@ -89,7 +97,11 @@ class Explorer:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.con = open_readonly(settings.db, memory_limit=settings.memory_limit)
+        self.con = open_readonly(settings.db, dataset=settings.dataset,
+                                 memory_limit=settings.memory_limit)
+        self.console = Console(settings.db, settings.dataset, Limits(
+            rows=settings.sql_rows, bytes=settings.sql_bytes, seconds=settings.sql_seconds,
+            memory_mb=settings.sql_memory_mb, concurrent=settings.sql_concurrent))
         check_version(self.con, settings.db)
         prepare(self.con)
         prepare_standings(self.con)
@@ -250,26 +262,28 @@ class Explorer:
             if name not in STORED]   # ``events``' own tables: query the view ``events``
         context: dict[str, Any] = {"query": query, "tables": tables, "error": None,
                                    "table": None, "truncated": False,
-                                   "max_rows": self.settings.sql_rows,
+                                   "max_rows": self.settings.sql_rows, "shown": 0,
+                                   "max_size": f"{self.settings.sql_bytes / 1e6:g} MB",
+                                   "memory": f"{self.settings.sql_memory_mb:,} MB",
                                    "seconds": f"{self.settings.sql_seconds:g}"}
         if not query:
             if not request.query_params.get("q", "X"):
                 context["error"] = "Type a query first."
             return self.html("sql.html", **context)
         try:
-            result = run_limited(self.con, query, max_rows=self.settings.sql_rows,
-                                 seconds=self.settings.sql_seconds)
-        except (duckdb.Error, QueryTimeout) as exc:
+            result = self.console.run(query)
+        except ConsoleError as exc:
             context["error"] = _one_line(exc)
-            return self.html("sql.html", 400, **context)
+            return self.html("sql.html", 503 if isinstance(exc, ConsoleBusy) else 400, **context)
         context["table"] = Markup(table_html(result.columns, result.rows))
         context["truncated"] = result.truncated
+        context["shown"] = len(result.rows)
         return self.html("sql.html", **context)
 
     def static(self, request: Request) -> Response:
         name = request.path_params["name"]
         media = {"report.css": "text/css", "report.js": "text/javascript",
-                 "plotly.min.js": "text/javascript"}
+                 "timeline.js": "text/javascript", "plotly.min.js": "text/javascript"}
         if name not in media:
             return self.error(404, "Not found", f"There is no file {name!r} here.")
         body = plotly_js() if name == "plotly.min.js" else static(name)
@@ -282,9 +296,12 @@ def _one_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def create_app(db: Path | str, **options: Any) -> Starlette:
-    """The explorer over ``db`` (DatabaseError if it cannot be opened); ``options`` go to
-    ``Settings``."""
+def create_app(db: Path | str, *, hosts: Iterable[str] = LOOPBACK, port: int | None = None,
+               **options: Any) -> Guard:
+    """The explorer over ``db`` (DatabaseError if it cannot be opened), behind a ``Guard``
+    that answers only to ``hosts`` on ``port`` (None: the port the request came in on) and
+    sends the protective headers; ``options`` go to ``Settings``. The Starlette app is
+    ``.app`` of what it returns."""
     explorer = Explorer(Settings(Path(db), **options))
 
     async def not_found(request: Request, exc: Exception) -> Response:
@@ -301,7 +318,9 @@ def create_app(db: Path | str, **options: Any) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         white_template()     # read once at start: the first game page need not wait for it
+        explorer.console.start()
         yield
+        explorer.console.close()
         explorer.con.close()
 
     routes = [
@@ -314,4 +333,4 @@ def create_app(db: Path | str, **options: Any) -> Starlette:
                     exception_handlers={HTTPException: not_found, 500: server_error,
                                         Exception: server_error})
     app.state.explorer = explorer
-    return app
+    return Guard(app, hosts=hosts, port=port)

@@ -20,6 +20,7 @@ from urllib.parse import quote
 import duckdb
 
 from cabo_log.db.reports import text
+from cabo_log.pages.assets import static
 from cabo_log.pages.timeline import build_timeline
 from cabo_log.pages.timeline_html import render_page
 from cabo_log.pages.web.games import game_row, table_exists
@@ -27,6 +28,7 @@ from cabo_log.pages.web.games import game_row, table_exists
 __all__ = ["GamePage", "game_page"]
 
 PLOTLY_URL = "/static/plotly.min.js"
+SCRIPT_URL = "/static/timeline.js"   # served, not inline: the explorer's CSP runs no inline script
 MOMENT_TYPES = ("deal", "cabo", "snap", "forfeit", "reshuffle")
 MAX_MARKS = 500
 
@@ -46,6 +48,8 @@ def _timeline_page(path: str, size: int, mtime_ns: int) -> str:
     """The timeline page of a log with its key moments, for this version of the file."""
     tl = build_timeline(Path(path))
     page = render_page(tl, PLOTLY_URL)
+    inline = f"<script>{static('timeline.js')}</script>"
+    page = page.replace(inline, f'<script src="{SCRIPT_URL}"></script>', 1)
     moments = _moments([(s.number, s.round, s.type, s.actor) for s in tl.steps
                         if s.type in MOMENT_TYPES])
     anchor = '<section class="panel"><div class="chart" id="chart-events">'
