@@ -54,6 +54,7 @@ COMMAND_MODULES: dict[str, str] = {
     "play": "play",
     "analyse": "analysis", "whatif": "analysis",
     "serve": "serve",
+    "host": "host",
 }
 
 

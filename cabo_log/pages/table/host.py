@@ -29,6 +29,7 @@ from cabo_log.pages.table.views import Mode
 from cabo_log.play.bots import BOTS
 from engine import CaboLogError
 from engine.events import FORMAT
+from engine.rulesets import resolve
 
 log = logging.getLogger("cabo_log.host")
 
@@ -126,6 +127,16 @@ class Host:
         for spec in seats:
             if spec.kind == SeatKind.BOT and spec.bot not in BOTS:
                 raise OpenError(f"unknown bot {spec.bot!r} (known: {', '.join(sorted(BOTS))})")
+        try:
+            rules = resolve(ruleset, dict(options or {}))
+        except ValueError as exc:
+            raise OpenError(str(exc)) from None
+        if not rules.players_allowed(len(seats)):
+            more = ""
+            if rules.decks == 1 and rules.max_players_two_decks > rules.max_players:
+                more = f" ({rules.max_players_two_decks} with two decks)"
+            raise OpenError(f"{rules.name} is for {rules.min_players} to "
+                            f"{rules.player_limit()} players{more}, not {len(seats)}")
         if not any(s.kind == SeatKind.PERSON for s in seats):
             raise OpenError("a table needs at least one person (bots alone: cabo-log simulate)")
         now = self.clock.now()

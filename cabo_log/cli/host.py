@@ -1,0 +1,56 @@
+"""``host``: tables to play at in the browser, every move written to a log in --dir."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cabo_log.cli.errors import failed, usage
+
+
+def host_command(
+    directory: Annotated[Path, typer.Option(
+        "--dir", help="The folder of the tables' logs (created if missing); tables in "
+        "progress there are resumed.")],
+    db: Annotated[Path | None, typer.Option(
+        "--db", help="Load each finished game into this database (then 'serve' shows it).")
+    ] = None,
+    host: Annotated[str, typer.Option(
+        "--host", help="The address to listen on; 127.0.0.1 keeps it to this machine.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
+) -> None:
+    """Host tables in the browser: open a table, invite people by link, add bots, play;
+    every move is checked and written to the table's log in --dir."""
+    import uvicorn
+
+    from cabo_log.pages.table.app import create_app
+    from cabo_log.pages.table.host import Host, HostSettings
+
+    if directory.exists() and not directory.is_dir():
+        raise usage(f"--dir {directory} is not a folder")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise failed(f"cannot create {directory}: {exc.strerror or exc}") from None
+    tables = Host(HostSettings(directory, db=db))
+    for problem in tables.resume_all():
+        typer.echo(f"cabo-log: not resumed: {problem}", err=True)
+    if tables.tables:
+        typer.echo(f"resumed {len(tables.tables)} table(s) in progress")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        typer.echo(f"cabo-log: listening on {host}: anyone who can reach it can open tables "
+                   "and watch them", err=True)
+    typer.echo(f"hosting tables of {directory} on http://{host}:{port}/ (Ctrl-C stops)")
+    try:
+        uvicorn.run(create_app(tables), host=host, port=port, log_level="warning",
+                    ws_max_size=65536)
+    except OSError as exc:
+        raise failed(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
+    app.command("host")(host_command)
