@@ -137,8 +137,6 @@ class Host:
                 more = f" ({rules.max_players_two_decks} with two decks)"
             raise OpenError(f"{rules.name} is for {rules.min_players} to "
                             f"{rules.player_limit()} players{more}, not {len(seats)}")
-        if not any(s.kind == SeatKind.PERSON for s in seats):
-            raise OpenError("a table needs at least one person (bots alone: cabo-log simulate)")
         now = self.clock.now()
         game_id = f"table-{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
         header: dict[str, Any] = {
