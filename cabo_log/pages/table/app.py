@@ -7,9 +7,10 @@ table's page is a shell: everything it shows comes over its WebSocket, a view bu
 seat (``Table.view``). The seat token travels in the URL's fragment (never sent in a request
 line, a log or a Referer) and then in the socket's first message.
 
-One event loop owns the tables: socket handlers and the ticker (``TICK`` s) call the model
-directly, so a table never sees two moves at once. ``create_app`` returns a plain ASGI app
-(tests drive it with uvicorn on a free port; the security middleware wraps it in one line).
+One event loop owns the tables: socket handlers and the ticker (every ``HostSettings.tick``
+seconds) call the model directly, so a table never sees two moves at once. ``create_app``
+returns a plain ASGI app (tests drive it with uvicorn on a free port; the security
+middleware wraps it in one line).
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ __all__ = ["create_app"]
 
 log = logging.getLogger("cabo_log.host")
 
-TICK = 0.1                    # seconds between two looks at the timers
 MAX_MESSAGE = 8192            # characters in one message from a page
 MAX_FORM = 16384              # bytes of the form that opens a table
 MAX_SEATS = 6
@@ -98,7 +98,7 @@ class Hub:
 
     async def ticker(self) -> None:
         while True:
-            await asyncio.sleep(TICK)
+            await asyncio.sleep(self.host.settings.tick)
             for table in self.host.tick():
                 await self.broadcast(table)
 

@@ -56,6 +56,7 @@ class HostSettings:
     max_tables: int = 64              # tables held at once (finished ones make room)
     max_connections: int = 256        # WebSocket connections at once, over all tables
     step_choices: tuple[int, ...] = STEP_CHOICES
+    tick: float = 0.1                 # seconds between two looks at the timers
 
 
 @dataclass
