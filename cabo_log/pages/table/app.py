@@ -7,10 +7,11 @@ table's page is a shell: everything it shows comes over its WebSocket, a view bu
 seat (``Table.view``). The seat token travels in the URL's fragment (never sent in a request
 line, a log or a Referer) and then in the socket's first message.
 
-One event loop owns the tables: socket handlers and the ticker (every ``HostSettings.tick``
-seconds) call the model directly, so a table never sees two moves at once. ``create_app``
-returns a plain ASGI app (tests drive it with uvicorn on a free port; the security
-middleware wraps it in one line).
+Every call into a table runs in a worker thread holding that table's lock (``locked``): a
+table never sees two moves at once, and one table's fsync never holds up the others (the
+socket handlers and the ticker, every ``HostSettings.tick`` seconds, stay on the event
+loop). ``create_app`` returns a plain ASGI app (tests drive it with uvicorn on a free port;
+the security middleware wraps it in one line).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -41,6 +42,7 @@ from engine.rulesets import BUILTINS
 __all__ = ["create_app"]
 
 log = logging.getLogger("cabo_log.host")
+T = TypeVar("T")
 
 MAX_MESSAGE = 8192            # characters in one message from a page
 MAX_FORM = 16384              # bytes of the form that opens a table
@@ -57,6 +59,14 @@ class Connection:
         return self.seat.name if self.seat is not None else None
 
 
+async def locked(table: Table, call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)`` in a worker thread, holding the table's lock."""
+    def run() -> T:
+        with table.lock:
+            return call(*args)
+    return await asyncio.to_thread(run)
+
+
 class Hub:
     """The sockets open on each table, and the sending of views after a change."""
 
@@ -68,22 +78,34 @@ class Hub:
     async def broadcast(self, table: Table) -> None:
         """Each socket of the table gets its seat's view (classic flashes, taken once per
         seat, go to every socket of that seat)."""
-        flashes: dict[str, list[dict[str, Any]]] = {}
-        for conn in list(self.open.get(table.id, ())):
-            name = conn.name
-            if name is not None and name not in flashes:
-                flashes[name] = table.take_flashes(name)
-            view = table.view(name)
-            view["flashes"] = flashes.get(name, []) if name is not None else []
-            await self.send(conn, view)
-        if table.status == Status.OVER and self.host.settings.db is not None \
+        conns = list(self.open.get(table.id, ()))
+
+        def views() -> tuple[list[tuple[Connection, str]], Status]:
+            flashes: dict[str, list[dict[str, Any]]] = {}
+            out = []
+            for conn in conns:
+                name = conn.name
+                if name is not None and name not in flashes:
+                    flashes[name] = table.take_flashes(name)
+                view = table.view(name)
+                view["flashes"] = flashes.get(name, []) if name is not None else []
+                out.append((conn, json.dumps(view)))
+            return out, table.status
+
+        made, status = await locked(table, views)
+        for conn, text in made:
+            await self.send_text(conn, text)
+        if status == Status.OVER and self.host.settings.db is not None \
                 and table.id not in self.loading and table.id not in self.host.load_notes:
             self.loading.add(table.id)
             asyncio.get_running_loop().create_task(self.load(table))
 
     async def send(self, conn: Connection, message: dict[str, Any]) -> None:
+        await self.send_text(conn, json.dumps(message))
+
+    async def send_text(self, conn: Connection, text: str) -> None:
         try:
-            await conn.ws.send_text(json.dumps(message))
+            await conn.ws.send_text(text)
         except (RuntimeError, OSError, WebSocketDisconnect):
             pass    # the socket closed meanwhile: its handler cleans up
 
@@ -93,14 +115,22 @@ class Hub:
             note = await asyncio.to_thread(self.host.load, table)
         finally:
             self.loading.discard(table.id)
-        table.say(f"The game was {note}" if note.startswith("loaded") else f"Database: {note}")
+        await locked(table, table.say,
+                     f"The game was {note}" if note.startswith("loaded") else f"Database: {note}")
         await self.broadcast(table)
 
     async def ticker(self) -> None:
         while True:
             await asyncio.sleep(self.host.settings.tick)
-            for table in self.host.tick():
-                await self.broadcast(table)
+            now = self.host.clock.now()
+            tables = list(self.host.tables.values())
+            done = await asyncio.gather(*(locked(t, t.tick, now) for t in tables),
+                                        return_exceptions=True)
+            for table, changed in zip(tables, done, strict=True):
+                if isinstance(changed, BaseException):
+                    log.error("%s: %s", table.id, changed)   # its log could not be written
+                elif changed:
+                    await self.broadcast(table)
 
 
 def _env() -> Environment:
@@ -148,8 +178,9 @@ class TableApp:
         links = [(name, f"{base}#seat={token}") for name, token in opened.tokens.items()]
         rules = table.state.rules
         if not rules.forfeits:
-            table.say(f"{rules.name} has no forfeits: a player who leaves, or stays away "
-                      f"{self.host.settings.timing.hold:g} s, is replaced by a bot")
+            hold = self.host.settings.timing.hold
+            await locked(table, table.say, f"{rules.name} has no forfeits: a player who leaves, "
+                         f"or stays away {hold:g} s, is replaced by a bot")
         return self.html("invite.html", table=table.summary(), links=links, spectate=base,
                          forfeits=rules.forfeits, hold=self.host.settings.timing.hold)
 
@@ -208,7 +239,7 @@ class TableApp:
             conn = Connection(ws, table, seat)
             self.hub.open.setdefault(table.id, set()).add(conn)
             if seat is not None:
-                table.connect(seat)
+                await locked(table, table.connect, seat)
             await self.hub.broadcast(table)
             while True:
                 message = await self._receive(ws)
@@ -222,7 +253,7 @@ class TableApp:
             if conn is not None:
                 self.hub.open.get(table.id, set()).discard(conn)
                 if conn.seat is not None:
-                    table.disconnect(conn.seat)
+                    await locked(table, table.disconnect, conn.seat)
                     await self.hub.broadcast(table)
 
     async def _receive(self, ws: WebSocket) -> dict[str, Any] | None:
@@ -242,13 +273,13 @@ class TableApp:
         if name is None:
             return    # a spectator only watches
         if "move" in message:
-            refused = table.act(name, message["move"])
+            refused = await locked(table, table.act, name, message["move"])
             if refused is not None:
                 await self.hub.send(conn, {"type": "refused", "message": refused})
         elif message.get("confirm"):
-            table.confirm(name)
+            await locked(table, table.confirm, name)
         elif message.get("leave"):
-            table.leave(name)
+            await locked(table, table.leave, name)
         elif message.get("load"):
             if table.id not in self.hub.loading:
                 self.hub.loading.add(table.id)

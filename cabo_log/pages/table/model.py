@@ -3,7 +3,8 @@
 ``Table`` is driven by calls (``connect``, ``act``, ``confirm``, ``leave``, ``disconnect``) and by
 ``tick(now)``, which fires what is due: a bot's move, the step timer's safe move (logged with
 ``"auto": true``), the forfeit of a seat whose hold ran out, the next deal. Every change bumps
-``version``; the web layer then sends each browser its view (``view``). All the moves come
+``version``; the web layer then sends each browser its view (``view``). A table is not
+thread-safe: callers hold ``lock`` (the web app's worker threads do). All the moves come
 from the engine (``views.seat_moves``) and go through the one write path (``dealer.Dealer``).
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
 from collections import deque
 from enum import StrEnum
 from pathlib import Path
@@ -100,7 +102,7 @@ class Table:
             words.start(g)
         now = clock.now()
         self.dealer = Dealer(log, start_seconds(header, now), clock.now, self._heard)
-        self.loaded_version = -1               # the version last loaded into the database
+        self.lock = threading.Lock()           # held by whoever calls in (the web app)
 
     # --- what the table is ------------------------------------------------------------------
     @property
