@@ -1,15 +1,18 @@
 """``cabo-log host``: moves per second and the latency of a move through the host's own
 message path, beside the same number of matches through ``simulate``.
 
-1. The host runs on uvicorn in a thread (127.0.0.1, a free port, a temporary ``--dir``).
-   ``--tables`` tables open at once, each of ``--players`` persons, every seat played by a
+1. ``cabo-log host`` runs in a process of its own (127.0.0.1, a free port, a temporary
+   ``--dir``). ``--tables`` tables are opened through its form, each of ``--players``
+   persons (header lines included in the count), every seat played by a
    client over the table's WebSocket: it reads its view, picks one of the legal moves the view
    lists (from the engine; Cabo with a small probability, else uniformly), and sends it. A
    move's latency is from sending it to receiving the first view that shows it written
    (parsed, checked by the engine, appended, fsync'd, chained, every seat's view rebuilt and
    sent). Between rounds the clients confirm at once. Each table plays one match.
-2. The reference, in the same run: ``simulate`` (random bots, one process, the same ruleset,
-   players and target) writing the same number of matches to files.
+2. The references, in the same run: ``simulate`` (random bots, one process, the same ruleset,
+   players and target) writing the same number of matches to files; and those matches' lines
+   appended again one at a time through ``GameLog`` with an fsync each, as the host writes
+   them (the floor the disk sets: the host cannot be faster than its fsyncs).
 
 Usage::
 
@@ -23,48 +26,68 @@ import argparse
 import asyncio
 import json
 import random
+import re
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
-import uvicorn
+import httpx
 import websockets
 
-from cabo_log.pages.table.app import create_app
-from cabo_log.pages.table.clock import Timing
-from cabo_log.pages.table.host import Host, HostSettings, SeatSpec
-from cabo_log.pages.table.seats import SeatKind
-from cabo_log.pages.table.views import Mode
+from cabo_log.log.gamelog import GameLog
 from cabo_log.play.simulate import write_games
 
 NAMES = ("ana", "bruno", "carla", "dora", "eli")
 
 
-def start(directory: Path) -> tuple[Host, uvicorn.Server, threading.Thread, str]:
-    directory.mkdir(parents=True, exist_ok=True)
-    host = Host(HostSettings(directory, timing=Timing(between_rounds=0, bot_delay=0),
-                             max_tables=1000, max_connections=10000))
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    base = f"ws://127.0.0.1:{sock.getsockname()[1]}"
-    server = uvicorn.Server(uvicorn.Config(create_app(host), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.02)
-    return host, server, thread, base
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def start(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``cabo-log host`` in a process of its own, as a user starts it."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cabo_log", "host", "--dir", str(directory),
+                             "--port", str(port)], stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    end = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(base + "/", timeout=1)
+            return proc, base
+        except httpx.HTTPError:
+            if time.monotonic() > end or proc.poll() is not None:
+                raise SystemExit("the host did not start") from None
+            time.sleep(0.1)
+
+
+def open_table(base: str, args: argparse.Namespace) -> tuple[str, list[str]]:
+    """A table of persons opened through the form: its id and the seats' tokens."""
+    form = {"house": json.dumps({"base": args.ruleset, "target": args.target}), "step": "0",
+            "mode": "assisted"}
+    for i in range(args.players):
+        form[f"kind{i}"], form[f"name{i}"] = "person", NAMES[i]
+    page = httpx.post(base + "/tables", data=form).text
+    links = re.findall(r'value="http://[^"]*/t/([^"#]+)#seat=([^"]+)"', page)
+    if len(links) != args.players:
+        raise SystemExit(f"the table did not open: {page[:2000]}")
+    return links[0][0], [token for _, token in links]
 
 
 async def seat(base: str, table_id: str, token: str, rng: random.Random,
                latencies: list[float]) -> int:
     """Play one seat to the end of the match; the number of moves it made."""
     moves = 0
-    async with websockets.connect(f"{base}/t/{table_id}/ws", max_size=2**22) as ws:
+    url = base.replace("http://", "ws://") + f"/t/{table_id}/ws"
+    async with websockets.connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"hello": token}))
         sent_at: float | None = None
         sent_lines = -1
@@ -92,26 +115,40 @@ async def seat(base: str, table_id: str, token: str, rng: random.Random,
 
 
 def host_run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
-    host, server, thread, base = start(directory)
-    rng = random.Random(args.seed)
-    opened = [host.open_table(args.ruleset, [SeatSpec(n, SeatKind.PERSON)
-                                             for n in NAMES[:args.players]],
-                              step=0, mode=Mode.ASSISTED, options={"target": args.target})
-              for _ in range(args.tables)]
-    latencies: list[float] = []
+    directory.mkdir(parents=True)
+    proc, base = start(directory)
+    try:
+        rng = random.Random(args.seed)
+        tables = [open_table(base, args) for _ in range(args.tables)]
+        latencies: list[float] = []
 
-    async def everyone() -> list[int]:
-        return await asyncio.gather(*(
-            seat(base, o.table.id, token, random.Random(rng.getrandbits(64)), latencies)
-            for o in opened for token in o.tokens.values()))
+        async def everyone() -> list[int]:
+            return await asyncio.gather(*(
+                seat(base, table_id, token, random.Random(rng.getrandbits(64)), latencies)
+                for table_id, tokens in tables for token in tokens))
 
-    began = time.perf_counter()
-    moves = sum(asyncio.run(everyone()))
-    seconds = time.perf_counter() - began
-    lines = sum(o.table.log.lines for o in opened)
-    server.should_exit = True
-    thread.join(30)
+        began = time.perf_counter()
+        moves = sum(asyncio.run(everyone()))
+        seconds = time.perf_counter() - began
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    lines = sum(len(p.read_bytes().splitlines()) for p in directory.glob("*.jsonl"))
     return {"moves": moves, "lines": lines, "seconds": seconds, "latencies": latencies}
+
+
+def fsync_floor(files: list[Path], out: Path) -> tuple[int, float]:
+    """Append the lines of ``files`` one call (one fsync) each: lines and seconds."""
+    out.mkdir()
+    lines = 0
+    began = time.perf_counter()
+    for path in files:
+        raw = [json.loads(x) for x in path.read_bytes().splitlines()]
+        with GameLog.create(out / path.name, raw[0]) as log:
+            for line in raw[1:]:
+                log.append(line)
+        lines += len(raw)
+    return lines, time.perf_counter() - began
 
 
 def main() -> None:
@@ -129,6 +166,7 @@ def main() -> None:
                                 players=args.players, seed=args.seed, bots="random",
                                 options={"target": args.target}, jobs=1)
         sim_seconds = time.perf_counter() - began
+        floor_lines, floor_seconds = fsync_floor(simulated.files, Path(tmp) / "floor")
     lat = sorted(hosted["latencies"])
     p50 = statistics.median(lat) * 1000
     p95 = lat[int(0.95 * (len(lat) - 1))] * 1000
@@ -141,7 +179,11 @@ def main() -> None:
           f"{host_rate:,.0f} lines/s; latency of a move p50 {p50:.1f} ms, p95 {p95:.1f} ms")
     print(f"simulate: {simulated.events:,} lines of {simulated.games} matches in "
           f"{sim_seconds:.2f} s: {sim_rate:,.0f} lines/s")
-    print(f"host / simulate: {host_rate / sim_rate:.3f}x the lines per second")
+    floor_rate = floor_lines / floor_seconds
+    print(f"GameLog, an fsync a line: {floor_lines:,} lines in {floor_seconds:.2f} s: "
+          f"{floor_rate:,.0f} lines/s")
+    print(f"host / simulate: {host_rate / sim_rate:.3f}x the lines per second; "
+          f"host / GameLog with fsync: {host_rate / floor_rate:.2f}x")
 
 
 if __name__ == "__main__":

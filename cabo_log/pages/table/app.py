@@ -123,7 +123,7 @@ class Hub:
         while True:
             await asyncio.sleep(self.host.settings.tick)
             now = self.host.clock.now()
-            tables = list(self.host.tables.values())
+            tables = [t for t in self.host.tables.values() if t.due(now)]
             done = await asyncio.gather(*(locked(t, t.tick, now) for t in tables),
                                         return_exceptions=True)
             for table, changed in zip(tables, done, strict=True):

@@ -165,6 +165,7 @@ class Host:
             gamelog.close()
             raise
         self.tables[game_id] = table
+        table.tick(now)            # a table of bots alone starts at once
         return Opened(table, tokens)
 
     def _make_room(self) -> None:

@@ -197,6 +197,14 @@ class Table:
         self._advance(now)
         return self.version != before
 
+    def due(self, now: float) -> bool:
+        """Whether ``tick`` has anything to do at ``now`` (read without the lock: a stale
+        answer only moves the work to the next tick)."""
+        times = [self.deadline, self.bot_due, self.between_until]
+        times += [s.away_since + self.timing.hold for s in self.seats.values()
+                  if s.away_since is not None]
+        return any(t is not None and t <= now for t in times)
+
     def _timeout(self) -> None:
         """The step timer ran out: the server plays a safe move for the seat to act."""
         self.deadline = None
