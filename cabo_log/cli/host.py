@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -35,6 +36,10 @@ def host_command(
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise failed(f"cannot create {directory}: {exc.strerror or exc}") from None
+    # the tables' calls run in worker threads beside the sockets' event loop: a short switch
+    # interval hands the interpreter over sooner (the default 5 ms is added to a move's
+    # answer whenever both want to run)
+    sys.setswitchinterval(0.0005)
     tables = Host(HostSettings(directory, db=db))
     for problem in tables.resume_all():
         typer.echo(f"cabo-log: not resumed: {problem}", err=True)

@@ -211,16 +211,21 @@
       b.addEventListener("click", () => send({ confirm: true }));
       buttons.appendChild(b);
     }
-    $("hint").textContent = hintText();
+    const now = Date.now();
+    const shown = Object.values(flashes).filter((f) => f.until > now);
+    $("hint").textContent = shown.length
+      ? "Remember the card" + (shown.length > 1 ? "s" : "") + " shown: " + (shown.length > 1 ? "they turn" : "it turns") +
+        " back over in a few seconds. " + hintText()
+      : hintText();
     const multi = match && match.kind === "replace" && match.places.length > 1;
     $("endchoice").hidden = !(multi && view.choose_end);
   }
 
   function renderPiles() {
-    $("deckcount").textContent = view.deck_size + " cards";
+    $("deckcount").textContent = view.deck_size + (view.deck_size === 1 ? " card" : " cards");
     const discard = $("discard");
     if (view.discard) cardFace(discard, view.discard); else { discard.textContent = ""; discard.className = "card empty"; }
-    $("discardcount").textContent = view.discard_count + " cards";
+    $("discardcount").textContent = view.discard_count + (view.discard_count === 1 ? " card" : " cards");
     const holding = view.drawn !== null && view.drawn !== undefined;
     $("drawnpile").hidden = !holding;
     if (holding) {
