@@ -309,3 +309,49 @@ def test_views_hold_no_card_their_seat_does_not_know(tmp_path: Path) -> None:
             table.confirm(name)
     assert table.state.complete and checked > 20, checked
     assert json.dumps(table.view(None))   # a finished table still shows
+
+
+def test_people_choose_their_peek_where_the_rules_let_them(tmp_path: Path) -> None:
+    host, table, tokens = make(tmp_path, ruleset="edition2",
+                               seats=[SeatSpec("ana", P), SeatSpec("bo", P)])
+    sit_all(host, table, tokens)
+    moves = [m for m in table.view("ana")["moves"] if m["kind"] == "peek"]
+    assert len(moves) == 6 and all(len(m["places"]) == 2 for m in moves)
+    assert table.act("ana", {"type": "peek", "positions": [2, 3]}) is None
+    obs = observe(table.state, "ana")
+    assert obs.rows["ana"][0] is None and obs.rows["ana"][2] is not None
+    assert not [m for m in table.view("ana")["moves"] if m["kind"] == "peek"]
+    refused = table.act("ana", {"type": "peek", "positions": [0, 1]})
+    assert refused is not None and table.view("ana")["rows"]["ana"][0] is None
+
+
+def test_golf_snaps_are_offered_between_turns(tmp_path: Path) -> None:
+    host, table, tokens = make(tmp_path, ruleset="golf",
+                               seats=[SeatSpec("ana", P), SeatSpec("bo", P)])
+    sit_all(host, table, tokens)
+    g = table.state
+    mover = g.current_player()
+    assert mover is not None
+    assert table.act(mover, {"type": "draw", "source": "deck"}) is None
+    assert table.act(mover, {"type": "discard"}) is None
+    if table.state.phase != TURN_START:        # the discarded card gave a power: skip it
+        assert table.act(mover, {"type": "skip"}) is None
+    other = "bo" if mover == "ana" else "ana"
+    snaps = [m for m in table.view(other)["moves"] if m["kind"] == "snap"]
+    assert [m["places"] for m in snaps] == [[[other, i]] for i in range(4)]
+    before = len(lines(table.path))
+    assert table.act(other, snaps[0]["event"]) is None
+    snap = lines(table.path)[before]
+    assert snap["type"] == "snap" and snap["player"] == other and snap["position"] == 0
+
+
+def test_the_command_refuses_a_dir_that_is_a_file(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    afile = tmp_path / "f"
+    afile.write_text("x")
+    done = subprocess.run([sys.executable, "-m", "cabo_log", "host", "--dir", str(afile)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "is not a folder" in done.stderr
+    assert "Traceback" not in done.stderr
