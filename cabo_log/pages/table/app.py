@@ -75,30 +75,40 @@ class Hub:
         self.open: dict[str, set[Connection]] = {}
         self.loading: set[str] = set()
 
-    async def broadcast(self, table: Table) -> None:
-        """Each socket of the table gets its seat's view (classic flashes, taken once per
-        seat, go to every socket of that seat)."""
+    async def change(self, table: Table, call: Callable[..., T], *args: Any,
+                     always: bool = False) -> T:
+        """``call(*args)`` on the table (in a worker thread, under its lock); if it changed
+        the table (or ``always``), each of the table's sockets gets its seat's view, made in
+        the same hop (classic flashes, taken once per seat, go to every socket of that
+        seat)."""
         conns = list(self.open.get(table.id, ()))
 
-        def views() -> tuple[list[tuple[Connection, str]], Status]:
-            flashes: dict[str, list[dict[str, Any]]] = {}
-            out = []
-            for conn in conns:
-                name = conn.name
-                if name is not None and name not in flashes:
-                    flashes[name] = table.take_flashes(name)
-                view = table.view(name)
-                view["flashes"] = flashes.get(name, []) if name is not None else []
-                out.append((conn, json.dumps(view)))
-            return out, table.status
+        def run() -> tuple[T, list[tuple[Connection, str]], Status]:
+            before = table.version
+            result = call(*args)
+            out: list[tuple[Connection, str]] = []
+            if always or table.version != before:
+                flashes: dict[str, list[dict[str, Any]]] = {}
+                for conn in conns:
+                    name = conn.name
+                    if name is not None and name not in flashes:
+                        flashes[name] = table.take_flashes(name)
+                    view = table.view(name)
+                    view["flashes"] = flashes.get(name, []) if name is not None else []
+                    out.append((conn, json.dumps(view)))
+            return result, out, table.status
 
-        made, status = await locked(table, views)
+        result, made, status = await locked(table, run)
         for conn, text in made:
             await self.send_text(conn, text)
         if status == Status.OVER and self.host.settings.db is not None \
                 and table.id not in self.loading and table.id not in self.host.load_notes:
             self.loading.add(table.id)
             asyncio.get_running_loop().create_task(self.load(table))
+        return result
+
+    async def broadcast(self, table: Table) -> None:
+        await self.change(table, lambda: None, always=True)
 
     async def send(self, conn: Connection, message: dict[str, Any]) -> None:
         await self.send_text(conn, json.dumps(message))
@@ -115,22 +125,19 @@ class Hub:
             note = await asyncio.to_thread(self.host.load, table)
         finally:
             self.loading.discard(table.id)
-        await locked(table, table.say,
-                     f"The game was {note}" if note.startswith("loaded") else f"Database: {note}")
-        await self.broadcast(table)
+        await self.change(table, table.say, f"The game was {note}"
+                          if note.startswith("loaded") else f"Database: {note}")
 
     async def ticker(self) -> None:
         while True:
             await asyncio.sleep(self.host.settings.tick)
             now = self.host.clock.now()
             tables = [t for t in self.host.tables.values() if t.due(now)]
-            done = await asyncio.gather(*(locked(t, t.tick, now) for t in tables),
+            done = await asyncio.gather(*(self.change(t, t.tick, now) for t in tables),
                                         return_exceptions=True)
-            for table, changed in zip(tables, done, strict=True):
-                if isinstance(changed, BaseException):
-                    log.error("%s: %s", table.id, changed)   # its log could not be written
-                elif changed:
-                    await self.broadcast(table)
+            for table, outcome in zip(tables, done, strict=True):
+                if isinstance(outcome, BaseException):
+                    log.error("%s: %s", table.id, outcome)   # its log could not be written
 
 
 def _env() -> Environment:
@@ -239,8 +246,9 @@ class TableApp:
             conn = Connection(ws, table, seat)
             self.hub.open.setdefault(table.id, set()).add(conn)
             if seat is not None:
-                await locked(table, table.connect, seat)
-            await self.hub.broadcast(table)
+                await self.hub.change(table, table.connect, seat, always=True)
+            else:
+                await self.hub.broadcast(table)
             while True:
                 message = await self._receive(ws)
                 if message is None:
@@ -253,8 +261,7 @@ class TableApp:
             if conn is not None:
                 self.hub.open.get(table.id, set()).discard(conn)
                 if conn.seat is not None:
-                    await locked(table, table.disconnect, conn.seat)
-                    await self.hub.broadcast(table)
+                    await self.hub.change(table, table.disconnect, conn.seat)
 
     async def _receive(self, ws: WebSocket) -> dict[str, Any] | None:
         """The next message as an object (None when the socket closed or sent nonsense)."""
@@ -273,19 +280,17 @@ class TableApp:
         if name is None:
             return    # a spectator only watches
         if "move" in message:
-            refused = await locked(table, table.act, name, message["move"])
+            refused = await self.hub.change(table, table.act, name, message["move"])
             if refused is not None:
                 await self.hub.send(conn, {"type": "refused", "message": refused})
         elif message.get("confirm"):
-            await locked(table, table.confirm, name)
+            await self.hub.change(table, table.confirm, name)
         elif message.get("leave"):
-            await locked(table, table.leave, name)
+            await self.hub.change(table, table.leave, name)
         elif message.get("load"):
             if table.id not in self.hub.loading:
                 self.hub.loading.add(table.id)
                 asyncio.get_running_loop().create_task(self.hub.load(table))
-            return
-        await self.hub.broadcast(table)
 
 
 def _same_origin(ws: WebSocket) -> bool:
