@@ -246,6 +246,14 @@ def test_a_restarted_host_resumes_a_turn_in_the_middle(
     table = opened.table
     ana, _ = seat_page(browser, f"{run.base}/t/{table.id}#seat={opened.tokens['ana']}")
     bo, _ = seat_page(browser, f"{run.base}/t/{table.id}#seat={opened.tokens['bo']}")
+    for p, name in ((ana, "ana"), (bo, "bo")):     # edition2: each chooses two cards to see
+        wait_for(lambda p=p: p.locator("#players .seat.mine .card.pick").count() == 4, 10,
+                 "the cards to choose")
+        p.locator("#players .seat.mine .card").nth(1).click()
+        p.locator("#players .seat.mine .card").nth(3).click()
+        p.locator("#buttons button", has_text="Look at your cards 1 and 3").click()
+        wait_for(lambda p=p: p.locator("#players .seat.mine .card.back").count() == 2, 10,
+                 f"{name}'s two cards shown")
     wait_for(lambda: "Your turn" in turn(ana) + turn(bo), 10, "the first turn")
     mover = ana if "Your turn" in turn(ana) else bo
     mover.locator("#buttons button", has_text="Draw from the deck").click()

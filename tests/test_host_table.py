@@ -317,12 +317,25 @@ def test_people_choose_their_peek_where_the_rules_let_them(tmp_path: Path) -> No
     sit_all(host, table, tokens)
     moves = [m for m in table.view("ana")["moves"] if m["kind"] == "peek"]
     assert len(moves) == 6 and all(len(m["places"]) == 2 for m in moves)
+    first = table.state.current_player()
+    assert first is not None
+    assert [m["kind"] for m in table.view(first)["moves"]] == ["peek"] * 6  # no turn yet
+    refused = table.act(first, {"type": "draw", "source": "deck"})
+    assert refused is not None and "looks at their cards first" in refused
     assert table.act("ana", {"type": "peek", "positions": [2, 3]}) is None
     obs = observe(table.state, "ana")
     assert obs.rows["ana"][0] is None and obs.rows["ana"][2] is not None
     assert not [m for m in table.view("ana")["moves"] if m["kind"] == "peek"]
     refused = table.act("ana", {"type": "peek", "positions": [0, 1]})
     assert refused is not None and table.view("ana")["rows"]["ana"][0] is None
+    # bo does not choose: the step timer looks at bo's first two cards, then the turn starts
+    clock = host.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(31)
+    host.tick()
+    peek = [x for x in lines(table.path) if x["type"] == "peek" and x["player"] == "bo"]
+    assert peek == [{**peek[0], "positions": [0, 1], "auto": True}]
+    assert "draw" in [m["kind"] for m in table.view(first)["moves"]]
 
 
 def test_golf_snaps_are_offered_between_turns(tmp_path: Path) -> None:

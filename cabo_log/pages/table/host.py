@@ -23,7 +23,8 @@ import orjson
 from cabo_log.log.gamelog import GameLog
 from cabo_log.pages.table.clock import STEP_CHOICES, Clock, Timing
 from cabo_log.pages.table.dealer import started_at
-from cabo_log.pages.table.model import Status, Table, header_seats
+from cabo_log.pages.table.model import Status, Table
+from cabo_log.pages.table.resume import header_seats
 from cabo_log.pages.table.seats import Presence, Seat, SeatKind, digest, new_token, save_digests
 from cabo_log.pages.table.views import Mode
 from cabo_log.play.bots import BOTS

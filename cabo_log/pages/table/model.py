@@ -18,33 +18,30 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from cabo_log.log.gamelog import GameLog
 from cabo_log.log.words import EventWords
 from cabo_log.pages.table.clock import Clock, Timing
 from cabo_log.pages.table.dealer import Dealer, start_seconds
-from cabo_log.pages.table.seats import Presence, Seat, SeatKind, load_digests
+from cabo_log.pages.table.moves import parse_move
+from cabo_log.pages.table.seats import Presence, Seat
 from cabo_log.pages.table.views import (
     Mode,
     Rows,
     dealt,
     new_places,
+    peeks_pending,
     public_rows,
     public_view,
     seat_view,
 )
 from cabo_log.play.bots import Bot, make_bot
 from cabo_log.play.match import MAX_SNAPS, timeout_move
-from engine import CaboLogError, Event, GameState, Outcome, parse_event
+from engine import CaboLogError, Event, GameState, Outcome
 from engine.events import Cabo, Deal, Draw, Forfeit, GameEnd, Peek, RoundEnd, Snap
 from engine.knowledge import observe
 from engine.moves import legal_moves, needs_deal, peek_moves, snap_moves
 from engine.state import ROUND_OVER, TURN_START
 
-MOVE_TYPES = frozenset({"draw", "discard", "replace", "power", "skip", "cabo", "snap", "peek"})
-MOVE_FIELDS = frozenset({"type", "source", "positions", "into", "end", "power", "target",
-                         "cards", "position"})
 STAND_IN_BOT = "greedy"   # plays for a person who left, where the rules have no forfeits
 FEED_LINES = 200
 
@@ -179,6 +176,10 @@ class Table:
             return "the match is over"
         try:
             event = parse_move(move, name)
+            waiting = self.peeking()
+            if waiting and not isinstance(event, Peek):
+                return ("everyone looks at their cards first: " + ", ".join(waiting) +
+                        (" is" if len(waiting) == 1 else " are") + " still to choose")
             self.dealer.write(event)
         except CaboLogError as exc:
             return exc.message
@@ -197,6 +198,11 @@ class Table:
         self._advance(now)
         return self.version != before
 
+    def peeking(self) -> list[str]:
+        """The people still to choose which of their cards to look at (the round's first
+        turn waits for them, within the step timer)."""
+        return [n for n in peeks_pending(self.state) if not self.seats[n].played_by_bot]
+
     def due(self, now: float) -> bool:
         """Whether ``tick`` has anything to do at ``now`` (read without the lock: a stale
         answer only moves the work to the next tick)."""
@@ -209,6 +215,11 @@ class Table:
         """The step timer ran out: the server plays a safe move for the seat to act."""
         self.deadline = None
         g = self.state
+        pending = self.peeking()
+        if pending:               # the first two positions, for whoever has not looked
+            for name in pending:
+                self.dealer.write(peek_moves(g, name)[0], auto=True)
+            return
         moves = legal_moves(g)
         if moves:
             self.dealer.write(timeout_move(moves), auto=True)
@@ -253,6 +264,11 @@ class Table:
             return True
         if needs_deal(g):
             return self._between(now)
+        if self.peeking():
+            self.bot_due = None
+            if self.deadline is None and self.step:
+                self.deadline = now + self.step
+            return False
         if g.phase == TURN_START and self._bot_snaps():
             return True
         who = g.current_player()
@@ -377,7 +393,8 @@ class Table:
         g = self.state
         seat = self.seats.get(name) if name is not None else None
         playing = seat is not None and not seat.played_by_bot and seat.presence != Presence.GONE
-        view = seat_view(g, name, self.mode) if playing and name is not None else public_view(g)
+        view = (seat_view(g, name, self.mode, bool(self.peeking()))
+                if playing and name is not None else public_view(g))
         now = self.clock.now()
         feed = self.feeds.get(name if name in self.feeds else None, self.feeds[None])
         view.update({
@@ -409,55 +426,3 @@ class Table:
                 "players": [{"name": s.name, "kind": str(s.kind), "bot": s.bot,
                              "presence": str(s.presence)} for s in self.seats.values()],
                 "rounds": len(self.state.rounds), "step": self.step, "mode": str(self.mode)}
-
-
-def parse_move(obj: object, player: str) -> Event:
-    """A move from a page, for ``player`` only: a move type, its own fields (the player is the
-    seat's, a deck draw's card is the dealer's to name); the engine's syntax errors else."""
-    if not isinstance(obj, dict) or obj.get("type") not in MOVE_TYPES:
-        raise _refused("that is not a move")
-    fields = {k: v for k, v in obj.items() if k in MOVE_FIELDS}
-    fields["player"] = player
-    return parse_event(fields)
-
-
-def _refused(message: str) -> CaboLogError:
-    from engine import LogSyntaxError
-
-    return LogSyntaxError("not_a_move", message)
-
-
-def header_seats(header: dict[str, Any], path: Path, g: GameState, data: bytes,
-                 now: float) -> list[Seat]:
-    """The seats of a table read back from its log (header, the players the engine counts
-    as active, the moves a stand-in bot made) and its seat file: persons still playing are
-    away, held for the usual time, until they reconnect."""
-    given = header.get("bots")
-    bots: dict[str, Any] = given if isinstance(given, dict) else {}
-    digests = load_digests(path)
-    standing_in = stand_ins(data)
-    seats = []
-    for name in header["players"]:
-        if name in bots:
-            seats.append(Seat(name, SeatKind.BOT, bot=str(bots[name]), presence=Presence.HERE))
-            continue
-        seat = Seat(name, SeatKind.PERSON, token_digest=digests.get(name))
-        if name in standing_in:
-            seat.presence, seat.stand_in, seat.bot = Presence.GONE, True, standing_in[name]
-        elif not g.active[g.seat[name]]:
-            seat.presence = Presence.GONE
-        elif dealt(g):
-            seat.presence, seat.away_since = Presence.AWAY, now
-        seats.append(seat)
-    return seats
-
-
-def stand_ins(data: bytes) -> dict[str, str]:
-    """Persons a bot played for (their moves carry ``"bot"``), from a log's lines."""
-    out: dict[str, str] = {}
-    for raw in data.splitlines():
-        if b'"bot"' in raw:
-            line = orjson.loads(raw)
-            if isinstance(line.get("bot"), str) and isinstance(line.get("player"), str):
-                out[line["player"]] = line["bot"]
-    return out

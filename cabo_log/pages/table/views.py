@@ -131,15 +131,26 @@ def move_places(move: Event) -> list[Place]:
     return []
 
 
-def seat_moves(g: GameState, me: str) -> list[Event]:
+def peeks_pending(g: GameState) -> list[str]:
+    """Players still to make their initial peek (where the rules let them choose): the
+    round's first turn waits for them."""
+    if g.complete or not dealt(g) or g.phase != TURN_START:
+        return []
+    return [g.players[p] for p in g.round.participants if peek_moves(g, g.players[p])]
+
+
+def seat_moves(g: GameState, me: str, peeking: bool = False) -> list[Event]:
     """The seat's legal moves now, from the engine: its initial peek, its turn's moves when
-    it is to act, and (golf) its snaps between turns."""
+    it is to act (not while ``peeking``: the first turn waits until the people at the table
+    have looked at their cards), and (golf) its snaps between turns."""
     if g.complete or not dealt(g) or g.phase not in (TURN_START, DRAWN, POWER):
         return []
     seat = g.seat[me]
     if not g.in_round(seat):
         return []
     moves: list[Event] = list(peek_moves(g, me))
+    if peeking:
+        return moves
     if g.current_player() == me:
         moves += legal_moves(g)
     if g.phase == TURN_START:
@@ -181,14 +192,14 @@ def table_json(g: GameState, rows: Rows, drawn: str | None) -> dict[str, Any]:
     }
 
 
-def seat_view(g: GameState, me: str, mode: Mode) -> dict[str, Any]:
+def seat_view(g: GameState, me: str, mode: Mode, peeking: bool = False) -> dict[str, Any]:
     """A seat's table: its rows as ``seat_rows`` shows them, its drawn card, its moves."""
     if not dealt(g):
         return {**table_json(g, {}, None), "moves": []}
     obs = observe(g, me)
     rows = seat_rows(g, me, mode)
     view = table_json(g, rows, obs.drawn)
-    view["moves"] = moves_json(seat_moves(g, me), obs)
+    view["moves"] = moves_json(seat_moves(g, me, peeking), obs)
     return view
 
 
