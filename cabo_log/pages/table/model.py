@@ -409,6 +409,7 @@ class Table:
             else max(0.0, self.between_until - now),
             "confirmed": sorted(self.confirmed),
             "choose_end": g.rules.choose_failed_end,
+            "peeking": self.peeking(),
         })
         return view
 

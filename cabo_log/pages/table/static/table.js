@@ -270,6 +270,10 @@
     if (view.status === "waiting") return "Waiting for every person to open their invitation";
     if (view.status === "over") return "The match is over: " + view.winners.join(", ") + (view.winners.length === 1 ? " wins" : " win");
     if (view.status === "between_rounds") return "Round " + view.round + " is over";
+    if (view.peeking && view.peeking.length) {
+      if (view.me && view.peeking.includes(view.me)) return "Choose which of your cards to look at";
+      return "Waiting for " + view.peeking.join(", ") + " to look at their cards";
+    }
     if (view.to_play === view.me) {
       if (view.phase === "drawn") return "Your turn: place the drawn card or discard it";
       if (view.phase === "power") return "Your turn: use the " + view.pending_power + " power or skip it";
