@@ -27,6 +27,7 @@ from .events import (
     RoundEnd,
     Skip,
     Snap,
+    Tally,
 )
 
 
@@ -82,11 +83,15 @@ def game_end(s: Any) -> GameEnd:
     return GameEnd(s.seq, s.auto, s.winners, s.scores)
 
 
+def tally(s: Any) -> Tally:
+    return Tally(s.seq, s.auto, s.round, s.caller, s.hands, s.end, s.first)
+
+
 BUILDERS: dict[str, Callable[[Any], Event]] = {
     Deal.TYPE: deal, Peek.TYPE: peek, Draw.TYPE: draw, Discard.TYPE: discard,
     Replace.TYPE: replace, Power.TYPE: power, Skip.TYPE: skip, Cabo.TYPE: cabo,
     Snap.TYPE: snap, Reshuffle.TYPE: reshuffle, Forfeit.TYPE: forfeit,
-    RoundEnd.TYPE: round_end, GameEnd.TYPE: game_end,
+    RoundEnd.TYPE: round_end, GameEnd.TYPE: game_end, Tally.TYPE: tally,
 }
 """Line ``type`` -> the builder of its event (every type but the header, which the exact
 reader always reads)."""

@@ -18,6 +18,9 @@ from .table import check_position, distinct, in_round, need_round, seat_named, s
 
 @handles(Deal)
 def deal(g: GameState, e: Deal) -> Outcome:
+    if g.tally:
+        raise IllegalEventError("wrong_record", "this log is a score sheet (\"record\": "
+                                "\"tally\"): its rounds are 'tally' lines, not deals")
     if g.phase is MATCH_OVER:
         raise IllegalEventError("match_over", "the match is over; no more rounds are dealt")
     if g.phase is not BEFORE_DEAL and g.phase is not ROUND_OVER:

@@ -27,6 +27,7 @@ class Event:
 
     TYPE: ClassVar[str] = ""
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto")
+    NULLABLE: ClassVar[tuple[str, ...]] = ()   # fields written as null, not left out, if None
     __slots__ = ("seq", "auto")
     seq: int | None
     auto: bool
@@ -57,19 +58,20 @@ class Event:
 class GameStart(Event):
     TYPE: ClassVar[str] = "game"
     FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "game_id", "ruleset", "options",
-                                         "players", "names", "started_at")
-    __slots__ = ("game_id", "ruleset", "options", "players", "names", "started_at")
+                                         "players", "names", "started_at", "record")
+    __slots__ = ("game_id", "ruleset", "options", "players", "names", "started_at", "record")
     game_id: str
     ruleset: str | dict[str, Any]
     options: dict[str, Any]
     players: tuple[str, ...]
     names: dict[str, Any] | None
     started_at: str | None
+    record: str | None   # "tally" for a score sheet (format 1.1); None or "full" otherwise
 
     def __init__(self, seq: int | None, auto: bool, game_id: str,
                  ruleset: str | dict[str, Any], options: dict[str, Any],
                  players: tuple[str, ...], names: dict[str, Any] | None,
-                 started_at: str | None) -> None:
+                 started_at: str | None, record: str | None = None) -> None:
         self.seq = seq
         self.auto = auto
         self.game_id = game_id
@@ -78,6 +80,7 @@ class GameStart(Event):
         self.players = players
         self.names = names
         self.started_at = started_at
+        self.record = record
 
 
 @mypyc_attr(acyclic=True)
@@ -291,6 +294,35 @@ class GameEnd(Event):
         self.scores = scores
 
 
+@mypyc_attr(acyclic=True)
+class Tally(Event):
+    """One round of a score sheet (``record: "tally"``, format 1.1): the cards each player
+    turned over at the end and who called. The engine scores it as it scores a dealt round's
+    end (engine/tally.py)."""
+
+    TYPE: ClassVar[str] = "tally"
+    FIELDS: ClassVar[tuple[str, ...]] = ("seq", "auto", "round", "caller", "hands", "end",
+                                         "first")
+    NULLABLE: ClassVar[tuple[str, ...]] = ("caller",)   # "caller": null, nobody called
+    __slots__ = ("round", "caller", "hands", "end", "first")
+    round: int
+    caller: str | None
+    hands: dict[str, tuple[str, ...]]
+    end: str | None
+    first: str | None
+
+    def __init__(self, seq: int | None, auto: bool, round: int, caller: str | None,
+                 hands: dict[str, tuple[str, ...]], end: str | None,
+                 first: str | None) -> None:
+        self.seq = seq
+        self.auto = auto
+        self.round = round
+        self.caller = caller
+        self.hands = hands
+        self.end = end
+        self.first = first
+
+
 def type_name(event: Event) -> str:
     return event.TYPE
 
@@ -319,8 +351,8 @@ def to_dict(event: Event) -> dict[str, Any]:
         out["seq"] = event.seq
     for name in event.FIELDS[2:]:
         value = getattr(event, name)
-        if value is None:
-            continue
+        if value is None and name not in event.NULLABLE:
+            continue   # (a tally line says "caller": null outright, FORMAT.md)
         out[name] = _plain(value)
     if event.auto:
         out["auto"] = True

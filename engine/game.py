@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final, cast
 
-from . import claims, deal, interrupts, play, powers  # noqa: F401  (their @handles declarations)
+from . import claims, deal, interrupts, play, powers, tally  # noqa: F401  (their @handles declarations)
 from .dispatch import HANDLERS, Handler
 from .errors import CaboLogError, InconsistentLogError, RulesetError
 from .events import Discard, Draw, Event, Forfeit, GameStart, Power, Replace, Skip
@@ -54,6 +54,7 @@ def new_game(header: GameStart, rules: Ruleset | None = None) -> GameState:
         round=RoundState(peeked=[False] * count, in_play=[False] * count),
         everybody=(1 << count) - 1,
         seq_mode=header.seq is not None,
+        tally=header.record == "tally",
     )
 
 

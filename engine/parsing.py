@@ -30,6 +30,7 @@ from .events import (
     Skip,
     Slot,
     Snap,
+    Tally,
 )
 from .vocabulary import POWERS, SOURCES, SWAP
 
@@ -117,6 +118,10 @@ def _show(value: Any) -> str:
 
 # --- one parser per type --------------------------------------------------------------------
 
+RECORDS = ("full", "tally")
+"""The kinds of record a header may declare (format 1.1): every event, or a score sheet."""
+
+
 def _game(o: Mapping[str, Any], seq: int | None, auto: bool) -> GameStart:
     fmt = _get(o, "game", "format")
     if fmt != FORMAT:
@@ -138,8 +143,12 @@ def _game(o: Mapping[str, Any], seq: int | None, auto: bool) -> GameStart:
     if names:  # display names are text; anything else in there is ignored
         names = {k: v for k, v in names.items() if type(v) is str}
     started = o.get("started_at")
+    record = o.get("record")
+    if record is not None and record not in RECORDS:
+        raise _fail("game", "record", f"must be 'full' or 'tally', not {_show(record)}")
     return GameStart(seq, auto, _str(o, "game", "game_id"), ruleset, options, tuple(players),
-                     names, started if isinstance(started, str) else None)
+                     names, started if isinstance(started, str) else None, record)
+
 
 
 def _deal(o: Mapping[str, Any], seq: int | None, auto: bool) -> Deal:
@@ -248,6 +257,22 @@ def _round_end(o: Mapping[str, Any], seq: int | None, auto: bool) -> RoundEnd:
     return RoundEnd(seq, auto, _int(o, "round_end", "round"), _int_map(o, "round_end", "points"))
 
 
+def _tally(o: Mapping[str, Any], seq: int | None, auto: bool) -> Tally:
+    """A score sheet's round (format 1.1): ``caller`` is required and may be null."""
+    caller = _get(o, "tally", "caller")
+    if caller is not None and type(caller) is not str:
+        raise _fail("tally", "caller", f"must be a player id or null, not {_show(caller)}")
+    hands = _get(o, "tally", "hands")
+    if type(hands) is not dict:
+        raise _fail("tally", "hands", "must map players to the cards they turned over")
+    parsed = {p: _codes(cards, "tally", f"hands.{p}") for p, cards in hands.items()}
+    end = _opt_str(o, "tally", "end")
+    if end is not None and end not in ("cabo", "deck_empty"):
+        raise _fail("tally", "end", f"must be 'cabo' or 'deck_empty', not {_show(end)}")
+    return Tally(seq, auto, _int(o, "tally", "round"), caller, parsed, end,
+                 _opt_str(o, "tally", "first"))
+
+
 def _game_end(o: Mapping[str, Any], seq: int | None, auto: bool) -> GameEnd:
     winners = _get(o, "game_end", "winners")
     if type(winners) is not list or any(type(w) is not str for w in winners):
@@ -260,7 +285,7 @@ PARSERS: dict[str, Parser] = {cls.TYPE: parser for cls, parser in (
     (GameStart, _game), (Deal, _deal), (Peek, _peek), (Draw, _draw), (Discard, _discard),
     (Replace, _replace), (Power, _power), (Skip, _skip), (Cabo, _cabo), (Snap, _snap),
     (Reshuffle, _reshuffle), (Forfeit, _forfeit), (RoundEnd, _round_end),
-    (GameEnd, _game_end))}
+    (GameEnd, _game_end), (Tally, _tally))}
 """The one registry of event types: each class's ``TYPE`` -> the parser that builds it."""
 
 EVENT_TYPES: tuple[str, ...] = tuple(PARSERS)

@@ -192,7 +192,8 @@ class GameState:
         "rules", "game_id", "players", "names", "seat", "values_of", "power_of",
         "deck_counter", "deck_index", "deck_values", "deck_counts", "deck_ids", "active",
         "cumulative", "reset_used", "rounds", "phase",
-        "complete", "winners", "ending", "tiebreak", "events", "everybody", "seq_mode", "round")
+        "complete", "winners", "ending", "tiebreak", "events", "everybody", "seq_mode", "round",
+        "tally")
     __slots__ = FIELDS
 
     def __init__(self, rules: Ruleset, game_id: str, players: tuple[str, ...],
@@ -207,7 +208,8 @@ class GameState:
                  rounds: list[RoundResult] | None = None, phase: Phase = Phase.BEFORE_DEAL,
                  complete: bool = False, winners: tuple[str, ...] = (), ending: bool = False,
                  tiebreak: tuple[int, ...] | None = None, events: int = 1, everybody: int = 0,
-                 seq_mode: bool = False, round: RoundState | None = None) -> None:
+                 seq_mode: bool = False, round: RoundState | None = None,
+                 tally: bool = False) -> None:
         self.rules = rules
         self.game_id = game_id
         self.players = players
@@ -235,6 +237,7 @@ class GameState:
         self.everybody = everybody      # the bit mask of every seat (a public card)
         self.seq_mode = seq_mode
         self.round: RoundState = RoundState() if round is None else round
+        self.tally = tally              # a score sheet (record "tally"): rounds come as tallies
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:

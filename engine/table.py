@@ -48,6 +48,10 @@ def need_round(g: GameState) -> None:
     phase = g.phase  # a Phase member, always: ``is`` is the cheapest comparison
     if phase is TURN_START or phase is DRAWN or phase is POWER:
         return
+    if g.tally:
+        raise IllegalEventError("wrong_record", "this log is a score sheet (\"record\": "
+                                "\"tally\"): after its header come only tally, forfeit, "
+                                "round_end and game_end lines")
     if phase is BEFORE_DEAL:
         raise IllegalEventError("no_round", "no round has been dealt yet")
     if phase is ROUND_OVER:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -57,8 +57,8 @@ class Bot:
     def own(self, seat: int) -> list[tuple[int, int | None]]:
         """(position, value or None when the player does not know the card)."""
         g = self.g
-        return [(i, g.values[c] if visible(g, seat, c) else None)
-                for i, c in enumerate(g.rows[seat])]
+        return [(i, g.round.values[c] if visible(g, seat, c) else None)
+                for i, c in enumerate(g.round.rows[seat])]
 
     def estimate(self, seat: int) -> int:
         return sum(6 if v is None else v for _, v in self.own(seat))
@@ -83,7 +83,7 @@ class Bot:
 
     def peeks(self) -> None:
         g, rules = self.g, self.b.rules
-        for seat in g.participants:
+        for seat in g.round.participants:
             if rules.peek_positions is not None:
                 positions = list(rules.peek_positions)
             else:
@@ -98,7 +98,7 @@ class Bot:
         g = self.g
         while g.phase in PLAYING:
             self.snaps()
-            if g.turn > max_turns:
+            if g.round.turn > max_turns:
                 raise RuntimeError("the bot's round does not end")
             self.turn(cabo, deck_only is not None and deck_only(g))
 
@@ -117,12 +117,12 @@ class Bot:
     # --- a turn ----------------------------------------------------------------------------
     def wants_cabo(self, seat: int) -> bool:
         g = self.g
-        if not g.rows[seat]:
+        if not g.round.rows[seat]:
             return True
-        if g.turn < len(g.participants):
+        if g.round.turn < len(g.round.participants):
             return False
         estimate = self.estimate(seat)
-        late = g.turn > 6 * len(g.participants)
+        late = g.round.turn > 6 * len(g.round.participants)
         return estimate <= self.cabo_at or (late and estimate <= self.cabo_at + 6)
 
     def wants_top(self, seat: int, value: int) -> bool:
@@ -136,42 +136,42 @@ class Bot:
     def turn(self, cabo: Callable[[GameState], bool | None] | None = None,
              deck_only: bool = False) -> None:
         g, b = self.g, self.b
-        seat = g.current
+        seat = g.round.current
         me = g.players[seat]
-        if g.caller < 0:
+        if g.round.caller < 0:
             decision = cabo(g) if cabo is not None else None
             if decision is None:
                 decision = self.wants_cabo(seat)
             if decision:
                 b.cabo(me)
                 return
-        take = (not deck_only and bool(g.pile) and bool(g.rows[seat])
-                and self.wants_top(seat, g.values[g.pile[-1]]))
-        if not take and not g.deck:
+        take = (not deck_only and bool(g.round.pile) and bool(g.round.rows[seat])
+                and self.wants_top(seat, g.round.values[g.round.pile[-1]]))
+        if not take and not g.round.deck:
             if needs_reshuffle(g):
                 self.reshuffle()
-            elif g.pile and g.rows[seat]:
+            elif g.round.pile and g.round.rows[seat]:
                 take = True
             else:
                 raise RuntimeError("no card to take")
         if take:
             b.draw(me, "discard")
         else:
-            b.draw(me, "deck", card=g.codes[g.deck[-1]] if self.cards else None)
+            b.draw(me, "deck", card=g.round.codes[g.round.deck[-1]] if self.cards else None)
         self.place(seat)
         if g.phase == POWER:
             self.power(seat)
 
     def reshuffle(self) -> None:
         g = self.g
-        deck = [g.codes[c] for c in g.pile[:-1]]
+        deck = [g.round.codes[c] for c in g.round.pile[:-1]]
         self.rng.shuffle(deck)
         self.b.reshuffle(deck)
 
     def place(self, seat: int) -> None:
         g, b = self.g, self.b
         me = g.players[seat]
-        value = g.values[g.drawn]
+        value = g.round.values[g.round.drawn]
         own = self.own(seat)
         known = [(p, v) for p, v in own if v is not None]
         unknown = [p for p, v in own if v is None]
@@ -189,9 +189,9 @@ class Bot:
                 return
         if best is not None and best[1] > value:
             b.replace(me, [best[0]])
-        elif unknown and (value <= 4 or g.drawn_source == "discard"):
+        elif unknown and (value <= 4 or g.round.drawn_source == "discard"):
             b.replace(me, [self.rng.choice(unknown)])
-        elif g.drawn_source == "discard":
+        elif g.round.drawn_source == "discard":
             assert best is not None
             b.replace(me, [best[0]])
         else:
@@ -200,7 +200,7 @@ class Bot:
     def power(self, seat: int) -> None:
         g, b = self.g, self.b
         me = g.players[seat]
-        kind = g.pending_power
+        kind = g.round.pending_power
         own = self.own(seat)
         if kind == "peek":
             unknown = [p for p, v in own if v is None]
@@ -209,7 +209,7 @@ class Bot:
                 return
         elif kind == "spy":
             for other in self.opponents(seat):
-                hidden = [i for i, c in enumerate(g.rows[other]) if not visible(g, seat, c)]
+                hidden = [i for i, c in enumerate(g.round.rows[other]) if not visible(g, seat, c)]
                 if hidden:
                     b.spy(me, g.players[other], hidden[0])
                     return
@@ -217,8 +217,8 @@ class Bot:
             known = [(p, v) for p, v in own if v is not None]
             best = max(known, key=lambda pv: pv[1], default=None)
             if best is not None and best[1] >= 9:
-                targets = [(g.values[c] if visible(g, seat, c) else 6, o, i)
-                           for o in self.opponents(seat) for i, c in enumerate(g.rows[o])]
+                targets = [(g.round.values[c] if visible(g, seat, c) else 6, o, i)
+                           for o in self.opponents(seat) for i, c in enumerate(g.round.rows[o])]
                 if targets:
                     low, other, pos = min(targets)
                     if low + 3 <= best[1]:
@@ -232,10 +232,10 @@ class Bot:
         if not g.rules.snap:
             return
         snapped = True
-        while snapped and g.phase == TURN_START and g.pile:
+        while snapped and g.phase == TURN_START and g.round.pile:
             snapped = False
-            top = g.values[g.pile[-1]]
-            for seat in [g.current, *self.opponents(g.current)]:
+            top = g.round.values[g.round.pile[-1]]
+            for seat in [g.round.current, *self.opponents(g.round.current)]:
                 match = [p for p, v in self.own(seat) if v == top]
                 if match:
                     self.b.snap(g.players[seat], match[0])
@@ -256,7 +256,7 @@ def game(ruleset: str | dict[str, object], players: list[str], name: str, *,
 def quiet(b: LogBuilder, player: str) -> None:
     """Draw from the deck and discard (no power used)."""
     assert b.state is not None
-    b.draw(player, "deck", card=b.state.codes[b.state.deck[-1]]).discard(player)
+    b.draw(player, "deck", card=b.state.round.codes[b.state.round.deck[-1]]).discard(player)
     if b.state.phase == POWER:
         b.skip(player)
 
@@ -494,7 +494,7 @@ def edition2_deck_empty() -> tuple[LogBuilder, str]:
     # the last final turn cut short; the caller is still scored as the caller
     bot.deal(6102)
     bot.peeks()
-    bot.play_round(cabo=lambda g: len(g.deck) == 1, deck_only=lambda g: g.caller >= 0)
+    bot.play_round(cabo=lambda g: len(g.round.deck) == 1, deck_only=lambda g: g.round.caller >= 0)
     r = last_round(b)
     assert r["end"] == "deck_empty" and r["caller"] is not None, r
     b.round_end()
@@ -539,7 +539,7 @@ def edition1_reshuffle() -> tuple[LogBuilder, str]:
     bot = Bot(b, 81)
     bot.deal(8101, first="ana")
     bot.peeks()
-    bot.play_round(cabo=lambda g: None if g.reshuffles else False)   # no Cabo before it
+    bot.play_round(cabo=lambda g: None if g.round.reshuffles else False)   # no Cabo before it
     r = last_round(b)
     assert r["reshuffles"] == 1, r
     b.round_end()
@@ -728,9 +728,9 @@ def online_forfeit() -> tuple[LogBuilder, str]:
     bot.turn()
     bot.turn()
     # carla draws, then disconnects mid-turn: the drawn card goes to the discard, no power
-    b.draw("carla", card=g.codes[g.deck[-1]])
+    b.draw("carla", card=g.round.codes[g.round.deck[-1]])
     b.forfeit("carla", "disconnected")
-    assert g.current == 0 and g.phase == TURN_START and not g.active[2]
+    assert g.round.current == 0 and g.phase == TURN_START and not g.active[2]
     bot.play_round()
     r = last_round(b)
     assert list(r["points"]) == ["ana", "bruno"], r
@@ -764,11 +764,97 @@ def online_in_progress() -> tuple[LogBuilder, str]:
     bot.peeks()
     for _ in range(4):
         bot.turn()
-    b.draw(bot.g.players[bot.g.current], "deck")
+    b.draw(bot.g.players[bot.g.round.current], "deck")
     assert bot.g.phase == DRAWN and not bot.g.complete
     return b, ("A game in progress: round 1 is over, round 2 stops in the middle of a turn "
                "(a card just drawn). It replays with `complete: false` and the table as it "
                "stands (`current_round`).")
+
+
+# --- score sheets (format 1.1): one tally line per round, the cards turned over at the end ---
+
+
+def sheet(ruleset: str, players: list[str], name: str, **options: object) -> LogBuilder:
+    """A new score sheet (``record: "tally"``), its chain declared in the header."""
+    return game(ruleset, players, name, header={"record": "tally", "chain": "sha256"},
+                **options)
+
+
+def tally(b: LogBuilder, caller: str | None, hands: dict[str, list[str]], **fields: str
+          ) -> None:
+    """One round of a score sheet, then its ``round_end`` claim (the engine's own points)."""
+    assert b.state is not None
+    b.event({"type": "tally", "round": len(b.state.rounds) + 1, "caller": caller,
+             "hands": hands, **fields})
+    b.round_end()
+
+
+def tally_edition1() -> tuple[LogBuilder, str]:
+    b = sheet("edition1", ["ana", "bruno", "carla"], "tally-edition1")
+    tally(b, "ana", {"ana": ["1", "2", "3"], "bruno": ["4", "4"], "carla": ["0", "5", "7"]})
+    tally(b, "bruno", {"ana": ["2", "2"], "bruno": ["3", "3"], "carla": ["9", "9", "9"]})
+    tally(b, "ana", {"ana": ["1", "1"], "bruno": ["5", "6", "7"],
+                     "carla": ["12", "12", "13", "13"]})
+    tally(b, "bruno", {"ana": ["11", "11", "11", "11", "6"], "bruno": ["2"],
+                       "carla": ["3", "4"]})
+    tally(b, "carla", {"ana": ["5", "6"], "bruno": ["12", "12", "8"], "carla": ["0"]})
+    b.game_end()
+    rounds = b.state.rounds if b.state is not None else []
+    assert rounds[1].points == {"ana": 0, "bruno": 11, "carla": 27}
+    assert rounds[2].special == ("carla",) and rounds[3].resets == ("ana",)
+    return b, ("A score sheet of an edition1 match (`record: tally`, chain declared in the "
+               "header): ana's call with the lowest hand (0); bruno's failed call (6 + 5) "
+               "while ana's 4 is lowest and scores 0; carla's Kamikaze (the others 50); ana's "
+               "hand of 50 puts her on exactly 100, back to 50; bruno passes 100 and carla wins.")
+
+
+def tally_edition2() -> tuple[LogBuilder, str]:
+    b = sheet("edition2", ["ana", "bruno"], "tally-edition2")
+    tally(b, "ana", {"ana": ["3", "4"], "bruno": ["7"]})
+    tally(b, None, {"ana": ["10", "10"], "bruno": ["1", "2"]})
+    tally(b, "bruno", {"ana": ["5"], "bruno": ["9"]})
+    tally(b, "bruno", {"ana": ["12", "12", "13", "13"], "bruno": ["0"]})
+    tally(b, "ana", {"ana": ["1"], "bruno": ["11", "10"]})
+    tally(b, None, {"ana": ["12", "12", "13", "13"], "bruno": ["2"]})
+    b.game_end()
+    g = b.state
+    assert g is not None and g.complete and g.cumulative_by_name() == {"ana": 25, "bruno": 100}
+    return b, ("A score sheet of an edition2 match: ana's call tying bruno's 7 succeeds; a "
+               "round without a call (`deck_empty`); bruno's failed call (9 + 10); ana's "
+               "Kamikaze overrides bruno's successful call; bruno's exactly 100 is reset to 50 "
+               "once, and his second exactly 100 ends the match.")
+
+
+def tally_golf() -> tuple[LogBuilder, str]:
+    b = sheet("golf", ["ana", "bruno", "carla"], "tally-golf", target=50)
+    tally(b, "ana", {"ana": ["KH", "AS"], "bruno": ["2S", "3S"], "carla": ["4S"]})
+    tally(b, "bruno", {"ana": ["3H"], "bruno": ["5H"], "carla": ["5D"]})
+    tally(b, "carla", {"ana": ["8S"], "bruno": ["QS", "KS"], "carla": ["KD"]})
+    tally(b, "ana", {"ana": ["AH"], "bruno": ["10S"], "carla": ["2D"]})
+    tally(b, "carla", {"ana": ["5C"], "carla": ["3C"]})
+    b.game_end()
+    g = b.state
+    assert g is not None and g.rounds[-1].tiebreak and g.winners == ("carla",)
+    return b, ("A score sheet of a short golf match (`target: 50`): red kings count -1 (ana "
+               "calls on KH + AS = 0), bruno's call fails against a tie (5 + 10), bruno "
+               "passes 50 while ana and carla are tied on 11, so round 5 is their tie-break "
+               "alone; carla wins it.")
+
+
+def tally_online() -> tuple[LogBuilder, str]:
+    b = sheet("online", ["ana", "bruno", "carla"], "tally-online")
+    tally(b, "ana", {"ana": ["JK", "AS"], "bruno": ["5S", "5H"], "carla": ["7S"]})
+    tally(b, "bruno", {"ana": ["4S"], "bruno": ["2S"], "carla": ["QS", "QH", "KS", "KH"]})
+    tally(b, "bruno", {"ana": ["3S"], "bruno": ["6S"], "carla": ["6H"]})
+    b.forfeit("bruno", "left the table")
+    tally(b, "carla", {"ana": ["KC", "KD", "QC", "9S"], "carla": ["2D"]})
+    b.game_end()
+    g = b.state
+    assert g is not None and g.winners == ("carla",) and g.rounds[1].special == ("carla",)
+    return b, ("A score sheet of an online match: ana's joker (0) and ace win her call; carla "
+               "shoots the moon (Q Q K K: the others 50); bruno's failed call (6 + 5); bruno "
+               "leaves the match, round 4 is scored for ana and carla only, ana reaches 100 "
+               "and carla wins.")
 
 
 SAMPLES: list[tuple[str, Callable[[], tuple[LogBuilder, str]]]] = [
@@ -792,6 +878,10 @@ SAMPLES: list[tuple[str, Callable[[], tuple[LogBuilder, str]]]] = [
     ("online-moon", online_moon),
     ("online-forfeit", online_forfeit),
     ("online-in-progress", online_in_progress),
+    ("tally-edition1", tally_edition1),
+    ("tally-edition2", tally_edition2),
+    ("tally-golf", tally_golf),
+    ("tally-online", tally_online),
 ]
 IN_PROGRESS = {"online-in-progress"}
 
@@ -816,10 +906,10 @@ def _drained() -> LogBuilder:
     """A valid edition1 round played (without Cabo) until the draw pile is empty."""
     b = _two()
     bot = Bot(b, 1)
-    while b.state is not None and b.state.deck:
+    while b.state is not None and b.state.round.deck:
         bot.turn(cabo=lambda g: False)
     if b.state is not None and b.state.phase == POWER:
-        b.skip(b.state.players[b.state.current])
+        b.skip(b.state.players[b.state.round.current])
     assert b.state is not None and needs_reshuffle(b.state)
     return b
 
@@ -836,6 +926,13 @@ def _bad(b: LogBuilder, obj: dict[str, object], *, seq: bool = True) -> tuple[by
 
 def _bad_bytes(b: LogBuilder, raw: bytes, *, newline: bool = True) -> tuple[bytes, int]:
     return b.to_bytes() + raw + (b"\n" if newline else b""), len(b.lines) + 1
+
+
+def _sheet(ruleset: str = "edition2", players: Sequence[str] = ("ana", "bruno"),
+           **options: object) -> LogBuilder:
+    """A score sheet's header (``record: "tally"``), checked."""
+    return LogBuilder(ruleset, list(players), options=dict(options), game_id="invalid-sample",
+                      started_at=STARTED_AT, record="tally")
 
 
 def _header(**fields: object) -> bytes:
@@ -944,14 +1041,14 @@ def invalid_logs() -> dict[str, Invalid]:
         "bad_deal", "the deal has three 13s and only three 11s")
     b = _drained()
     assert b.state is not None
-    pile = [b.state.codes[c] for c in b.state.pile[:-1]]
+    pile = [b.state.round.codes[c] for c in b.state.round.pile[:-1]]
     pile[0] = "0" if pile[0] != "0" else "1"
     add("inconsistent-bad-reshuffle", _bad(b, {"type": "reshuffle", "deck": pile}),
         "bad_reshuffle", "the new draw pile is not exactly the discard pile under its top")
     b = _drained()
     assert b.state is not None
     add("inconsistent-reshuffle-missing",
-        _bad(b, {"type": "draw", "player": b.state.players[b.state.current],
+        _bad(b, {"type": "draw", "player": b.state.players[b.state.round.current],
                  "source": "deck"}),
         "reshuffle_missing", "a deck draw from the empty draw pile without a `reshuffle`")
     b = _two()
@@ -970,6 +1067,67 @@ def invalid_logs() -> dict[str, Invalid]:
     add("inconsistent-claim-premature", _bad(b, {"type": "game_end", "winners": ["ana"],
                                                  "scores": {"ana": 0, "bruno": 0}}),
         "claim_premature", "a `game_end` claim before the match is over")
+
+    # score sheets (format 1.1): what a tally line can get wrong
+    add("tally-unknown-card", _bad(_sheet(), {"type": "tally", "round": 1, "caller": "ana",
+                                              "hands": {"ana": ["3", "ZZ"],
+                                                        "bruno": ["7"]}}),
+        "unknown_card", "a score sheet lists `ZZ`, which is no card of the edition2 deck")
+    b = _sheet("edition1")
+    b.event({"type": "tally", "round": 1, "caller": "ana",
+             "hands": {"ana": ["1"], "bruno": ["13", "13"]}})
+    add("tally-too-many-copies", _bad(b, {"type": "tally", "round": 2, "caller": "ana",
+                                          "hands": {"ana": ["13", "2"],
+                                                    "bruno": ["13", "13"]}}),
+        "too_many_copies", "three 13s in one round: the Cabo deck holds two")
+    b = _sheet("golf", ["ana", "bruno", "carla"], target=50)
+    for caller, hands in (("ana", {"ana": ["KH", "AS"], "bruno": ["2S", "3S"], "carla": ["4S"]}),
+                          ("bruno", {"ana": ["3H"], "bruno": ["5H"], "carla": ["5D"]}),
+                          ("carla", {"ana": ["8S"], "bruno": ["QS", "KS"], "carla": ["KD"]}),
+                          ("ana", {"ana": ["AH"], "bruno": ["10S"], "carla": ["2D"]})):
+        b.event({"type": "tally", "round": len(b.lines), "caller": caller, "hands": hands})
+    add("tally-caller-not-in-round",
+        _bad(b, {"type": "tally", "round": 5, "caller": "bruno",
+                 "hands": {"ana": ["5C"], "carla": ["3C"]}}),
+        "not_in_round", "golf tie-break between ana and carla: bruno sits it out, so he "
+                        "cannot have called")
+    b = _sheet("online", ["ana", "bruno", "carla"])
+    b.forfeit("bruno")
+    add("tally-wrong-players", _bad(b, {"type": "tally", "round": 1, "caller": "ana",
+                                        "hands": {"ana": ["2S"], "bruno": ["3S"],
+                                                  "carla": ["4S"]}}),
+        "bad_tally", "bruno left the match, yet the tally lists his cards")
+    b = _sheet()
+    b.event({"type": "tally", "round": 1, "caller": "ana",
+             "hands": {"ana": ["1"], "bruno": ["12", "12", "12", "12", "11", "11", "11", "11",
+                                               "10", "10"]}})
+    add("tally-after-match-end", _bad(b, {"type": "tally", "round": 2, "caller": "ana",
+                                          "hands": {"ana": ["1"], "bruno": ["2"]}}),
+        "match_over", "bruno's 112 ended the match; the sheet goes on with round 2")
+    b = _sheet()
+    b.event({"type": "tally", "round": 1, "caller": "ana",
+             "hands": {"ana": ["1"], "bruno": ["2"]}})
+    add("tally-wrong-round", _bad(b, {"type": "tally", "round": 3, "caller": "ana",
+                                      "hands": {"ana": ["1"], "bruno": ["2"]}}),
+        "wrong_round", "round 2 is missing: the sheet jumps from round 1 to round 3")
+    b = _sheet()
+    b.event({"type": "tally", "round": 1, "caller": "bruno",
+             "hands": {"ana": ["4"], "bruno": ["9"]}})
+    add("tally-claim-mismatch", _bad(b, {"type": "round_end", "round": 1,
+                                         "points": {"ana": 4, "bruno": 9}}),
+        "claim_mismatch", "the claim forgets bruno's failed call: 9 + 10 = 19")
+    add("tally-in-full-log", _bad(_two(), {"type": "tally", "round": 1, "caller": "ana",
+                                           "hands": {"ana": ["1"], "bruno": ["2"]}}),
+        "wrong_record", "a `tally` line in a log that records every event")
+    add("tally-deal-in-sheet", _bad(_sheet(), _two().lines[1]),
+        "wrong_record", "a `deal` in a score sheet (`record: tally`)")
+    b = LogBuilder("edition2", ["ana", "bruno"], game_id="invalid-sample",
+                   started_at=STARTED_AT, record="tally", chain="sha256", strict=False)
+    b.event({"type": "tally", "round": 1, "caller": "ana",
+             "hands": {"ana": ["1"], "bruno": ["2"]}})
+    add("tally-chain-missing-h", (b.to_bytes(), 2),
+        "chain_broken", "the header declares its chain (`chain: sha256`), but line 2 has "
+                        "no `h`")
 
     # ruleset: the header asks for rules that do not exist
     add("ruleset-unknown", (_header(ruleset="edition3"), 1),
@@ -1003,7 +1161,10 @@ They are written by `make_samples.py` (deterministic; do not edit the `.jsonl` f
 Every line carries `seq`; every complete match ends with a `round_end` claim after each round
 and a `game_end` claim. Scripted rounds use stacked decks (the rest of the deck shuffled with a
 fixed seed); the other rounds are played by the script's small bot, which only uses what the
-player to act knows. `invalid/` holds one broken log per kind of error (see its README).
+player to act knows. The `tally-*` logs are score sheets (format 1.1, `"record": "tally"`):
+one `tally` line per round (the cards turned over at its end and who called), their chain
+declared in the header; `cabo-log tally` writes such logs. `invalid/` holds one broken log per
+kind of error (see its README).
 
 | file | ruleset | rounds | complete | what it shows |
 |---|---|---|---|---|

@@ -136,7 +136,7 @@ def test_a_database_of_the_one_table_schema_is_refused(tmp_path: Path) -> None:
     cols = ", ".join(f'"{f.name}" {duck_type(f.type)}' for f in SCHEMAS[VIEW])
     con.execute(f"CREATE TABLE events ({cols})")
     con.close()
-    with pytest.raises(DatabaseError, match="schema version 2, this cabo-log uses 4: load "
+    with pytest.raises(DatabaseError, match="schema version 2, this cabo-log uses 5: load "
                                             r"into a new database \(--db\)"):
         load_paths([SAMPLES / "edition1-match.jsonl"], db, jobs=1)
 

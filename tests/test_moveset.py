@@ -51,7 +51,12 @@ class _Drawn(ReplayVisitor[None]):
         self.checked += 1
 
 
-@pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.jsonl")), ids=lambda p: p.stem)
+# the samples that record every move (a score sheet has no turns, so no drawn card)
+FULL = [p for p in sorted(SAMPLES.glob("*.jsonl"))
+        if b'"record":"tally"' not in p.read_bytes().split(b"\n")[0]]
+
+
+@pytest.mark.parametrize("path", FULL, ids=lambda p: p.stem)
 def test_placements_are_the_engines_list(path: Path) -> None:
     visitor = _Drawn()
     replay_bytes(path.read_bytes(), visitor=visitor)

@@ -188,6 +188,13 @@ def mutations(event: Event, g: GameState, rng: random.Random) -> list[Event]:
             changed[key] = {p: v + 1 for p, v in value.items()}
         elif key == "target":
             changed[key] = [value[0], value[1] + 5]
+        elif key == "caller":   # a score sheet's round (tally)
+            changed[key] = rng.choice([p for p in g.players if p != value] + ["nobody"])
+        elif key == "hands" and base["type"] == "tally":
+            hands = {p: list(cards) for p, cards in value.items()}
+            who = rng.choice(list(hands))
+            changed[key] = {**hands, who: hands[who] + [rng.choice(["ZZ", *CARDS])] * 5}
+            variants.append({**base, key: {p: c for p, c in hands.items() if p != who}})
         else:
             continue
         variants.append(changed)
@@ -228,7 +235,7 @@ def test_fuzzed_rejections_change_nothing(source: str) -> None:
         if lapse and i + 1 < len(events):
             after = mutations(events[i + 1], g, rng)
             trials += rng.sample(after, min(4, len(after))) + [events[i + 1]]
-        if lapse or rng.random() < 0.05:
+        if lapse or rng.random() < 0.05 or event.TYPE == "tally":
             trials += rng.sample(mutations(event, g, rng), 2)
         last: GameState | None = None
         for bad in trials:

@@ -27,6 +27,11 @@ def check_state(g: GameState, deck: Counter[str], where: str) -> None:
     count = len(g.round.codes)
     places = g.card_locations()
     assert sorted(places) == list(range(count)), f"{where}: a card was created or lost"
+    if g.tally:   # a score sheet shows the cards turned over at the end: part of the deck
+        shown = Counter(g.round.codes)
+        assert all(shown[code] <= deck[code] for code in shown), f"{where}: more than the deck"
+        assert not g.round.deck and not g.round.pile, f"{where}: a score sheet has no piles"
+        return
     assert Counter(g.round.codes) == deck, f"{where}: the round's cards are not the deck"
     assert Counter(g.round.codes[c] for c in places) == deck, f"{where}: rows and piles != deck"
     assert len(g.round.values) == len(g.round.known) == len(g.round.face_up) == count, where

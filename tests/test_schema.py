@@ -59,10 +59,17 @@ FORMAT_EXAMPLES = [
     '{"type":"forfeit","player":"carla","reason":"disconnected"}',
     '{"type":"round_end","round":1,"points":{"ana":14,"bruno":0,"carla":21}}',
     '{"type":"game_end","winners":["bruno"],"scores":{"ana":104,"bruno":37,"carla":88}}',
+    # format 1.1: a score sheet's header (no options: they may be left out) and a tally line
+    '{"type":"game","format":"cabo-log/1","seq":0,"game_id":"kitchen-2026-12-03",'
+    '"ruleset":"edition2","players":["ana","bruno","carla"],"record":"tally","chain":"sha256"}',
+    '{"type":"tally","seq":1,"round":1,"caller":"bruno","hands":{"ana":["7","2","13","5"],'
+    '"bruno":["1","3","2"],"carla":["12","12","13","13"]},"h":"' + "0" * 64 + '"}',
 ]
 
 # Further valid lines exercising optional fields and the other variants.
 MORE_VALID: list[dict[str, Any]] = [
+    {"type": "tally", "round": 2, "caller": None, "hands": {"a": ["KH", "2S"], "b": []},
+     "end": "deck_empty", "first": "b"},
     {
         "type": "game",
         "format": "cabo-log/1",
@@ -165,6 +172,18 @@ INVALID: list[tuple[str, dict[str, Any]]] = [
     ("bad end", {"type": "replace", "player": "ana", "positions": [0], "end": "middle"}),
     ("empty replace", {"type": "replace", "player": "ana", "positions": []}),
     ("round 0", {"type": "round_end", "round": 0, "points": {"ana": 1}}),
+    ("record neither full nor tally", {"type": "game", "format": "cabo-log/1", "game_id": "g",
+                                       "ruleset": "golf", "players": ["a", "b"],
+                                       "record": "summary"}),
+    ("chain not sha256", {"type": "game", "format": "cabo-log/1", "game_id": "g",
+                          "ruleset": "golf", "players": ["a", "b"], "chain": "md5"}),
+    ("tally without caller", {"type": "tally", "round": 1, "hands": {"a": ["1"]}}),
+    ("tally caller a number", {"type": "tally", "round": 1, "caller": 3,
+                               "hands": {"a": ["1"]}}),
+    ("tally card a number", {"type": "tally", "round": 1, "caller": None,
+                             "hands": {"a": [1]}}),
+    ("tally ended by forfeit", {"type": "tally", "round": 1, "caller": "a",
+                                "hands": {"a": ["1"]}, "end": "forfeit"}),
 ]
 
 

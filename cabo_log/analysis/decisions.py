@@ -78,6 +78,16 @@ def option_key(move: Event) -> tuple[object, ...]:
     return (type(move).__name__,)
 
 
+class NeedsFullRecord(ValueError):
+    """A score sheet (``record: "tally"``) has no moves to judge: only each round's end."""
+
+    def __init__(self, file: str | None) -> None:
+        super().__init__(f"{file or 'the log'} is a score sheet (\"record\": \"tally\"): it "
+                         "shows the cards at the end of each round, not the moves; analysis "
+                         "needs a full record of every event (replay and timeline show its "
+                         "rounds and scores)")
+
+
 def read_decisions(data: bytes, file: str | None = None) -> GameRecord:
     """Replay a log and collect its decisions; a bad log raises its located CaboLogError."""
     state: GameState | None = None
@@ -90,6 +100,8 @@ def read_decisions(data: bytes, file: str | None = None) -> GameRecord:
                 raise LogSyntaxError("no_header", "the first line must be the 'game' header"
                                      ).located(file, number)
             state = new_game(event)
+            if state.tally:
+                raise NeedsFullRecord(file)
             continue
         decision = _decision_before(state, pools, event, len(decisions), number)
         try:

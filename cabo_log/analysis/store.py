@@ -46,7 +46,9 @@ def analyse_database(path: str | os.PathLike[str], settings: Settings, *,
     try:
         ensure_schema(con, path)
         todo = con.execute(
-            "SELECT g.game_id, g.source_file, g.file_hash FROM games g WHERE NOT EXISTS "
+            # a score sheet (record 'tally') has no moves to analyse: left out
+            "SELECT g.game_id, g.source_file, g.file_hash FROM games g "
+            "WHERE g.record = 'full' AND NOT EXISTS "
             "(SELECT 1 FROM analyses a WHERE a.game_id = g.game_id "
             "AND a.file_hash = g.file_hash) ORDER BY g.game_id").fetchall()
         bar = Progress(len(todo), progress, unit="decisions") if progress is not None else None

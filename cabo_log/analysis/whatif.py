@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from cabo_log.analysis.decisions import NeedsFullRecord
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table
 from cabo_log.analysis.worlds import MoveCache, playable, shuffle_deck
 from cabo_log.log.replay import replay_bytes
@@ -104,6 +105,8 @@ def position_at(data: bytes, file: str | None, seq: int,
         raise result.error
     g = result.state
     assert g is not None
+    if g.tally:
+        raise NeedsFullRecord(file)
     last = g.events - 1
     if seq < 1 or last < (seq - 1 if move is not None else seq):
         raise ValueError(f"--at {seq}: {file or 'the log'} has events 1 to {last}")

@@ -51,7 +51,7 @@ COMMAND_MODULES: dict[str, str] = {
     "load": "db", "report": "db", "sql": "db", "export": "db",
     "timeline": "timeline",
     "append": "write", "seal": "write", "repair": "write",
-    "play": "play",
+    "play": "play", "tally": "tally",
     "analyse": "analysis", "whatif": "analysis",
     "serve": "serve",
     "host": "host",

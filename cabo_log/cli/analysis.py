@@ -10,10 +10,11 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cabo_log.analysis.analyse import analyse_bytes
+from cabo_log.analysis.decisions import NeedsFullRecord
 from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, MIN_ROLLOUTS, Settings
 from cabo_log.analysis.rollout import DEFAULT_POLICY, policy_names
 from cabo_log.analysis.whatif import DEFAULT_PLAYOUTS, whatif_bytes
-from cabo_log.cli.errors import json_object, usage
+from cabo_log.cli.errors import failed, json_object, usage
 from cabo_log.stop import interruption, stop_signals
 from engine import CaboLogError
 
@@ -71,6 +72,8 @@ def analyse_command(
     except CaboLogError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
+    except NeedsFullRecord as exc:
+        raise failed(str(exc)) from None
     except ValueError as exc:
         raise usage(str(exc)) from None
     except KeyboardInterrupt as exc:
@@ -106,6 +109,8 @@ def whatif_command(
     except CaboLogError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
+    except NeedsFullRecord as exc:
+        raise failed(str(exc)) from None
     except ValueError as exc:
         raise usage(str(exc)) from None
     typer.echo(json.dumps(result.as_json(), ensure_ascii=False) if as_json else result.text())

@@ -267,14 +267,18 @@ def report_command(
     try:
         reports.check_values(con, report, values)
         columns, rows = reports.run(con, report, values)
+        note = reports.left_out(con, report, values)
     except reports.ReportError as exc:
         raise failed(str(exc), 2) from None
     except duckdb.Error as exc:
         raise failed(f"report {name} failed: {_one_line(exc)}", 1) from None
     finally:
         con.close()
-    _emit(reports.render(columns, rows, form, report=report, values=values,
-                         plotly="cdn" if cdn else "inline"), output)
+    text = reports.render(columns, rows, form, report=report, values=values,
+                          plotly="cdn" if cdn else "inline", note=note)
+    if note is not None and form in ("csv", "json"):
+        typer.echo(note, err=True)   # beside the data, never inside what a program reads
+    _emit(text, output)
 
 
 def sql_command(

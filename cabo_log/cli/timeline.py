@@ -77,7 +77,7 @@ def _analysis(path: Path, rollouts: int | None) -> GameAnalysis | None:
         return analyse_bytes(path.read_bytes(), str(path),
                              settings=Settings(rollouts=rollouts or DEFAULT_ROLLOUTS),
                              jobs=None, progress=sys.stderr if sys.stderr.isatty() else None)
-    except (CaboLogError, OSError):
+    except (CaboLogError, OSError, ValueError):   # ValueError: a score sheet, no moves
         return None
 
 

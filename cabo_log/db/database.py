@@ -26,8 +26,9 @@ from cabo_log.db.basics import DatabaseError as DatabaseError  # re-exported
 from cabo_log.db.schema import SCHEMAS
 
 # 2: counts of rounds and turns INTEGER, scores BIGINT; 3: ``events`` a view over a table per
-# frequent event kind (``event_tables``); 4: the times of an event only in ``events_timed``
-SCHEMA_VERSION = "4"
+# frequent event kind (``event_tables``); 4: the times of an event only in ``events_timed``;
+# 5: ``games.record`` ('full' or 'tally': a score sheet has no events)
+SCHEMA_VERSION = "5"
 
 LOADER_SCHEMAS: dict[str, pa.Schema] = {
     "files": pa.schema([

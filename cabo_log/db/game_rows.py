@@ -23,7 +23,8 @@ from engine.state import RoundResult
 # the column order each function below writes its tuples in
 LAYOUTS: dict[str, tuple[str, ...]] = {
     "games": ("ruleset_spec", "options", "players", "n_players", "rounds", "complete",
-              "winners", "forfeited", "events", "started_at", "source_file", "file_hash"),
+              "winners", "forfeited", "events", "started_at", "source_file", "file_hash",
+              "record"),
     "game_players": ("player", "seat", "name", "final_score", "rank", "won", "forfeited",
                      "rounds_played", "calls"),
     "rounds": ("round", "n_players", "first_player", "caller", "cabo_success", "end_reason",
@@ -49,7 +50,7 @@ def game_rows(g: GameState, rows: RowCollector, header: GameStart, source: str,
     games = [(spec, orjson.dumps(header.options).decode(), list(players), len(players),
               len(g.rounds), g.complete, list(g.winners),
               [p for i, p in enumerate(players) if not g.active[i]], g.events,
-              header.started_at, source, file_hash)]
+              header.started_at, source, file_hash, "tally" if g.tally else "full")]
     played = [0] * len(players)
     calls = [0] * len(players)
     rounds: list[Row] = []

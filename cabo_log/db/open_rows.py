@@ -325,6 +325,22 @@ class CallRows:
                                   bool(result.special), caller not in totals))
         self.open = None
 
+    def tallied(self, g: GameState) -> None:
+        """The call of a score sheet's round (``g`` is the state after its ``tally`` line):
+        what the sheet shows is the end of the round, so the columns of the moment of the
+        call (its turn, the hand then, what the caller knew) are NULL."""
+        result = g.rounds[-1]
+        caller = result.caller
+        if caller is None:
+            return
+        totals = result.totals
+        others = [v for p, v in totals.items() if p != caller]
+        self.rows.append((result.round, g.events - 1, None, None, caller, len(result.players),
+                          len(result.hands.get(caller, ())), None, None, None, None, None,
+                          totals.get(caller), min(others) if others else None,
+                          result.cabo_success, result.points.get(caller),
+                          bool(result.special), caller not in totals))
+
     def end(self) -> None:
         """Keep the open call as it is (the log stops in its round: no outcome yet)."""
         if self.open is not None:

@@ -35,7 +35,8 @@ from cabo_log.db.report_header import (
 )
 
 __all__ = ["FORMATS", "ChartSpec", "Format", "Param", "ParamType", "Report", "ReportError",
-           "available", "bind", "check_values", "fetch", "get", "parse", "render", "run"]
+           "available", "bind", "check_values", "fetch", "get", "left_out", "parse", "render",
+           "run"]
 
 @dataclass(frozen=True)
 class Report:
@@ -45,6 +46,13 @@ class Report:
     sql: str
     params: dict[str, Param] = field(default_factory=dict)
     charts: tuple[ChartSpec, ...] = ()
+    # what the report does with score sheets (games of record "tally", which show no turns):
+    # COUNTED, or the words that say what it leaves out and why (``@score-sheets``)
+    score_sheets: str = ""
+
+
+COUNTED = "counted"
+"""``-- @score-sheets counted``: the report counts score sheets with the other games."""
 
 
 def _files() -> dict[str, str]:
@@ -83,6 +91,7 @@ def parse(name: str, text: str) -> Report:
     params: dict[str, Param] = {}
     charts: list[ChartSpec] = []
     prose: list[str] = []
+    sheets = ""
     for line in header:
         words = line.strip()
         if words.startswith("@param"):
@@ -90,10 +99,12 @@ def parse(name: str, text: str) -> Report:
             params[param.name] = param
         elif words.startswith("@chart"):
             charts.append(parse_chart(name, words[len("@chart"):].strip()))
+        elif words.startswith("@score-sheets"):
+            sheets = words[len("@score-sheets"):].strip()
         else:
             prose.append(line)
     doc = "\n".join(prose).strip("\n")
-    return Report(name, title, doc, text, params, tuple(charts))
+    return Report(name, title, doc, text, params, tuple(charts), sheets)
 
 
 def bind(report: Report, given: list[str] | dict[str, str]) -> dict[str, Any]:
@@ -149,15 +160,36 @@ def run(con: duckdb.DuckDBPyConnection, report: Report, params: dict[str, Any]
     return fetch(con, report.sql, params)
 
 
+def left_out(con: duckdb.DuckDBPyConnection, report: Report, params: dict[str, Any]
+             ) -> str | None:
+    """The line a report prints under its table when it left score sheets out (games of
+    record "tally": rounds and scores, no turns): how many, and why, in the report's own
+    words (``@score-sheets``). None when it counts them, or there are none to leave out.
+    Only the games of the report's ``ruleset`` parameter count, when it has one set."""
+    if report.score_sheets in ("", COUNTED):
+        return None
+    ruleset = params.get("ruleset") if "ruleset" in report.params else None
+    row = con.execute("SELECT count(*) FROM games WHERE record = 'tally' "
+                      "AND ($ruleset IS NULL OR ruleset = $ruleset)",
+                      {"ruleset": ruleset}).fetchone()
+    count = int(row[0]) if row is not None else 0
+    if count == 0:
+        return None
+    return (f"{count:,} score sheet{'s' if count != 1 else ''} (games of record \"tally\") "
+            f"{report.score_sheets}")
+
+
 # --- formats -------------------------------------------------------------------------------------
 
 def render(columns: list[str], rows: list[tuple[Any, ...]], fmt: str, *,
            report: Report | None = None, values: dict[str, Any] | None = None,
-           plotly: str = "inline") -> str:
+           plotly: str = "inline", note: str | None = None) -> str:
     """The rows in a format. ``html``: a page with the report's prose, charts and table;
-    ``plotly`` is "inline" (self-contained), "cdn" or the URL of plotly.js."""
+    ``plotly`` is "inline" (self-contained), "cdn" or the URL of plotly.js. ``note`` (what the
+    report left out, ``left_out``) goes under the table and on the page; csv and json hold
+    the data alone."""
     if fmt == "table":
-        return table(columns, rows)
+        return table(columns, rows) + (f"\n{note}" if note else "")
     if fmt == "csv":
         return as_csv(columns, rows)
     if fmt == "json":
@@ -166,7 +198,7 @@ def render(columns: list[str], rows: list[tuple[Any, ...]], fmt: str, *,
     if fmt == "html":
         from cabo_log.pages.report_page import render_report_page
 
-        return render_report_page(columns, rows, report, values or {}, plotly)
+        return render_report_page(columns, rows, report, values or {}, plotly, note)
     raise ReportError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
 
 

@@ -41,6 +41,7 @@ from engine.events import (
     RoundEnd,
     Skip,
     Snap,
+    Tally,
 )
 from engine.state import POWER
 
@@ -187,6 +188,10 @@ class GameRows(EventProjector):
             self._common(self.game_ends_c, line, 0, e, g, out)
             self.game_ends.append(
                 orjson.dumps({"winners": e.winners, "scores": e.scores}).decode())
+        elif isinstance(e, Tally):
+            # a score sheet's round: no event row (a sheet shows no turns), only its call;
+            # games, game_players, rounds and round_scores come from the state (game_rows)
+            self.calls.tallied(g)
         else:   # pragma: no cover - every event kind is handled above
             raise AssertionError(f"no rows for {type(e).__name__}")
 

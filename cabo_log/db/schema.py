@@ -24,7 +24,8 @@ SCHEMAS: dict[str, pa.Schema] = {
     "games": _schema(
         *KEY, ("ruleset_spec", STR), ("options", STR), ("players", STRS), ("n_players", I16),
         ("rounds", I32), ("complete", BOOL), ("winners", STRS), ("forfeited", STRS),
-        ("events", I32), ("started_at", STR), ("source_file", STR), ("file_hash", STR)),
+        ("events", I32), ("started_at", STR), ("source_file", STR), ("file_hash", STR),
+        ("record", STR)),
     "game_players": _schema(
         *KEY, ("player", STR), ("seat", I16), ("name", STR), ("final_score", I64),
         ("rank", I16), ("won", BOOL), ("forfeited", BOOL), ("rounds_played", I32),

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from cabo_log.log.chain import CHAIN_FIELD, line_hash
+from cabo_log.log.chain import CHAIN_FIELD, DECLARED_FIELD, SHA256, declared, line_hash
 from cabo_log.log.lock import WriterError
 from cabo_log.log.logfile import parse_line
 from cabo_log.log.replay import replay_bytes
@@ -161,7 +161,7 @@ class EventWriter:
             raise WriterError("seq_conflict", f"expected to append at seq {expect_seq}, but "
                               f"the log is at seq {self.next_seq}: it has moved on").located(
                                   self.file, self.lines + 1)
-        saved = (self.state, self.lines, self.last_line)
+        saved = (self.state, self.lines, self.last_line, self.chained)
         chunks: list[bytes] = []
         try:
             for obj in batch:
@@ -172,7 +172,7 @@ class EventWriter:
             # the engine's refusal of a first event changed nothing; anything else might have
             touched = (len(chunks) > 0 or self.state is not saved[0]
                        or not isinstance(exc, CaboLogError))
-            self.lines, self.last_line = saved[1], saved[2]
+            self.lines, self.last_line, self.chained = saved[1], saved[2], saved[3]
             self.state = self._rebuild() if touched else saved[0]
             if isinstance(exc, CaboLogError):
                 exc.located(self.file, self.lines + len(chunks) + 1)
@@ -192,6 +192,13 @@ class EventWriter:
         if state is not None and state.seq_mode and "seq" not in line and "type" in line:
             line = {"type": line.pop("type", None), "seq": state.events, **line}
             known = None  # numbered here: read back from its line
+        if state is None and line.get("type") == "game":
+            # a chained log declares its chain in its header (format 1.1), and a header that
+            # declares one makes the log chained: later writers continue it untold
+            if declared(line):
+                self.chained = True
+            elif self.chained:
+                line[DECLARED_FIELD] = SHA256
         if self.chained and state is not None:
             given = line.pop(CHAIN_FIELD, None)
             line[CHAIN_FIELD] = line_hash(self.last_line or b"")

@@ -1,11 +1,12 @@
 """The optional hash chain of a log (FORMAT.md, "Tamper evidence"): ``h`` on every line after the
 header is the SHA-256 of the previous line's bytes exactly as stored, without its ``\\n``.
 
-Line 2 decides whether a log is chained: with ``h`` there, every later line must carry the right
-``h``; without it, no later line may carry one. Readers check a line's link before anything else
-on it (even ``seq``), so an edited, removed, inserted or reordered line is reported where the
-chain first breaks. The head of a chained log is the SHA-256 of its last line: whoever keeps a
-copy of it can later prove the log up to there unchanged.
+A header that declares ``"chain": "sha256"`` (format 1.1) makes the log chained from line 2
+on. Otherwise line 2 decides whether a log is chained: with ``h`` there, every later line must
+carry the right ``h``; without it, no later line may carry one. Readers check a line's link
+before anything else on it (even ``seq``), so an edited, removed, inserted or reordered line is
+reported where the chain first breaks. The head of a chained log is the SHA-256 of its last
+line: whoever keeps a copy of it can later prove the log up to there unchanged.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from typing import Any
 
 import orjson
 
-from engine import InconsistentLogError
+from engine import InconsistentLogError, LogSyntaxError
 
 CHAIN_FIELD = "h"
+DECLARED_FIELD = "chain"   # the header's declaration of its chain (format 1.1)
+SHA256 = "sha256"          # the one kind of chain defined
 BOM = b"\xef\xbb\xbf"   # a UTF-8 byte-order mark, which FORMAT.md allows at the start of a file
 
 
@@ -35,10 +38,38 @@ def as_stored(data: bytes, number: int, raw: bytes) -> bytes:
     return raw
 
 
+def declared(header: dict[str, Any]) -> bool:
+    """Whether a header object declares its chain (``"chain": "sha256"``, format 1.1). A
+    declared chain makes every later line carry ``h``, so a log that holds only its header
+    already says it is chained, and every writer continues the chain without being told."""
+    value = header.get(DECLARED_FIELD)
+    if value is None:
+        return False
+    if value != SHA256:
+        shown = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
+        raise LogSyntaxError("bad_field", f"game: field 'chain' must be {SHA256!r} (the only "
+                             f"chain defined), not {shown[:40]}")
+    return True
+
+
+def declares_chain(raw: bytes) -> bool:
+    """``declared`` on a header line's bytes; cheap for the common header that has no
+    ``chain`` key (spelled plainly, or escaped, which needs a backslash). A line that is not a
+    JSON object declares nothing (the reader reports it)."""
+    if b'"chain"' not in raw and b"\\" not in raw:
+        return False
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return False
+    return type(obj) is dict and declared(obj)
+
+
 def check_link(previous: bytes, obj: dict[str, Any], chained: bool | None) -> bool:
     """Check the ``h`` of one line after the header; returns whether the log is chained.
 
-    ``chained`` is None on line 2 (which decides), then what line 2 decided. Raises
+    ``chained`` is None on line 2 (which decides), then what line 2 decided; True from the
+    start when the header declares its chain. Raises
     ``chain_broken`` (an ``InconsistentLogError``) when the line breaks the chain.
     """
     h = obj.get(CHAIN_FIELD)

@@ -20,8 +20,13 @@ def special_hand(r: RoundResult, name: str = "Kamikaze") -> str | None:
     return text + (f", others +{others[-1]}" if others else "")
 
 
-def describe_round(r: RoundResult, width: int, special_name: str = "Kamikaze") -> list[str]:
-    head = f"Round {r.round}" + (" (tie-break)" if r.tiebreak else "") + f", first: {r.first}"
+def describe_round(r: RoundResult, width: int, special_name: str = "Kamikaze",
+                   sheet: bool = False) -> list[str]:
+    """A finished round in lines; ``sheet``: a score sheet's round, which shows the cards at
+    the end only (no first player, no turns)."""
+    head = f"Round {r.round}" + (" (tie-break)" if r.tiebreak else "")
+    if not sheet:
+        head += f", first: {r.first}"
     special = special_hand(r, special_name)
     if r.caller is None:
         call = "nobody called Cabo"
@@ -35,9 +40,13 @@ def describe_round(r: RoundResult, width: int, special_name: str = "Kamikaze") -
         call += f"; {special}"
     ended = {"cabo": "ended after the final turns", "deck_empty": "ended by the empty draw pile",
              "forfeit": "ended by a forfeit, unscored"}[r.end]
-    lines = [f"{head}: {call}; {ended}; {r.turns} turns"
-             + (f", {r.reshuffles} reshuffle{'s' if r.reshuffles != 1 else ''}"
-                if r.reshuffles else "")]
+    if sheet:
+        lines = [f"{head}: {call}" + ("; ended by the empty draw pile"
+                                      if r.end == "deck_empty" else "")]
+    else:
+        lines = [f"{head}: {call}; {ended}; {r.turns} turns"
+                 + (f", {r.reshuffles} reshuffle{'s' if r.reshuffles != 1 else ''}"
+                    if r.reshuffles else "")]
     for player in r.points:
         hand = " ".join(r.hands[player]) or "(no cards)"
         notes = []
@@ -84,9 +93,10 @@ def describe(result: ReplayResult, as_player: str | None = None) -> str:
     lines: list[str] = []
     if g is not None:
         width = max(len(p) for p in g.players)
-        lines.append(f"Game {g.game_id}: {g.rules.name}, players {', '.join(g.players)}")
+        lines.append(f"Game {g.game_id}: {g.rules.name}, players {', '.join(g.players)}"
+                     + ("; a score sheet (the cards at each round's end)" if g.tally else ""))
         for r in g.rounds:
-            lines.extend(describe_round(r, width, g.rules.special_name))
+            lines.extend(describe_round(r, width, g.rules.special_name, g.tally))
         lines.extend(describe_table(g, as_player))
         left = {p for i, p in enumerate(g.players) if not g.active[i]}
         scores = ", ".join(f"{p} {s}" + (" (forfeited)" if p in left else "")

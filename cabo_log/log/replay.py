@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from cabo_log.log.chain import as_stored, check_line, line_hash, may_have_link
+from cabo_log.log.chain import as_stored, check_line, declares_chain, line_hash, may_have_link
 from cabo_log.log.fastdecode import fast_body, fast_decode
 from cabo_log.log.fastlines import Stamp, apply_events
 from cabo_log.log.logfile import decode_line, parse_object, read_bytes, strip_bom
@@ -126,7 +126,10 @@ def replay_bytes(data: bytes, file: str | None = None, *, until: int | None = No
     """
     text = strip_bom(data)
     head, newline, body = text.partition(b"\n")
-    decoded = None if not head.strip() else fast_body(body)   # None for a chained log
+    # None for a chained log; a header that may declare its chain is read line by line too
+    # (where a bad declaration is reported at line 1)
+    declares = b'"chain"' in head or b"\\" in head
+    decoded = None if not head.strip() or declares else fast_body(body)
     if decoded is None:
         return _replay_lines(data, file, until, visitor, finish_log)
     events = decoded[0]
@@ -207,6 +210,8 @@ def _replay_lines(data: bytes, file: str | None, until: int | None,
                     raise LogSyntaxError("no_header", "the first line must be the 'game' header")
                 state = new_game(event)
                 previous = as_stored(data, number, raw)   # line 1 keeps a BOM (log.chain)
+                if declares_chain(raw):
+                    chained = True   # every later line must carry its h (format 1.1)
                 if visitor is not None:
                     if t is not None:
                         visitor.stamp(number, t)

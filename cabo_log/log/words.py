@@ -31,6 +31,7 @@ from engine.events import (
     RoundEnd,
     Skip,
     Snap,
+    Tally,
 )
 from engine.knowledge import visible
 from engine.outcome import NOTHING
@@ -150,7 +151,7 @@ class EventWords:
         if fx.lapsed is not None:
             text = f"({g.players[b.current]}'s {fx.lapsed} power lapsed) " + text
         if fx.round_ended is not None:
-            text += ". " + round_summary(fx.round_ended, g.rules.special_name)
+            text += ". " + round_summary(fx.round_ended, g.rules.special_name, g.tally)
             if g.phase == MATCH_OVER and g.winners:
                 text += f". The match is over: {join_words(list(g.winners))} "
                 text += "wins" if len(g.winners) == 1 else "win"
@@ -198,6 +199,11 @@ class EventWords:
         if isinstance(e, Reshuffle):
             return (f"The discard pile is shuffled into a new draw pile of "
                     f"{plural(len(e.deck), 'card')}")
+        if isinstance(e, Tally):   # a score sheet's round: the hands as turned over
+            shown = "; ".join(f"{p} {' '.join(cards) or 'no cards'}"
+                              for p, cards in e.hands.items())
+            called = f"{e.caller} called Cabo" if e.caller else "nobody called Cabo"
+            return f"Round {e.round} on the score sheet: {called}; {shown}"
         if isinstance(e, Forfeit):
             text = f"{e.player} forfeited: left the match" + (f" ({e.reason})" if e.reason else "")
             if self.outcome.discarded:
@@ -287,10 +293,11 @@ def power_earned(g: GameState) -> str:
     return ""
 
 
-def round_summary(r: RoundResult, special_name: str = "Kamikaze") -> str:
+def round_summary(r: RoundResult, special_name: str = "Kamikaze", sheet: bool = False) -> str:
+    """A round's result in words; ``sheet``: a score sheet's round (no turns were seen)."""
     how = {"cabo": "after the final turns", "deck_empty": "as the draw pile ran out",
            "forfeit": "by a forfeit, unscored"}.get(r.end, r.end)
-    text = f"Round {r.round} ends {how}"
+    text = f"Round {r.round} ends {how}" if not sheet else f"Round {r.round} is scored"
     special = special_hand(r, special_name)
     if r.caller is not None:
         if special is not None:

@@ -141,8 +141,14 @@ def charts_html(blocks: list[ChartBlock]) -> str:
     return f'<div class="charts">{"".join(parts)}</div>' if parts else ""
 
 
+def note_html(note: str | None) -> str:
+    """What the report left out (score sheets), as a line under its table."""
+    return f'<p class="meta left-out">{esc(note)}</p>' if note else ""
+
+
 def render_report_page(columns: list[str], rows: list[tuple[Any, ...]], report: Report | None,
-                       values: dict[str, Any], plotly: str = "inline") -> str:
+                       values: dict[str, Any], plotly: str = "inline",
+                       note: str | None = None) -> str:
     """The whole page: self-contained with ``plotly="inline"``, linking plotly.js with "cdn"."""
     if report is None:
         name, lead, body = "query", "", ""
@@ -158,5 +164,6 @@ def render_report_page(columns: list[str], rows: list[tuple[Any, ...]], report: 
             f"<title>cabo-log report: {esc(name)}</title><style>{static('report.css')}</style>"
             f"</head><body><header><h1>{esc(label(name))}</h1>{lead}</header><main>{body}"
             f'{charts}<section class="panel"><h2>The table</h2>{table_html(columns, rows)}'
-            f"</section></main><footer>Made by cabo-log report {esc(name)}.</footer>"
+            f"{note_html(note)}</section></main><footer>Made by cabo-log report "
+            f"{esc(name)}.</footer>"
             f"{script}</body></html>\n")

@@ -123,6 +123,7 @@ class Timeline:
     special_name: str = "Kamikaze"            # the ruleset's name for its special hand
     forfeited: tuple[str, ...] = ()           # players who left the match
     mean_value: float = 0.0                   # average card value of the deck (estimates)
+    sheet: bool = False                       # a score sheet: rounds and scores, no turns
 
     @property
     def ok(self) -> bool:
@@ -144,6 +145,7 @@ class TimelineBuilder(EventWords, ReplayVisitor[Timeline]):
         tl.game_id, tl.ruleset, tl.players = state.game_id, state.rules.name, state.players
         tl.names, tl.target = dict(state.names), state.rules.target
         tl.special_name = state.rules.special_name
+        tl.sheet = state.tally
         self.start(state)
 
     def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:

@@ -36,6 +36,7 @@ def page_data(tl: Timeline, analysis: GameAnalysis | None = None) -> dict[str, A
         add_mark_trace(events, tl, analysis)
     data: dict[str, Any] = {
         "game": tl.game_id, "players": list(tl.players), "viewer": tl.viewer,
+        "sheet": tl.sheet,   # a score sheet: no turns, no piles to show
         "steps": [s.as_json() for s in tl.steps],
         "figures": {
             "events": figure_json(events),
@@ -81,6 +82,9 @@ def _banners(tl: Timeline) -> str:
 
 
 def _view_note(tl: Timeline) -> str:
+    if tl.sheet:
+        return ("A score sheet: each step is a round, with the cards each player turned over "
+                "at its end. Who drew what, the powers and the turns were not recorded.")
     if tl.viewer is None:
         return ("Omniscient view: every card is shown. A dashed card with a ? is one its "
                 "owner did not know.")
@@ -92,6 +96,7 @@ def _rounds_table(tl: Timeline) -> str:
     if not tl.rounds:
         return ""
     head = "".join(f'<th class="num">{esc(p)}</th>' for p in tl.players)
+    unknown = '<span title="a score sheet does not record it">\u2013</span>'
     body = []
     for r in tl.rounds:
         special = special_hand(r, tl.special_name)
@@ -119,8 +124,9 @@ def _rounds_table(tl: Timeline) -> str:
         step = tl.round_end_steps.get(r.round, 0)
         body.append(f'<tr data-step="{step}" title="show the table at the end of round '
                     f'{r.round}"><td>{r.round}{" (tie-break)" if r.tiebreak else ""}</td>'
-                    f"<td>{esc(r.first)}</td><td>{call}</td><td>{end}</td>"
-                    f"<td class=\"num\">{r.turns}</td>{''.join(cells)}</tr>")
+                    f"<td>{esc(r.first) if not tl.sheet else unknown}</td><td>{call}</td>"
+                    f"<td>{end}</td><td class=\"num\">{r.turns if not tl.sheet else unknown}</td>"
+                    f"{''.join(cells)}</tr>")
     return ('<section class="panel"><h2>Rounds</h2><table class="rounds"><thead><tr>'
             '<th>round</th><th>first</th><th>Cabo</th><th>ended by</th>'
             f'<th class="num">turns</th>{head}</tr></thead><tbody>{"".join(body)}</tbody>'

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from cabo_log.log.chain import check_line
+from cabo_log.log.chain import check_line, declared
 from cabo_log.log.lock import WriterError
 from cabo_log.log.logfile import decode_line
 from cabo_log.log.words import Narrator, card_label
@@ -107,6 +107,8 @@ class Follower:
             if not isinstance(event, GameStart):
                 raise LogSyntaxError("no_header", "the first line must be the 'game' header")
             self.state = new_game(event)
+            if declared(obj):
+                self._chained = True   # the header declares its chain (format 1.1)
             self.words.begin(self.state, event)
             g = self.state
             return Followed(self.line, event, f"Game {g.game_id}: {g.rules.name}, players "

@@ -70,6 +70,8 @@ def stamp_fields(kind: type[Event], seq: int | None, auto: bool, values: tuple[A
         value = values[i]
         if value is not None:
             line[names[i]] = _plain(value) if isinstance(value, (tuple, dict)) else value
+        elif names[i] in kind.NULLABLE:
+            line[names[i]] = None
     if auto:
         line["auto"] = True
     return event, line

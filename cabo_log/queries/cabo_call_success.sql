@@ -22,6 +22,7 @@
 --
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @param turn_width int 1..100 default 5  width of the turn buckets
+-- @score-sheets left out of the 'turn' and 'known' rows (counted in 'all'): a score sheet shows no turns and nothing of what the caller knew
 -- @chart rate x=ruleset y=success_rate where=dimension:all title="How often does a Cabo call succeed?"
 -- @chart line x=bucket y=success_rate series=ruleset where=dimension:turn title="Success by the turn of the round the call came on"
 -- @chart bar x=bucket y=calls series=ruleset where=dimension:turn title="How many calls each turn bucket holds (read the rates above with these)"
@@ -48,6 +49,7 @@ by_bucket AS (
            avg(points), avg(total_at_end), avg(known_total),
            count(*) FILTER (WHERE special_round)
     FROM calls
+    WHERE turn IS NOT NULL   -- a score sheet's call: no turn, no knowledge
     GROUP BY ruleset, (turn - 1) // $turn_width
     UNION ALL
     SELECT ruleset, 'known',
@@ -57,6 +59,7 @@ by_bucket AS (
            avg(points), avg(total_at_end), avg(known_total),
            count(*) FILTER (WHERE special_round)
     FROM calls
+    WHERE turn IS NOT NULL
     GROUP BY ruleset, known_cards, hand_cards
 )
 SELECT ruleset, dimension, bucket, calls, successes,

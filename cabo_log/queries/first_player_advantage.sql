@@ -11,13 +11,16 @@
 -- share is 1 / players. called_rate is how often that place called Cabo.
 --
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
+-- @score-sheets left out: a score sheet need not say who started each round
 -- @chart bar x=place y=vs_table series=ruleset,players title="Points per round against the table's mean, by place in the turn order (below 0 = an advantage)"
 -- @chart rate x=place y=lowest_rate series=ruleset,players title="How often each place held the lowest hand"
 WITH places AS (
     SELECT s.ruleset, r.n_players, s.order_in_round, s.points, s.lowest_total, s.called
     FROM round_scores AS s
     JOIN rounds AS r USING (game_id, round)
+    JOIN games AS g USING (game_id)
     WHERE r.end_reason <> 'forfeit'
+      AND g.record = 'full'   -- a score sheet need not say who started
       AND ($ruleset IS NULL OR s.ruleset = $ruleset)
 ),
 by_place AS (

@@ -13,6 +13,7 @@
 --
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @param player text default null  only this player (default: every player)
+-- @score-sheets left out: a score sheet records no decisions to analyse
 -- @chart bar x=player y=avg_loss series=kind title="Expected points given away per decision, by player and kind of decision"
 -- @chart bar x=player y=blunders series=kind title="Blunders (??) by player and kind of decision"
 SELECT ruleset,

@@ -12,6 +12,7 @@
 --
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @param min_cards int 1..52 default 2  the fewest positions a replacement must list to be counted
+-- @score-sheets left out: a score sheet records no replacements
 -- @chart rate x=cards y=success_rate series=ruleset,knew_all title="Success of replacements listing several cards"
 -- @chart bar x=cards y=attempts series=ruleset,knew_all title="Attempts"
 SELECT ruleset,

@@ -17,6 +17,7 @@
 -- knew the card they gave / got before swapping (a blind swap is a gamble).
 --
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
+-- @score-sheets left out: a score sheet records no powers
 -- @chart rate x=power y=use_rate series=ruleset title="Share of earned powers that were used"
 -- @chart rate x=power y=improved_rate series=ruleset where=power:swap title="Share of own swaps that lowered the hand"
 -- @chart bar x=power y=earned series=ruleset title="Powers earned"

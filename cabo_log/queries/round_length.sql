@@ -8,6 +8,7 @@
 -- (online). avg_reshuffles is the mean number of times the discard pile became the deck.
 --
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
+-- @score-sheets left out: a score sheet records no turns
 -- @chart bar x=players y=avg_turns series=ruleset title="Mean turns per round, by table size"
 -- @chart bar x=ruleset y=cabo_ends,deck_empty_ends,forfeit_ends stack=true title="How rounds end"
 SELECT ruleset,
@@ -22,6 +23,7 @@ SELECT ruleset,
        count(*) FILTER (WHERE end_reason = 'forfeit') AS forfeit_ends,
        avg(reshuffles) AS avg_reshuffles
 FROM rounds
-WHERE $ruleset IS NULL OR ruleset = $ruleset
+WHERE ($ruleset IS NULL OR ruleset = $ruleset)
+  AND game_id IN (SELECT game_id FROM games WHERE record = 'full')   -- score sheets: no turns
 GROUP BY ruleset, n_players
 ORDER BY ruleset, players;

@@ -13,6 +13,7 @@
 --
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
 -- @param bucket int 1..1000 default 5  width of the histogram buckets
+-- @score-sheets counted
 -- @chart box x=measure y=p10,p25,p50,p75,p90 series=ruleset title="Hand totals, round points and final scores (box: p25 to p75, line: median, whiskers: p10 to p90)"
 -- @chart histogram y=histogram series=ruleset where=measure:round_points title="Points scored in a round"
 -- @chart histogram y=histogram series=ruleset where=measure:final_score title="Final scores of finished games"

@@ -9,6 +9,7 @@
 -- special hand, so the call's reward was wiped out by someone else's special hand.
 --
 -- @param ruleset text from games.ruleset default null  only games of this ruleset (default: every ruleset)
+-- @score-sheets counted
 -- @chart rate x=ruleset y=special_rate title="Share of rounds decided by a special hand"
 -- @chart bar x=ruleset y=special_rounds,holders_who_called,calls_overridden title="Special hands: rounds, callers who held one, calls overridden"
 WITH scored AS (

@@ -109,7 +109,7 @@
       window.history.replaceState(null, "", "#seq=" + s.n);
     }
 
-    var status = "Round " + s.round + " \u00b7 turn " + s.turn;
+    var status = "Round " + s.round + (data.sheet ? "" : " \u00b7 turn " + s.turn);
     if (s.toPlay !== null) { status += " \u00b7 " + s.toPlay + " to play"; }
     if (s.caller !== null) { status += " \u00b7 " + s.caller + " called Cabo"; }
     if (s.roundEnd !== null) { status += " \u00b7 round over"; }
@@ -168,6 +168,11 @@
 
     var centre = $("step-centre");
     centre.textContent = "";
+    if (data.sheet) {   // a score sheet shows the rows at a round's end, no piles
+      jumpButtons.forEach(function (j) { j[0].disabled = nextWhere(j[1]) === null; });
+      moveCursor(s.n);
+      return;
+    }
     var pile = el("div", "pile");
     pile.appendChild(s.top === null ? el("div", "card empty") : cardBox(s.top, s.topValue, 0));
     pile.appendChild(el("span", null, "discard (" + s.pile + ")"));

@@ -37,7 +37,13 @@ from cabo_log.db.event_tables import STORED
 from cabo_log.db.readonly import QueryTimeout, open_readonly, run_limited
 from cabo_log.pages.assets import plotly_js, static
 from cabo_log.pages.plot import white_template
-from cabo_log.pages.report_page import chart_blocks, charts_html, prose_html, table_html
+from cabo_log.pages.report_page import (
+    chart_blocks,
+    charts_html,
+    note_html,
+    prose_html,
+    table_html,
+)
 from cabo_log.pages.web.game_page import game_page
 from cabo_log.pages.web.games import (
     SORTS,
@@ -179,9 +185,10 @@ class Explorer:
                 self._reports.move_to_end(key)
                 return self._reports[key]
         columns, rows = reports.run(cur, report, values)
+        note = note_html(reports.left_out(cur, report, values))
         parts = {"prose": Markup(prose_html(report.doc, values)),
                  "charts": Markup(charts_html(chart_blocks(report, columns, rows))),
-                 "table": Markup(table_html(columns, rows))}
+                 "table": Markup(table_html(columns, rows) + note)}
         with self._lock:
             self._reports[key] = parts
             while len(self._reports) > 64:
