@@ -69,7 +69,8 @@ def test_the_table_waits_for_its_people_then_deals(tmp_path: Path) -> None:
     assert table.status == Status.PLAYING
     kinds = [x["type"] for x in lines(table.path)]
     assert kinds[:2] == ["game", "deal"] and kinds.count("peek") == 3
-    # chained, timed, and the seat tokens nowhere in the log
+    # chained (declared in the header), timed, and the seat tokens nowhere in the log
+    assert lines(table.path)[0]["chain"] == "sha256"
     written = table.path.read_text()
     assert all("h" in x and "t" in x for x in lines(table.path)[1:])
     assert not any(token in written for token in tokens.values())
@@ -238,6 +239,21 @@ def test_a_restarted_host_resumes_the_table_from_its_log(tmp_path: Path) -> None
     if moves:
         assert resumed.act(mover, moves[0]["event"]) is None   # type: ignore[arg-type]
     assert replay_file(str(table.path)).error is None
+    again.close()
+
+
+def test_a_table_still_waiting_for_its_people_resumes_chained(tmp_path: Path) -> None:
+    host, table, tokens = make(tmp_path)
+    host.close()                         # only the header was written
+    again = Host(HostSettings(tmp_path, timing=FAST), ManualClock())
+    assert again.resume_all() == []
+    resumed = again.tables[table.id]
+    assert resumed.status == Status.WAITING
+    sit_all(again, resumed, tokens)
+    assert resumed.status == Status.PLAYING
+    assert all("h" in x for x in lines(table.path)[1:])
+    result = replay_file(str(table.path))
+    assert result.error is None and result.head is not None
     again.close()
 
 

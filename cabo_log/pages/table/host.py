@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 
+from cabo_log.log.chain import DECLARED_FIELD, SHA256
 from cabo_log.log.gamelog import GameLog
 from cabo_log.pages.table.clock import STEP_CHOICES, Clock, Timing
 from cabo_log.pages.table.dealer import started_at
@@ -148,6 +149,7 @@ class Host:
             "bots": {n: s.bot for n, s in zip(names, seats, strict=True)
                      if s.kind == SeatKind.BOT},
             "table": {"by": HOSTED, "step": step, "mode": str(mode)},
+            DECLARED_FIELD: SHA256,    # chained from its first line on, whoever appends
         }
         path = self.settings.directory / f"{game_id}.jsonl"
         tokens = {n: new_token() for n, s in zip(names, seats, strict=True)
