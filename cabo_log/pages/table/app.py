@@ -122,7 +122,8 @@ class Hub:
     async def load(self, table: Table) -> None:
         """Load the game into the database off the event loop, then tell the table."""
         try:
-            note = await asyncio.to_thread(self.host.load, table)
+            # under the table's lock: no line is being appended while the loader reads
+            note = await locked(table, self.host.load, table)
         finally:
             self.loading.discard(table.id)
         await self.change(table, table.say, f"The game was {note}"
