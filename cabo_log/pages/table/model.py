@@ -201,7 +201,9 @@ class Table:
     def peeking(self) -> list[str]:
         """The people still to choose which of their cards to look at (the round's first
         turn waits for them, within the step timer)."""
-        return [n for n in peeks_pending(self.state) if not self.seats[n].played_by_bot]
+        g = self.state
+        return [n for n in peeks_pending(g) if not self.seats[n].played_by_bot
+                and self.seats[n].presence != Presence.GONE and g.active[g.seat[n]]]
 
     def due(self, now: float) -> bool:
         """Whether ``tick`` has anything to do at ``now`` (read without the lock: a stale
