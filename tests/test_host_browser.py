@@ -236,6 +236,7 @@ def test_a_lost_connection_comes_back_then_a_forfeit_and_a_leave(
     assert result.error is None and result.state is not None
     assert result.state.winners == ("cleo",)
     assert ana.locator("#links a").get_attribute("href") == f"/t/{table.id}/timeline"
+    screenshot(ana, "host-over.png")
 
 
 def test_a_restarted_host_resumes_a_turn_in_the_middle(

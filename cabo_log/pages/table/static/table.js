@@ -129,7 +129,7 @@
       if (p.bot) head.appendChild(el("span", "tag", p.stand_in ? "bot for them: " + p.bot : "bot: " + p.bot));
       if (p.presence === "invited") head.appendChild(el("span", "tag", "not here yet"));
       if (p.presence === "away") head.appendChild(el("span", "tag warn", "away " + Math.ceil(p.away_in || 0) + " s"));
-      if (p.presence === "gone" && !p.stand_in) head.appendChild(el("span", "tag warn", "left"));
+      if (p.presence === "gone" && !p.stand_in && p.active) head.appendChild(el("span", "tag warn", "left"));
       if (!p.active) head.appendChild(el("span", "tag warn", "forfeited"));
       if (view.caller === p.name) head.appendChild(el("span", "tag cabo", "called Cabo"));
       head.appendChild(el("span", "score", (view.scores[p.name] ?? 0) + " pts"));
