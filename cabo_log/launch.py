@@ -6,13 +6,23 @@ longer of the two, so the sooner it starts, the sooner the workers replay. Start
 ``cabo_log.cli`` (typer, ~50 ms), it starts about that much sooner. Nothing here imports more
 than the standard library until it knows the command is a local load. A local load also ends
 without the interpreter's teardown (``leave``).
+
+A stop signal (Ctrl-C, SIGTERM) is caught from this module's first line on (``stop.install``):
+at any moment, during the imports too, the command ends with one line and exit status 128 + N,
+or with the line of the command's own stop path where it has one (``load`` says what stayed
+loaded).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import NoReturn
+
+from cabo_log.stop import Interrupted, ignore, install, interruption, stopped_by
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:   # (``typing`` is not imported at run time: ~3 ms before the handlers)
+    from typing import NoReturn
 
 # ``load``'s options, as ``early_load_args`` reads them: those that take a value, the flags
 LOAD_VALUED = ("--db", "--jobs", "-j", "--rollouts", "--cluster", "--parquet-out")
@@ -60,18 +70,53 @@ def start_load_workers(read: tuple[list[str], int | None]) -> None:
 
 
 def main() -> None:
-    local_load = early_load_args(sys.argv[2:]) if sys.argv[1:2] == ["load"] else None
+    install()   # first: a stop signal from here on is one line, never a traceback
+    local_load = None
+    try:
+        local_load = early_load_args(sys.argv[2:]) if sys.argv[1:2] == ["load"] else None
+        done = _command(local_load)
+        ignore()   # done: a late signal must not cut the exit short
+    except KeyboardInterrupt as exc:   # one that came outside typer (the imports, here)
+        ignore()
+        done = _stopped(exc)
+    if local_load is not None:
+        leave(done)
+    raise done
+
+
+def _command(local_load: tuple[list[str], int | None] | None) -> SystemExit:
+    """Run the command line; how it ended (typer always ends with ``SystemExit``)."""
     if local_load is not None:
         start_load_workers(local_load)
     from cabo_log.cli import main as command_line
 
-    if local_load is None:
-        command_line()
-        return
     try:
         command_line()
-    except SystemExit as done:   # how typer always ends
-        leave(done)
+    except SystemExit as done:
+        stop = _swallowed_stop(done)
+        return done if stop is None else _stopped(stop)
+    return SystemExit(0)
+
+
+def _swallowed_stop(done: SystemExit) -> Interrupted | None:
+    """The stop that typer turned into a silent exit 130: a ``KeyboardInterrupt`` that no
+    command handled (it raises ``Exit(130) from`` it, whatever the signal). A command that
+    handled its stop said so and raised its own exit (``from None``): not one of these."""
+    cause = getattr(done.__context__, "__cause__", None)
+    if done.code != 130 or not isinstance(cause, KeyboardInterrupt):
+        return None
+    return interruption(cause)
+
+
+def _stopped(exc: KeyboardInterrupt) -> SystemExit:
+    """Say that the command was stopped by the signal ``exc`` stands for: one line; the exit
+    status 128 + N (130 for SIGINT, 143 for SIGTERM)."""
+    stop = stopped_by(exc)
+    try:
+        print(f"cabo-log: {stop.verb}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):   # stderr closed: the status says it
+        pass
+    return SystemExit(stop.exit_code)
 
 
 def leave(done: SystemExit) -> NoReturn:

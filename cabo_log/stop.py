@@ -8,11 +8,18 @@ without worker processes: ``load``, ``simulate``, ``timeline DIR``, ``analyse``.
 
 from __future__ import annotations
 
+import os
 import signal
-import threading
-from collections.abc import Iterator, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
+
+# ``typing`` is not imported at run time: the console script imports this module before it
+# catches a signal
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -37,8 +44,98 @@ _received: int | None = None
 
 
 def received() -> int | None:
-    """The stop signal received inside ``stop_signals``, if any."""
+    """The stop signal received inside ``stop_signals`` (or since ``install``), if any."""
     return _received
+
+
+def _first_stop(signum: int, frame: FrameType | None) -> None:
+    """The handler of SIGINT and SIGTERM: the first raises ``Interrupted`` in the main thread
+    (or, while the process is ``_starting``, ends it at once), later ones are ignored (the
+    stop path the first started is not cut short)."""
+    global _received
+    if _received is None:
+        _received = signum
+        if _starting:
+            _end_now(signum)
+        raise Interrupted(signum)
+
+
+_starting = False   # between ``install`` and ``started``: nothing to clean up yet
+
+
+def install() -> None:
+    """For the whole process, the console script's first act (``launch.main``): a stop signal
+    at any moment ends the command with one line and its status, instead of a traceback
+    (SIGINT's ``KeyboardInterrupt``) or a silent death (SIGTERM's default).
+
+    Until the command proper begins (``started``) the process only imports and parses, and
+    has nothing to undo: a stop ends it at once (``_end_now``), with no exception to unwind,
+    which could not be raised where the imports run code Python cannot raise from (the
+    import lock's weakref callbacks: "Exception ignored", and the stop was lost). From then
+    on the first SIGINT or SIGTERM raises ``Interrupted`` (the command's own stop path, or
+    typer's exit, which ``launch`` turns into the line), later ones are ignored; a stop that
+    Python had to drop all the same is sent again (``_dropped``). ``stop_signals`` blocks put
+    the same handler in place for a while and this one back after."""
+    global _received, _starting
+    _received = None
+    _starting = True
+    sys.unraisablehook = _dropped(sys.unraisablehook)
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, _first_stop)
+
+
+def started() -> None:
+    """The command proper begins (its callback is about to run): a stop now raises
+    ``Interrupted``, so that what the command does is undone or finished on its way out."""
+    global _starting
+    _starting = False
+
+
+def _end_now(signum: int) -> NoReturn:
+    """End the process now, saying why in one line (written straight to the file descriptor:
+    the main thread may be in the middle of a write to ``sys.stderr``)."""
+    verb = "terminated" if signum == signal.SIGTERM else "interrupted"
+    try:
+        os.write(2, f"cabo-log: {verb}\n".encode())
+    except OSError:   # no stderr: the status says it
+        pass
+    os._exit(128 + signum)
+
+
+def _dropped(hook: Callable[[Any], object]) -> Callable[[Any], object]:
+    """``sys.unraisablehook`` wrapped: an ``Interrupted`` raised where Python cannot raise
+    (a weakref callback, a finalizer) is not printed and lost, but made undelivered again and
+    its signal sent once more a moment later, from a helper thread, so that the main thread
+    raises it where it runs by then."""
+
+    def unraisable(info: Any) -> object:
+        global _received
+        exc = getattr(info, "exc_value", None)
+        if isinstance(exc, Interrupted) and _received == exc.signum:
+            import threading
+
+            _received = None
+            resend = threading.Timer(0.01, os.kill, (os.getpid(), exc.signum))
+            resend.daemon = True
+            resend.start()
+            return None
+        return hook(info)
+
+    return unraisable
+
+
+def ignore() -> None:
+    """From now on SIGINT and SIGTERM are ignored: the command is done (or has said it was
+    stopped), and only the exit is left, which a late signal must not turn into a
+    traceback."""
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+
+
+def _in_main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
 
 
 @contextmanager
@@ -48,18 +145,11 @@ def stop_signals() -> Iterator[None]:
     path that the first one started is not cut short. Outside the main thread (where Python
     cannot catch signals) it does nothing."""
     global _received
-    if threading.current_thread() is not threading.main_thread():
+    if not _in_main_thread():
         yield
         return
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        global _received
-        if _received is None:
-            _received = signum
-            raise Interrupted(signum)
-
     _received = None
-    before = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
+    before = {sig: signal.signal(sig, _first_stop) for sig in STOP_SIGNALS}
     try:
         yield
     finally:
@@ -72,7 +162,7 @@ def stop_signals() -> Iterator[None]:
 def deaf() -> Iterator[None]:
     """Within the block SIGINT and SIGTERM are ignored: the work they would stop is done, and
     what is left (a summary to print) is better finished than cut short."""
-    if threading.current_thread() is not threading.main_thread():
+    if not _in_main_thread():
         yield
         return
     before = {sig: signal.signal(sig, signal.SIG_IGN) for sig in STOP_SIGNALS}
@@ -94,6 +184,12 @@ def interruption(exc: BaseException) -> Interrupted | None:
     if isinstance(exc, KeyboardInterrupt):
         return Interrupted(signal.SIGINT)
     return None
+
+
+def stopped_by(exc: KeyboardInterrupt) -> Interrupted:
+    """The stop a ``KeyboardInterrupt`` stands for (``interruption``, which is never None for
+    one): its verb and exit status, for the line a command ends with."""
+    return interruption(exc) or Interrupted(signal.SIGINT)
 
 
 @contextmanager

@@ -23,7 +23,7 @@ from cabo_log.db import load as loadmod
 from cabo_log.db import load_connection
 from cabo_log.db import loader as loadermod
 from cabo_log.db import writer as writermod
-from cabo_log.db.load import load_paths
+from cabo_log.db.load import file_hash, load_paths
 from cabo_log.log.logfile import dumps_event
 from cabo_log.play.simulate import simulate_game
 
@@ -156,10 +156,13 @@ def test_which_games_the_database_holds_with_their_files_and_errors(tmp_path: Pa
     con.close()
     g0 = sizes["g0.jsonl"]
     g1s = sizes["g1.jsonl"]
+    hashes = {name: file_hash((folder / name).read_bytes()) for name in sizes}
     assert rows == [
-        ("g0", str(folder / "g0.jsonl"), True, g0.st_size, g0.st_mtime_ns, False),
-        ("g1", g1, True, g1s.st_size, g1s.st_mtime_ns, True),
-        ("g2", str(folder / "g2.jsonl"), False, None, None, False),   # no files row
+        ("g0", str(folder / "g0.jsonl"), True, g0.st_size, g0.st_mtime_ns, False,
+         hashes["g0.jsonl"]),
+        ("g1", g1, True, g1s.st_size, g1s.st_mtime_ns, True, hashes["g1.jsonl"]),
+        ("g2", str(folder / "g2.jsonl"), False, None, None, False,   # no files row
+         hashes["g2.jsonl"]),
     ]
 
 

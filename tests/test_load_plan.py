@@ -216,3 +216,101 @@ def test_the_filter_of_held_games_never_forgets_one() -> None:
         seen.add(game_id)
     assert all(game_id in seen for game_id in added)
     assert sum(f"other-{i}" in seen for i in range(20_000)) <= 2
+
+
+# --- the same game id in files of different loads ------------------------------------------------
+
+def _snapshot(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    return {t: sorted(query(db, f"SELECT * FROM {t}"), key=repr)
+            for t in ("games", "events", "rounds", "round_scores", "game_players")}
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_another_file_of_a_game_loaded_before_is_a_duplicate_in_a_later_load(
+        tmp_path: Path, game: list[dict[str, Any]]) -> None:
+    """``load a/`` (game g), then ``load b/`` with another file of game g (here the same match
+    under the same id, cut short: a different file): rejected with ``duplicate_game``, as
+    within one load, a's game left as it was, b's file listed in ``load_errors``; again on
+    the next load of b/. Also when a's file changed since (it grew) but still holds g."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = tmp_path / "a" / "x.jsonl"
+    other = tmp_path / "b" / "y.jsonl"
+    first.write_bytes(lines(game[:-5]))
+    other.write_bytes(lines(game[:-9]))
+    db = tmp_path / "cabo.duckdb"
+    assert load_paths([tmp_path / "a"], db, jobs=1).loaded == 1
+    before = _snapshot(db)
+    message = (f"game 'g' is also in {first}, loaded by an earlier command (a different file: "
+               "remove one of the two, or give one another game_id)")
+    for _ in range(2):
+        summary = load_paths([tmp_path / "b"], db, jobs=1)
+        assert (summary.loaded, summary.replaced, summary.exit_code()) == (0, 0, 1)
+        assert [(e["file"], e["code"], e["message"]) for e in summary.rejected] == [
+            (str(other), "duplicate_game", message)]
+        assert _snapshot(db) == before
+        assert query(db, "SELECT file, code, game_id FROM load_errors") == [
+            (str(other), "duplicate_game", "g")]
+        assert query(db, "SELECT path FROM files") == [(str(first),)]
+    with first.open("ab") as f:     # a's file grew: not as loaded, but still game g's
+        f.write(lines(game[-5:]))
+    summary = load_paths([tmp_path / "b"], db, jobs=1)
+    assert summary.loaded == 0 and [e["code"] for e in summary.rejected] == ["duplicate_game"]
+    assert _snapshot(db) == before
+    # loading a/ again brings its grown game in: a's file, its own game
+    assert load_paths([tmp_path / "a"], db, jobs=1).replaced == 1
+    assert query(db, "SELECT source_file, events FROM games") == [(str(first), len(game))]
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_a_file_moved_or_copied_with_its_bytes_is_no_duplicate_across_loads(
+        tmp_path: Path, game: list[dict[str, Any]]) -> None:
+    """The same bytes under another path are the same game: moved (the old path gone) or
+    copied (both there), the later load takes the new path as the game's file, rejecting
+    nothing; the game's rows are the same."""
+    (tmp_path / "a").mkdir()
+    first = tmp_path / "a" / "x.jsonl"
+    first.write_bytes(lines(game))
+    db = tmp_path / "cabo.duckdb"
+    load_paths([tmp_path / "a"], db, jobs=1)
+    rows = {t: v for t, v in _snapshot(db).items() if t != "games"}
+    (tmp_path / "copy").mkdir()
+    copy = tmp_path / "copy" / "x.jsonl"
+    copy.write_bytes(first.read_bytes())
+    summary = load_paths([tmp_path / "copy"], db, jobs=1)
+    assert (summary.loaded, summary.replaced, summary.rejected) == (1, 1, [])
+    assert query(db, "SELECT source_file FROM games") == [(str(copy),)]
+    first.rename(tmp_path / "moved.jsonl")
+    summary = load_paths([tmp_path / "moved.jsonl"], db, jobs=1)
+    assert (summary.loaded, summary.replaced, summary.rejected) == (1, 1, [])
+    assert query(db, "SELECT source_file FROM games") == [(str(tmp_path / "moved.jsonl"),)]
+    assert {t: v for t, v in _snapshot(db).items() if t != "games"} == rows
+    assert query(db, "SELECT path FROM files") == [(str(tmp_path / "moved.jsonl"),)]
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_a_game_whose_earlier_file_is_gone_or_holds_another_game_is_replaced(
+        tmp_path: Path, game: list[dict[str, Any]]) -> None:
+    """Another file of game g is no duplicate when the file g was loaded from no longer holds
+    it: removed (g's file moved and changed on the way), or now another game's. The new file
+    replaces g; a changed file at the same path replaces its earlier version as ever."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = tmp_path / "a" / "x.jsonl"
+    first.write_bytes(lines(game[:-9]))
+    db = tmp_path / "cabo.duckdb"
+    load_paths([first], db, jobs=1)
+    first.write_bytes(lines(simulate_game("edition1", players=3, seed=5, game_id="h")))
+    (tmp_path / "b" / "y.jsonl").write_bytes(lines(game[:-5]))
+    summary = load_paths([tmp_path / "b"], db, jobs=1)
+    assert (summary.loaded, summary.replaced, summary.rejected) == (1, 1, [])
+    assert query(db, "SELECT game_id, source_file, events FROM games") == [
+        ("g", str(tmp_path / "b" / "y.jsonl"), len(game) - 5)]
+    (tmp_path / "b" / "y.jsonl").rename(tmp_path / "z.jsonl")
+    with (tmp_path / "z.jsonl").open("ab") as f:   # moved, and grown on the way
+        f.write(lines(game[-5:]))
+    summary = load_paths([tmp_path / "z.jsonl"], db, jobs=1)
+    assert (summary.loaded, summary.replaced, summary.rejected) == (1, 1, [])
+    assert query(db, "SELECT game_id, source_file, events FROM games") == [
+        ("g", str(tmp_path / "z.jsonl"), len(game))]
+    assert query(db, "SELECT count(*) FROM events") == [(len(game),)]

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import orjson
+import pytest
 from typer.testing import CliRunner
 
 from cabo_log.cli import _register_all, app
@@ -114,6 +115,57 @@ def test_repair_cuts_a_torn_line_and_keeps_a_backup(tmp_path: Path) -> None:
     assert log.read_bytes() == torn[:torn.rfind(b"\n") + 1]
     assert run("repair", str(log))[1] == f"{log}: nothing to repair (the last line is whole)\n"
     assert run("append", str(log), LINES[20].decode())[0] == 0
+
+
+def test_repair_takes_the_next_free_backup_name_past_anything_in_the_way(
+        tmp_path: Path) -> None:
+    """A dangling symbolic link named FILE.bak (creating through it fails), a folder named
+    FILE.bak.1 and an earlier backup FILE.bak.2: the backup is FILE.bak.3, the link, the folder
+    and the earlier backup untouched."""
+    log = tmp_path / "g.jsonl"
+    torn = b"".join(line + b"\n" for line in LINES[:20]) + LINES[20][:17]
+    log.write_bytes(torn)
+    os.symlink(tmp_path / "nowhere" / "x", tmp_path / "g.jsonl.bak")
+    (tmp_path / "g.jsonl.bak.1").mkdir()
+    (tmp_path / "g.jsonl.bak.2").write_bytes(b"older\n")
+    code, out, err = run("repair", str(log))
+    assert (code, err) == (0, "")
+    assert out.endswith(f"; the original is kept as {log}.bak.3\n"), out
+    assert (tmp_path / "g.jsonl.bak.3").read_bytes() == torn
+    assert log.read_bytes() == torn[:torn.rfind(b"\n") + 1]
+    assert os.readlink(tmp_path / "g.jsonl.bak") == str(tmp_path / "nowhere" / "x")
+    assert not (tmp_path / "nowhere").exists()
+    assert (tmp_path / "g.jsonl.bak.2").read_bytes() == b"older\n"
+
+
+def test_repair_says_what_is_in_the_way_and_changes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every backup name taken, or a backup that cannot be written: one line each, exit 1,
+    the log as it was and no backup left behind."""
+    from cabo_log.log import repair as repairmod
+
+    log = tmp_path / "g.jsonl"
+    torn = b"".join(line + b"\n" for line in LINES[:20]) + LINES[20][:17]
+    log.write_bytes(torn)
+    monkeypatch.setattr(repairmod, "BACKUPS", 3)
+    for name in ("g.jsonl.bak", "g.jsonl.bak.1", "g.jsonl.bak.2"):
+        os.symlink(tmp_path / "nowhere", tmp_path / name)
+    code, out, err = run("repair", str(log))
+    assert (code, out) == (1, "")
+    assert err == (f"{log}: not repaired: no free name for the backup: g.jsonl.bak and "
+                   "g.jsonl.bak.1 to .bak.2 are all taken\n")
+    assert log.read_bytes() == torn
+    (tmp_path / "g.jsonl.bak.2").unlink()
+
+    def full(fd: int, data: bytes) -> int:
+        raise OSError(28, os.strerror(28))
+
+    monkeypatch.setattr(repairmod.os, "write", full)
+    code, out, err = run("repair", str(log))
+    assert (code, out) == (1, "")
+    assert err == (f"{log}: not repaired: cannot write the backup {log}.bak.2 "
+                   "(No space left on device)\n")
+    assert log.read_bytes() == torn and not os.path.lexists(tmp_path / "g.jsonl.bak.2")
 
 
 def test_repair_adds_a_missing_newline_to_a_whole_event(tmp_path: Path) -> None:

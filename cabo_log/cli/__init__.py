@@ -42,6 +42,9 @@ def _root(
     ] = False,
 ) -> None:
     """Replay, validate and analyse Cabo game logs (format cabo-log/1)."""
+    from cabo_log.stop import started
+
+    started()   # the command begins: a stop signal now raises, for its stop path to run
 
 
 # the module that registers each command (``module.register(app)``), in help order

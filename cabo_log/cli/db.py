@@ -132,9 +132,12 @@ def _analyse(database: Path, rollouts: int | None, jobs: int | None, show: bool)
     try:
         done = analyse_database(database, settings, jobs=jobs,
                                 progress=sys.stderr if show else None)
-    except KeyboardInterrupt:
-        raise failed("interrupted; the games analysed so far are kept (run again to finish)",
-                     130) from None
+    except KeyboardInterrupt as exc:
+        from cabo_log.stop import stopped_by
+
+        stop = stopped_by(exc)
+        raise failed(f"{stop.verb}; the games analysed so far are kept (run again to "
+                     "finish)", stop.exit_code) from None
     for skipped in done.skipped:
         typer.echo(skipped, err=True)
     typer.echo(f"{database}: {done.text()}")

@@ -11,6 +11,7 @@ import typer
 from cabo_log.cli.errors import json_object, usage
 from cabo_log.log.gamelog import GameLog
 from cabo_log.play.interactive import Match, Quit, new_match
+from cabo_log.stop import stopped_by
 from engine import CaboLogError, RulesetError
 
 
@@ -67,10 +68,11 @@ def play_command(
             typer.echo(f"\nsaved: {log.path} ({log.lines} lines); continue with "
                        f"cabo-log play --resume {log.path}")
             return
-        except KeyboardInterrupt:
-            typer.echo(f"\ninterrupted: {log.path} holds the match so far ({log.lines} lines); "
-                       f"continue with cabo-log play --resume {log.path}", err=True)
-            raise typer.Exit(130) from None
+        except KeyboardInterrupt as exc:   # Ctrl-C, or SIGTERM (``stop.install``)
+            stop = stopped_by(exc)
+            typer.echo(f"\n{stop.verb}: {log.path} holds the match so far ({log.lines} "
+                       f"lines); continue with cabo-log play --resume {log.path}", err=True)
+            raise typer.Exit(stop.exit_code) from None
     typer.echo(f"The log is {log.path}.")
 
 

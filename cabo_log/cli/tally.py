@@ -40,8 +40,8 @@ def tally_command(
             keep_score(log, input, typer.echo)
         except (Stop, EOFError):
             typer.echo(stopped(log), err=True)
-        except KeyboardInterrupt:
-            raise interrupted(stopped(log)) from None
+        except KeyboardInterrupt as exc:   # Ctrl-C, or SIGTERM (``stop.install``)
+            raise interrupted(exc, stopped(log)) from None
 
 
 def _open(file: Path, ruleset: str | None, players: str | None, options: str | None,

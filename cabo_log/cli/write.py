@@ -9,17 +9,20 @@ from typing import Annotated, Optional
 import typer
 
 from cabo_log.cli.errors import usage
-from cabo_log.log.repair import repair
+from cabo_log.log.repair import RepairFailed, repair
 from cabo_log.log.writes import append_texts, seal
 from cabo_log.pages.timeline import NotAPlayer
 from cabo_log.play.follow import follow
+from cabo_log.stop import stopped_by
 from engine import CaboLogError
 
 
-def interrupted(message: str) -> typer.Exit:
-    """Ctrl-C: one line on stderr, exit status 130 (128 + SIGINT), no traceback."""
-    typer.echo(f"\ninterrupted: {message}", err=True)
-    return typer.Exit(130)
+def interrupted(exc: KeyboardInterrupt, message: str) -> typer.Exit:
+    """Ctrl-C (or SIGTERM, ``stop.install``): one line on stderr, exit status 128 + the
+    signal (130 for SIGINT), no traceback."""
+    stop = stopped_by(exc)
+    typer.echo(f"\n{stop.verb}: {message}", err=True)
+    return typer.Exit(stop.exit_code)
 
 
 def append_command(
@@ -85,6 +88,9 @@ def repair_command(
         typer.echo(f"{exc}\n{file}: not repaired: only a torn last line is repaired",
                    err=True)
         raise typer.Exit(1) from None
+    except RepairFailed as exc:
+        typer.echo(f"{file}: not repaired: {exc}", err=True)
+        raise typer.Exit(1) from None
     typer.echo(str(done))
 
 
@@ -99,8 +105,8 @@ def follow_log(file: Path, viewer: str | None = None) -> None:
         raise typer.Exit(1) from None
     except NotAPlayer:
         raise usage(f"{viewer!r} is not a player of {file}") from None
-    except KeyboardInterrupt:
-        raise interrupted(f"stopped following {file}") from None
+    except KeyboardInterrupt as exc:
+        raise interrupted(exc, f"stopped following {file}") from None
 
 
 def register(app: typer.Typer) -> None:

@@ -10,6 +10,7 @@ yet (``loader.Loader``). The rows the loader writes to its own tables (``files``
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from cabo_log.db.replay_files import Outcome
 
 FileRow = tuple[int, int, str, str | None, int]    # size, mtime_ns, hash, game_id, events
-GameRow = tuple[str, str, bool, int | None, int | None, bool]
+GameRow = tuple[str, str, bool, int | None, int | None, bool, str | None]
+HEADER_BYTES = 1 << 20   # ``header_game_id`` reads at most this much for the first line
 
 
 SCAN_GAMES = 200_000     # a database holding at most this many games is read into ``Seen``
@@ -102,7 +104,7 @@ class Known:
     def games(self, game_ids: Sequence[str]) -> list[GameRow]:
         """For those of ``game_ids`` the database holds: (game_id, the file it came from,
         whether this load wrote that file's row, the file's size and mtime as loaded, whether
-        the file has ``load_errors`` rows).
+        the file has ``load_errors`` rows, the hash of the file the game was loaded from).
         Asked in two steps, each a scan that looks the few ids or paths up in a hash of its
         own: a single join of ``games`` and ``files`` had DuckDB hash one of the whole tables
         (33 MB of memory at 300,000 games, growing with them)."""
@@ -110,9 +112,9 @@ class Known:
         if not game_ids:
             return []
         found = self._ask(
-            "SELECT game_id, source_file FROM games WHERE game_id IN (SELECT unnest($ids))",
-            {"ids": list(game_ids)})
-        paths = sorted({path for _, path in found if path is not None})
+            "SELECT game_id, source_file, file_hash FROM games "
+            "WHERE game_id IN (SELECT unnest($ids))", {"ids": list(game_ids)})
+        paths = sorted({path for _, path, _ in found if path is not None})
         files: dict[str, tuple[bool, int | None, int | None]] = {}
         errors: set[str] = set()
         if paths:
@@ -125,9 +127,9 @@ class Known:
                 "SELECT DISTINCT file FROM load_errors WHERE file IN (SELECT unnest($p))",
                 {"p": paths})}
         rows: list[GameRow] = []
-        for game_id, path in found:
+        for game_id, path, digest in found:
             this_run, size, mtime_ns = files.get(path, (False, None, None))
-            rows.append((game_id, path, this_run, size, mtime_ns, path in errors))
+            rows.append((game_id, path, this_run, size, mtime_ns, path in errors, digest))
         return rows
 
     def _maybe_held(self, game_ids: Sequence[str]) -> Sequence[str]:
@@ -158,6 +160,40 @@ def unchanged_on_disk(path: str, size: int | None, mtime_ns: int | None) -> bool
     except OSError:
         return False
     return st.st_size == size and st.st_mtime_ns == mtime_ns
+
+
+def header_game_id(path: str) -> str | None:
+    """The ``game_id`` of the header of the file at ``path`` as it is now, or None when there
+    is no such file, it is not a regular file, or its first line is no header with a game id:
+    whether a file loaded before still holds a game (``loader.Loader.handle``). Reads the
+    first line only (at most ``HEADER_BYTES``), without waiting on a FIFO."""
+    import orjson
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        head = b""
+        while b"\n" not in head and len(head) < HEADER_BYTES:
+            part = os.read(fd, 65536)
+            if not part:
+                break
+            head += part
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    first = head.split(b"\n", 1)[0].removeprefix(b"\xef\xbb\xbf")
+    try:
+        header = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return None
+    game_id = header.get("game_id") if isinstance(header, dict) else None
+    return game_id if isinstance(game_id, str) else None
 
 
 def without_games(batches: dict[str, list[pa.RecordBatch]], game_ids: list[str]

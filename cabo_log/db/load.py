@@ -36,10 +36,11 @@ from cabo_log.db.replay_files import (
     Task,
     duplicate,
     file_hash,
+    remove_stale_spools,
     replay_tasks,
     replay_to_spool,
 )
-from cabo_log.workers import WorkerDied, interruption, prestart, worker_count
+from cabo_log.workers import interruption, prestart, worker_count
 
 COMMIT_ROWS = 1_000_000     # the writer commits once a transaction holds this many: enough for
                             # each ``events`` table (``event_tables``) to get whole row groups,
@@ -65,9 +66,9 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     ``COMMIT_ROWS`` (a batch: many row groups at once, which DuckDB writes compressed
     straight to the database file, with little left for the checkpoint at the end).
     Raises ``db.DatabaseError`` when the database cannot be used, ``LoadError`` when the load
-    stopped (a worker died) and ``LoadInterrupted`` on Ctrl-C or SIGTERM (see
-    ``workers.stop_signals``): the batch in progress is rolled back, the batches written before
-    it stay (``committed``), and loading again finishes.
+    stopped (a worker died, a disk filled up, DuckDB could not write) and ``LoadInterrupted``
+    on Ctrl-C or SIGTERM (see ``workers.stop_signals``): the batch in progress is rolled back,
+    the batches written before it stay (``committed``), and loading again finishes.
     """
     started = time.perf_counter()
     total, big = survey_logs(paths, loaders.INLINE_BYTES)
@@ -85,6 +86,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     loader = loaders.Loader(None, None, force, listed_in(paths), new=new)
     tasks = loader.start(iter_logs(paths), on_total, progress, total)
     spool_in = Path(database).absolute().parent
+    remove_stale_spools(spool_in)   # those of loads killed outright (SIGKILL) before
     try:
         if new:
             loader.begin(tasks, jobs, spool_in=spool_in)
@@ -100,6 +102,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         stop = interruption(exc)
         if stop is not None:
             raise LoadInterrupted(0, stop.signum) from None
+        _raise_failure(exc, 0, writing=False)
         raise
     try:   # its cursor runs a statement, which a stop signal can cut short too
         writer = Writer(con, commit_rows=COMMIT_ROWS, checkpoint_rows=CHECKPOINT_ROWS,
@@ -110,6 +113,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         stop = interruption(exc)
         if stop is not None:
             raise LoadInterrupted(0, stop.signum) from None
+        _raise_failure(exc, 0, writing=False)
         raise
     try:
         db.ensure_schema(con, database)
@@ -130,10 +134,7 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
             except duckdb.Error:   # the signal cut a call on this connection short: the
                 pass               # checkpoint then happens on close, slower but as safe
             raise LoadInterrupted(writer.committed_games, stop.signum) from None
-        if isinstance(exc, WorkerDied):
-            error = LoadError(str(exc))
-            error.committed = writer.committed_games
-            raise error from None
+        _raise_failure(exc, writer.committed_games)
         raise
     finally:
         try:
@@ -147,6 +148,16 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
     summary = loader.summary
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _raise_failure(exc: BaseException, committed: int, *, writing: bool = True) -> None:
+    """Raise ``exc`` as a ``LoadError`` (one line, exit 1) when it says why the load could
+    not go on: a worker died, a disk filled up (the spool's or the database's), DuckDB could
+    not write (once it is ``writing``: an error while it opens the database is the opening's,
+    ``DatabaseError``). The batch in progress was rolled back; the ``committed`` games stay."""
+    error = LoadError.of(exc, committed, database=writing)
+    if error is not None:
+        raise error from None
 
 
 def start_workers(paths: Sequence[str | os.PathLike[str]], jobs: int | None) -> None:

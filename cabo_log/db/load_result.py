@@ -9,10 +9,46 @@ from typing import Any
 
 
 class LoadError(Exception):
-    """The load stopped (a worker died). One line for the user; ``committed`` games were
-    written by the batches completed before."""
+    """The load stopped (a worker died, a disk was full). One line for the user; ``committed``
+    games were written by the batches completed before."""
 
     committed = 0
+
+    @classmethod
+    def of(cls, exc: BaseException, committed: int, *, database: bool = True
+           ) -> LoadError | None:
+        """``exc`` as a load error when it says why the load could not go on rather than a
+        bug of cabo-log: a worker that died, a file that could not be written or read (an
+        ``OSError``: the spool's or the database's disk full, ``ENOSPC``), DuckDB failing to
+        write its file or write-ahead log (with ``database``). None for anything else."""
+        from cabo_log.workers import WorkerDied
+
+        if isinstance(exc, WorkerDied):
+            text = str(exc)
+        elif isinstance(exc, OSError):
+            reason = exc.strerror or str(exc)
+            text = f"{exc.filename}: {reason}" if exc.filename else reason
+        elif database and _duckdb_write_error(exc):
+            text = f"cannot write the database ({str(exc).splitlines()[0]})"
+        else:
+            return None
+        error = cls(text)
+        error.committed = committed
+        return error
+
+
+def _duckdb_write_error(exc: BaseException) -> bool:
+    """DuckDB's errors for a file it could not write (a full disk: ``IOException``, or
+    ``TransactionException`` when it is the COMMIT's write-ahead log), or the database it
+    then gives up on (``FatalException``). Imported lazily: a load that failed before DuckDB
+    was imported cannot have one."""
+    import sys
+
+    duckdb = sys.modules.get("duckdb")
+    if duckdb is None:
+        return False
+    kinds = (duckdb.IOException, duckdb.TransactionException, duckdb.FatalException)
+    return isinstance(exc, kinds)
 
 
 class NoLogsFound(ValueError):

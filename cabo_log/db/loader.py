@@ -13,10 +13,17 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cabo_log.db import replay_files
-from cabo_log.db.known import Known, errors_batch, files_batch, unchanged_on_disk, without_games
+from cabo_log.db.known import (
+    Known,
+    errors_batch,
+    files_batch,
+    header_game_id,
+    unchanged_on_disk,
+    without_games,
+)
 from cabo_log.db.listing import blocks
 from cabo_log.db.load_result import LoadSummary
 from cabo_log.db.replay_files import (
@@ -53,6 +60,33 @@ WORKER_PRELOAD = [replay_files.__name__, *replay_files.REPLAY_MODULES]   # what 
 
 Progress = Callable[[int], None]   # called with the number of files just handled
 
+
+
+class Holder(NamedTuple):
+    """Where a game is held (``Loader.holders``): the file it was loaded from, and whether that
+    file counts as met by this load: loaded by it, or listed in it and unchanged (skipped). A
+    game from another file is then a duplicate, as within one load.
+
+    A game loaded by an earlier load from a file not met (``hash``, ``size`` and ``mtime_ns``
+    as loaded) is a duplicate too when that file still holds it (``elsewhere``)."""
+
+    path: str
+    met: bool
+    hash: str | None = None
+    size: int | None = None
+    mtime_ns: int | None = None
+
+    def elsewhere(self, out: Outcome) -> bool:
+        """Whether ``out``'s game, loaded before from this holder's (other) file, is still
+        there: that file unchanged since (same size and mtime), or its header still names the
+        game. Not when ``out`` has the very bytes the game was loaded from (the file moved,
+        or is a copy: the same game, whose ``source_file`` becomes the new path) nor when the
+        earlier file is gone or now holds another game: then ``out`` replaces the game."""
+        if out.hash is not None and out.hash == self.hash:
+            return False
+        if unchanged_on_disk(self.path, self.size, self.mtime_ns):
+            return True
+        return header_game_id(self.path) == out.game_id
 
 
 class Loader:
@@ -185,21 +219,20 @@ class Loader:
         yield from work
         self.draining = True
 
-    def holders(self, game_ids: Iterable[str | None]) -> dict[str, tuple[str, bool] | None]:
-        """game_id -> (the file it was loaded from, whether that file counts as met by this
-        load), or None where the database holds no such game. Met: loaded by this load, or
-        listed in it and unchanged (skipped): a game from another file is then a duplicate."""
+    def holders(self, game_ids: Iterable[str | None]) -> dict[str, Holder | None]:
+        """game_id -> where the database (or this load) has it (``Holder``), or None where
+        it holds no such game."""
         ids = {g for g in game_ids if g is not None}
-        found: dict[str, tuple[str, bool] | None] = {}
+        found: dict[str, Holder | None] = {}
         held = {g: self._held(g) for g in ids}
-        for game_id, path, this_run, size, mtime_ns, errors in self.known.games(
+        for game_id, path, this_run, size, mtime_ns, errors, digest in self.known.games(
                 [g for g, (known, _) in held.items() if not known]):
             met = this_run or (not self.force and not errors and self.listed(path)
                                and unchanged_on_disk(path, size, mtime_ns))
-            found[game_id] = (path, met)
+            found[game_id] = Holder(path, met, digest, size, mtime_ns)
         for game_id, (known, where) in held.items():
             if known:
-                found[game_id] = None if where is None else (where, True)
+                found[game_id] = None if where is None else Holder(where, True)
         return found
 
     def _held(self, game_id: str) -> tuple[bool, str | None]:
@@ -233,12 +266,13 @@ class Loader:
             if out.status != "unchanged":
                 summary.replayed += 1
             holder = holders.get(out.game_id) if out.game_id is not None else None
-            if out.status == "loaded" and holder is not None and holder[1] \
-                    and holder[0] != out.path:
+            if out.status == "loaded" and holder is not None and holder.path != out.path \
+                    and (holder.met or holder.elsewhere(out)):
                 assert out.game_id is not None
                 drop.append(out.game_id)
                 out.status = "rejected"
-                out.error = duplicate(out.path, out.game_id, holder[0])
+                out.error = duplicate(out.path, out.game_id, holder.path,
+                                      earlier=not holder.met)
             if out.status == "rejected":
                 assert out.error is not None
                 summary.rejected.append(out.error)
@@ -263,12 +297,12 @@ class Loader:
             if holder is not None:
                 summary.replaced += 1
                 self.writer.replace_games([out.game_id])
-                if holder[0] != out.path:
-                    self.writer.forget_files([holder[0]])
+                if holder.path != out.path:
+                    self.writer.forget_files([holder.path])
             old_game = before[0] if before is not None else None
             old = holders.get(old_game) if old_game is not None else None
             if old_game is not None and old_game != out.game_id and old is not None \
-                    and old[0] == out.path:
+                    and old.path == out.path:
                 self.writer.replace_games([old_game])
                 self.held[old_game] = holders[old_game] = None
             self._hold(holders, out.game_id, out.path)
@@ -296,11 +330,10 @@ class Loader:
             return 0.0
         return left / self.handled if self.handled else float("inf")
 
-    def _hold(self, holders: dict[str, tuple[str, bool] | None], game_id: str,
-              path: str) -> None:
+    def _hold(self, holders: dict[str, Holder | None], game_id: str, path: str) -> None:
         self.held[game_id] = path
         self.known.saw(game_id)
-        holders[game_id] = (path, True)
+        holders[game_id] = Holder(path, True)
 
     def submit(self, to_come: float) -> None:
         """Hand what is pending to the writer; its games stay remembered until committed."""

@@ -102,13 +102,17 @@ def spool(batches: dict[str, list[pa.RecordBatch]], folder: str, number: int) ->
     parts = []
     # buffered: Arrow writes each buffer of each column with a ``write`` of its own (~800 a
     # chunk, half the spool's CPU); a 1 MiB buffer makes them a few large ones
-    with pa.OSFile(path, "wb") as raw, pa.BufferedOutputStream(raw, SPOOL_BUFFER) as sink:
-        for table, items in batches.items():
-            start = sink.tell()
-            with pa.ipc.new_stream(sink, items[0].schema) as writer:
-                for batch in items:
-                    writer.write_batch(batch)
-            parts.append((table, start, sink.tell() - start))
+    try:
+        with pa.OSFile(path, "wb") as raw, pa.BufferedOutputStream(raw, SPOOL_BUFFER) as sink:
+            for table, items in batches.items():
+                start = sink.tell()
+                with pa.ipc.new_stream(sink, items[0].schema) as writer:
+                    for batch in items:
+                        writer.write_batch(batch)
+                parts.append((table, start, sink.tell() - start))
+    except OSError as exc:   # a full disk (ENOSPC): said in words, with the file, to the load
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise OSError(exc.errno, f"cannot write the replayed rows ({reason})", path) from None
     return SpoolFile(path, parts)
 
 
@@ -193,9 +197,17 @@ def _replay_one(task: Task, chunk: Chunk, first_path: dict[str, str]) -> Outcome
     return out
 
 
-def duplicate(path: str, game_id: str, other: str) -> dict[str, Any]:
+def duplicate(path: str, game_id: str, other: str, *, earlier: bool = False
+              ) -> dict[str, Any]:
+    """The ``duplicate_game`` error of ``path``, whose game ``other`` holds: loaded by this
+    same command, or (``earlier``) by an earlier load, from a file that still holds it."""
+    if earlier:
+        message = (f"game {game_id!r} is also in {other}, loaded by an earlier command (a "
+                   "different file: remove one of the two, or give one another game_id)")
+    else:
+        message = f"game {game_id!r} is also in {other}, loaded by this same command"
     return {"file": path, "line": None, "code": "duplicate_game", "kind": "load",
-            "message": f"game {game_id!r} is also in {other}, loaded by this same command"}
+            "message": message}
 
 
 def serialise(batches: dict[str, list[pa.RecordBatch]]) -> bytes:
@@ -221,12 +233,95 @@ def spool_folder(parent: Path) -> Iterator[str]:
     """A fresh folder for the workers' Arrow files (``replay_files.spool``), in ``parent``
     (the database's folder: the same disk, chosen by the user) or, where no folder can be made
     there, in the system's temporary folder; removed with whatever is left in it when the
-    block ends: a stopped load leaves nothing behind."""
+    block ends: a stopped load leaves nothing behind. The load holds a lock on it meanwhile
+    (``_lock_folder``), so that a load killed outright (SIGKILL), which removes nothing, leaves
+    a folder that the next load can tell from a live one's (``remove_stale_spools``)."""
     try:
-        folder = tempfile.mkdtemp(prefix=SPOOL_PREFIX, dir=parent)
+        folder, lock = _locked_folder(str(parent))
     except OSError:
-        folder = tempfile.mkdtemp(prefix=SPOOL_PREFIX)
+        remove_stale_spools(tempfile.gettempdir())
+        folder, lock = _locked_folder(None)   # (the system's temporary folder)
     try:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+        if lock is not None:
+            os.close(lock)
+
+
+def _locked_folder(parent: str | None) -> tuple[str, int | None]:
+    """A new spool folder in ``parent`` and the descriptor holding its lock (None where the
+    system has no ``flock``). A folder removed by another load's ``remove_stale_spools``
+    before this one locked it (it then looked like a dead load's) is made again."""
+    while True:
+        folder = tempfile.mkdtemp(prefix=SPOOL_PREFIX, dir=parent)
+        try:
+            lock = _lock_folder(folder)
+        except FileNotFoundError:   # removed before it could be opened
+            continue
+        if lock is None:
+            return folder, None
+        try:
+            if os.path.samestat(os.stat(folder), os.fstat(lock)):
+                return folder, lock
+        except FileNotFoundError:
+            pass
+        os.close(lock)   # removed while this load waited for the lock: another folder
+
+
+def _lock_folder(folder: str) -> int | None:
+    """Take the exclusive lock (``flock``) of ``folder``, waiting while another load holds it
+    (only ``remove_stale_spools``, for as long as it removes the folder); None where there is
+    no ``flock`` (Windows) or the file system refuses it. The lock lasts as long as the
+    descriptor: the operating system releases it when the process ends, however it ends."""
+    try:
+        import fcntl
+    except ImportError:   # pragma: no cover - Windows
+        return None
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError:   # a file system without flock: the folder is merely not protected
+        os.close(fd)
+        return None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def remove_stale_spools(parent: str | os.PathLike[str]) -> int:
+    """Remove the spool folders in ``parent`` that were left by loads killed outright (no
+    ``finally`` ran): those whose lock no process holds. A live load's folder is locked and
+    left alone, whatever database it loads into. Returns how many were removed. A load calls
+    it on the database's folder before it begins (a scan of its names: a folder of 100,000
+    files costs a few tens of milliseconds)."""
+    try:
+        import fcntl
+    except ImportError:   # pragma: no cover - Windows: no lock tells a dead load's folder
+        return 0
+    removed = 0
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            if not entry.name.startswith(SPOOL_PREFIX) or not entry.is_dir(
+                    follow_symlinks=False):
+                continue
+            fd = os.open(entry.path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+                         | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:   # held: a live load's (or a file system without flock)
+            os.close(fd)
+            continue
+        try:
+            shutil.rmtree(entry.path, ignore_errors=True)   # while holding its lock
+            removed += not os.path.lexists(entry.path)
+        finally:
+            os.close(fd)
+    return removed

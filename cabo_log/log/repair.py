@@ -22,6 +22,13 @@ from cabo_log.log.replay import replay_bytes
 from engine import CaboLogError
 
 RepairAction = Literal["none", "cut", "newline"]
+BACKUPS = 1000   # FILE.bak, FILE.bak.1 ... FILE.bak.999: the names a backup may take
+
+
+class RepairFailed(Exception):
+    """The log could not be repaired for a reason outside it (it cannot be opened for
+    writing, its backup cannot be written): nothing was changed. The message says what is in
+    the way."""
 
 
 @dataclass(frozen=True)
@@ -51,10 +58,14 @@ class Repair:
 def repair(path: str | os.PathLike[str]) -> Repair:
     """Repair ``path`` in place under the writer's lock. Raises the log's own error (a
     ``CaboLogError``) when the part before the torn line does not replay: that is not a crash's
-    doing, and repair will not guess."""
+    doing, and repair will not guess; ``RepairFailed`` when the file or its backup cannot be
+    written."""
     target = Path(path)
     name = str(target)
-    fd = os.open(target, os.O_RDWR | BINARY)
+    try:
+        fd = os.open(target, os.O_RDWR | BINARY)
+    except OSError as exc:
+        raise RepairFailed(f"cannot open it for writing ({exc.strerror or exc})") from None
     try:
         lock_exclusive(fd, name)
         data = read_prefix(fd)
@@ -90,16 +101,38 @@ def _is_event(data: bytes) -> bool:
 
 
 def _backup(target: Path, data: bytes) -> Path:
-    """Write the original bytes next to the file under a name not yet taken (durably)."""
-    candidate = target.with_name(target.name + ".bak")
-    number = 0
-    while candidate.exists():
-        number += 1
-        candidate = target.with_name(f"{target.name}.bak.{number}")
-    fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | BINARY, 0o644)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
+    """Write the original bytes next to the file under a name not yet taken (durably):
+    ``FILE.bak``, else ``FILE.bak.1``, ... Taken means anything of that name, a dangling
+    symbolic link included (``lexists``; creating through it would fail, ``O_EXCL``), or a
+    file made meanwhile by someone else (the next name is tried). A backup that cannot be
+    written (a read-only folder, a full disk) is removed again and ``RepairFailed`` says
+    why: the log is not touched without its backup."""
+    for number in range(BACKUPS):
+        candidate = target.with_name(target.name + (f".bak.{number}" if number else ".bak"))
+        if os.path.lexists(candidate):
+            continue
+        try:
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | BINARY, 0o644)
+        except FileExistsError:   # made since the look: the next name
+            continue
+        except OSError as exc:
+            raise RepairFailed(f"cannot create the backup {candidate} "
+                               f"({exc.strerror or exc})") from None
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        except OSError as exc:
+            os.close(fd)
+            candidate.unlink(missing_ok=True)
+            raise RepairFailed(f"cannot write the backup {candidate} "
+                               f"({exc.strerror or exc})") from None
         os.close(fd)
-    return candidate
+        return candidate
+    raise RepairFailed(f"no free name for the backup: {target.name}.bak and "
+                       f"{target.name}.bak.1 to .bak.{BACKUPS - 1} are all taken")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
