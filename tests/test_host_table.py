@@ -384,3 +384,20 @@ def test_the_command_refuses_a_dir_that_is_a_file(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "is not a folder" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_command_says_when_its_port_is_taken(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "cabo_log", "host", "--dir",
+                               str(tmp_path / "games"), "--port", str(port)],
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -48,12 +49,27 @@ def host_command(
     if host not in ("127.0.0.1", "localhost", "::1"):
         typer.echo(f"cabo-log: listening on {host}: anyone who can reach it can open tables "
                    "and watch them", err=True)
-    typer.echo(f"hosting tables of {directory} on http://{host}:{port}/ (Ctrl-C stops)")
     try:
-        uvicorn.run(create_app(tables), host=host, port=port, log_level="warning",
-                    ws_max_size=65536)
+        sock = _listen(host, port)
     except OSError as exc:
+        tables.close()
         raise failed(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    typer.echo(f"hosting tables of {directory} on http://{host}:{port}/ (Ctrl-C stops)")
+    config = uvicorn.Config(create_app(tables), log_level="warning", ws_max_size=65536)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so that a taken port is one clear line."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def register(app: typer.Typer) -> None:
