@@ -62,6 +62,7 @@ COMMAND_MODULES: dict[str, str] = {
     "play": "play", "tally": "tally",
     "analyse": "analysis", "whatif": "analysis",
     "serve": "serve",
+    "host": "host",
 }
 
 

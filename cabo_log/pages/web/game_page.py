@@ -20,9 +20,8 @@ from urllib.parse import quote
 import duckdb
 
 from cabo_log.db.reports import text
-from cabo_log.pages.assets import static
 from cabo_log.pages.timeline import build_timeline
-from cabo_log.pages.timeline_html import render_page
+from cabo_log.pages.timeline_html import served_page
 from cabo_log.pages.web.games import game_row, table_exists
 
 __all__ = ["GamePage", "game_page"]
@@ -47,9 +46,7 @@ def esc(value: object) -> str:
 def _timeline_page(path: str, size: int, mtime_ns: int) -> str:
     """The timeline page of a log with its key moments, for this version of the file."""
     tl = build_timeline(Path(path))
-    page = render_page(tl, PLOTLY_URL)
-    inline = f"<script>{static('timeline.js')}</script>"
-    page = page.replace(inline, f'<script src="{SCRIPT_URL}"></script>', 1)
+    page = served_page(tl, PLOTLY_URL, SCRIPT_URL)
     moments = _moments([(s.number, s.round, s.type, s.actor) for s in tl.steps
                         if s.type in MOMENT_TYPES])
     anchor = '<section class="panel"><div class="chart" id="chart-events">'
