@@ -20,7 +20,8 @@ def host_command(
         "--db", help="Load each finished game into this database (then 'serve' shows it).")
     ] = None,
     host: Annotated[str, typer.Option(
-        "--host", help="The address to listen on; 127.0.0.1 keeps it to this machine.")
+        "--host", metavar="ADDRESS",
+        help="The address to listen on; 127.0.0.1 keeps it to this machine.")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
 ) -> None:

@@ -67,7 +67,7 @@ class Dealer:
         if isinstance(event, Draw) and event.source == DrawSource.DECK:
             if needs_reshuffle(g):
                 self.reshuffle()
-            top = g.round.codes[g.round.deck[-1]] if g.round.deck else None
+            top = g.deck_top()
             event = Draw(None, event.auto, event.player, DrawSource.DECK, top)
         try:
             done = self._line(event, auto, extra)
@@ -102,8 +102,7 @@ class Dealer:
             self._line(GameEnd(None, False, g.winners, g.cumulative_by_name()), False, None)
 
     def reshuffle(self) -> None:
-        r = self.state.round
-        codes = [r.codes[c] for c in r.pile[:-1]]
+        codes = self.state.pile()[:-1]   # the top card stays: the rest is shuffled
         self.cards.shuffle(codes)
         self._line(Reshuffle(None, False, tuple(codes)), False, None)
 

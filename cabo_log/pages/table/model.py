@@ -308,7 +308,7 @@ class Table:
     def _deal(self) -> None:
         self.dealer.deal()
         g = self.state
-        for seat in g.round.participants:
+        for seat in g.participants():
             name = g.players[seat]
             options = peek_moves(g, name)
             if not options:
@@ -337,7 +337,7 @@ class Table:
         options = snap_moves(g)
         for name, bot in self.bots.items():
             seat = g.seat[name]
-            if not options or not g.in_round(seat) or len(g.round.rows[seat]) < 2:
+            if not options or not g.in_round(seat) or g.row_size(seat) < 2:
                 continue
             mine = [m for m in options if isinstance(m, Snap) and m.player == name]
             choice = bot.snap(observe(g, name), mine, self.rngs[name])

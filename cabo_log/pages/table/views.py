@@ -33,7 +33,7 @@ class Mode(StrEnum):
 
 
 def dealt(g: GameState) -> bool:
-    return bool(g.rounds) or g.round.round_no > 0
+    return bool(g.rounds) or g.round_no() > 0
 
 
 def public_rows(g: GameState) -> Rows:
@@ -136,7 +136,7 @@ def peeks_pending(g: GameState) -> list[str]:
     round's first turn waits for them."""
     if g.complete or not dealt(g) or g.phase != TURN_START:
         return []
-    return [g.players[p] for p in g.round.participants if peek_moves(g, g.players[p])]
+    return [g.players[p] for p in g.participants() if peek_moves(g, g.players[p])]
 
 
 def seat_moves(g: GameState, me: str, peeking: bool = False) -> list[Event]:
@@ -175,17 +175,15 @@ def table_json(g: GameState, rows: Rows, drawn: str | None) -> dict[str, Any]:
                 "discard_count": 0, "deck_size": 0, "drawn": None, "to_play": None,
                 "caller": None, "scores": {p: 0 for p in g.players}, "turn": 0,
                 "pending_power": None, "rounds": [], "winners": list(g.winners)}
-    r = g.round
-    top = r.codes[r.pile[-1]] if r.pile else None
+    power = g.pending_power()
     return {
-        "round": r.round_no, "phase": str(g.phase),
+        "round": g.round_no(), "phase": str(g.phase),
         "rows": {owner: list(row) for owner, row in rows.items()},
-        "discard": top, "discard_count": len(r.pile), "deck_size": len(r.deck),
-        "drawn": drawn, "drawn_source": r.drawn_source if drawn is not None else None,
+        "discard": g.discard_top(), "discard_count": g.pile_size(), "deck_size": g.deck_size(),
+        "drawn": drawn, "drawn_source": g.drawn_source() if drawn is not None else None,
         "to_play": g.current_player() if g.phase in (TURN_START, DRAWN, POWER) else None,
-        "caller": g.caller_name(), "scores": g.cumulative_by_name(), "turn": r.turn,
-        "pending_power": str(r.pending_power) if r.pending_power is not None
-        and g.phase == POWER else None,
+        "caller": g.caller_name(), "scores": g.cumulative_by_name(), "turn": g.turn(),
+        "pending_power": str(power) if power is not None and g.phase == POWER else None,
         "rounds": [{"round": res.round, "points": dict(res.points), "caller": res.caller,
                     "end": str(res.end)} for res in g.rounds],
         "winners": list(g.winners),
@@ -207,7 +205,5 @@ def public_view(g: GameState) -> dict[str, Any]:
     """A spectator's table: the public cards, a drawn card only if taken from the pile."""
     if not dealt(g):
         return {**table_json(g, {}, None), "moves": []}
-    r = g.round
-    drawn = (r.codes[r.drawn] if r.drawn >= 0 and r.drawn_source == DrawSource.DISCARD
-             else None)
+    drawn = g.drawn() if g.drawn_source() == DrawSource.DISCARD else None
     return {**table_json(g, public_rows(g), drawn), "moves": []}
