@@ -12,8 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO, TypeVar
 
 from cabo_log.analysis.decisions import Decision, Kind, read_decisions
-from cabo_log.analysis.evaluate import Evaluation, Settings, evaluate
-from cabo_log.analysis.marks import Mark, game_accuracy, mark_of
+from cabo_log.analysis.evaluate import Evaluation, Settings, View, evaluate
+from cabo_log.analysis.marks import (
+    CONFIDENCE_Z,
+    POINTS_PER_PERCENT,
+    Mark,
+    band,
+    game_accuracy,
+)
 from cabo_log.analysis.words import infinitive, must_fail, past
 from cabo_log.progress import Progress
 from cabo_log.workers import Pool, worker_count
@@ -29,11 +35,13 @@ class OptionValue:
     move: Event
     text: str
     expected: float | None    # mean round points over its rollouts (None: not evaluated)
-    rollouts: int
+    rollouts: int             # worlds it was played in (0 when exact)
+    match_win: float | None = None   # match-winning chance in percent (None: round view)
 
     def as_json(self) -> dict[str, Any]:
         return {"move": to_dict(self.move), "text": self.text,
-                "expected": _round(self.expected), "rollouts": self.rollouts}
+                "expected": _round(self.expected), "rollouts": self.rollouts,
+                "match_win": _round(self.match_win)}
 
 
 @dataclass
@@ -50,13 +58,21 @@ class DecisionResult:
     best: Event
     best_text: str            # as "best was to ...": "discard"
     expected: float | None    # the chosen move's expected round points
-    loss: float
+    loss: float               # given away in the view, in points (match: 0.6 per percent)
     stderr: float
     mark: Mark | None
     forced: bool
     implicit: bool
     must_fail: bool
     options: list[OptionValue] = field(default_factory=list)
+    view: View = View.ROUND   # judged by round points or by the match
+    exact: bool = False       # enumerated, not sampled
+    unclear: bool = False     # the budget ran out before the verdict was decided at 95 %
+    worlds: int = 0           # worlds the chosen move was played in (0: exact)
+    round_loss: float = 0.0   # round points given away against the best by points
+    match_loss: float | None = None      # match-winning chance given away, percent
+    match_win: float | None = None       # the chosen move's match-winning chance, percent
+    best_match_win: float | None = None  # the best move's
 
     def chosen_json(self) -> dict[str, Any]:
         return to_dict(self.chosen)
@@ -72,14 +88,38 @@ class DecisionResult:
                 "loss": round(self.loss, 2), "stderr": round(self.stderr, 2),
                 "mark": None if self.mark is None else str(self.mark),
                 "implicit": self.implicit, "must_fail": self.must_fail,
+                "view": str(self.view), "exact": self.exact, "unclear": self.unclear,
+                "worlds": self.worlds, "round_loss": round(self.round_loss, 2),
+                "match_loss": _round(self.match_loss), "match_win": _round(self.match_win),
+                "best_match_win": _round(self.best_match_win),
                 "options": [o.as_json() for o in self.options]}
+
+    @property
+    def verdict(self) -> str:
+        """The mark, "unclear", or "" (no mark)."""
+        return "unclear" if self.unclear else str(self.mark or "")
+
+    def how(self) -> str:
+        """What the verdict rests on: "round points, exact", "match, 64 worlds"."""
+        view = "match" if self.view is View.MATCH else "round points"
+        return f"{view}, {'exact' if self.exact else f'{self.worlds} worlds'}"
 
     def text(self) -> str:
         """One line in words (see the module docstring of ``cabo_log.analysis``)."""
         lapse = " (by letting the power lapse)" if self.implicit else ""
         note = "the replacement must fail — " if self.must_fail else ""
-        return (f"seq {self.seq} {self.player} {self.chosen_text}{lapse}: {note}expected "
-                f"+{self.loss:.1f} points; best was to {self.best_text}: {self.mark}")
+        if self.view is View.MATCH and self.match_loss is not None:
+            measure = (f"match-winning chance {self.match_win or 0:.1f} % against "
+                       f"{self.best_match_win or 0:.1f} % (-{self.match_loss:.1f})")
+        else:
+            measure = f"expected +{self.loss:.1f} points"
+        if not self.exact and self.stderr > 0:
+            unit = " %" if self.view is View.MATCH else ""
+            scale = 1 / POINTS_PER_PERCENT if self.view is View.MATCH else 1.0
+            measure += f" ± {CONFIDENCE_Z * self.stderr * scale:.1f}{unit}"
+        return (f"seq {self.seq} {self.player} {self.chosen_text}{lapse}: {note}{measure}; "
+                f"best was to {self.best_text}: {self.verdict or 'no mark'} "
+                f"({self.how()})")
 
 
 @dataclass
@@ -102,6 +142,11 @@ class GameAnalysis:
     def marked(self) -> list[DecisionResult]:
         return [d for d in self.decisions if d.mark is not None]
 
+    def shown(self) -> list[DecisionResult]:
+        """The text report's lines: marked decisions, and unclear ones that look marked."""
+        return [d for d in self.decisions
+                if d.mark is not None or (d.unclear and band(d.loss) is not None)]
+
     def as_json(self) -> dict[str, Any]:
         return {"game_id": self.game_id, "file": self.file, "ruleset": self.ruleset,
                 "rollouts": self.settings.rollouts, "seed": self.settings.seed,
@@ -110,7 +155,7 @@ class GameAnalysis:
                 "accuracy": self.accuracy()}
 
     def text(self) -> str:
-        lines = [d.text() for d in self.marked()]
+        lines = [d.text() for d in self.shown()]
         if not lines:
             lines.append("no marked decisions")
         for p, acc in self.accuracy().items():
@@ -118,9 +163,13 @@ class GameAnalysis:
             if not mine:
                 continue
             counts = ", ".join(f"{sum(1 for d in mine if d.mark == m)} {m}" for m in Mark)
+            unclear = sum(1 for d in mine if d.unclear)
+            match = sum(1 for d in mine if d.view is View.MATCH)
+            exact = sum(1 for d in mine if d.exact)
             lost = sum(d.loss for d in mine)
             lines.append(f"{p}: accuracy {acc:.1f} % over {len(mine)} decisions "
-                         f"({counts}); {lost:.1f} expected points given away")
+                         f"({counts}, {unclear} unclear; {match} judged by the match, "
+                         f"{exact} exact); {lost:.1f} expected points given away")
         return "\n".join(lines)
 
 
@@ -157,17 +206,26 @@ def summarise(ev: Evaluation) -> DecisionResult:
     d = ev.decision
     g = d.state
     forced = d.forced
-    options = [OptionValue(r.move, infinitive(r.move, g), r.mean if r.points else None,
-                           len(r.points)) for r in ev.options]
+    options = [OptionValue(r.move, infinitive(r.move, g), r.mean if r.evaluated else None,
+                           len(r.points), _percent(r.win)) for r in ev.options]
     loss = 0.0 if forced else ev.loss
     stderr = 0.0 if forced else ev.stderr
+    unclear = not forced and ev.unclear
     return DecisionResult(
         seq=d.seq, line=d.line, player=d.player, kind=d.kind, round=g.round_no(),
         chosen=d.chosen, chosen_text=past(d.chosen, g), best=ev.best.move,
         best_text=infinitive(ev.best.move, g),
-        expected=ev.chosen.mean if ev.chosen.points else None, loss=loss, stderr=stderr,
-        mark=None if forced else mark_of(loss, stderr), forced=forced, implicit=d.implicit,
-        must_fail=must_fail(d.chosen, g), options=options)
+        expected=ev.chosen.mean if ev.chosen.evaluated else None, loss=loss, stderr=stderr,
+        mark=None if forced or unclear else band(loss), forced=forced,
+        implicit=d.implicit, must_fail=must_fail(d.chosen, g), options=options,
+        view=ev.view, exact=ev.exact, unclear=unclear, worlds=ev.worlds,
+        round_loss=0.0 if forced else ev.round_loss,
+        match_loss=None if forced else ev.match_loss, match_win=_percent(ev.chosen.win),
+        best_match_win=_percent(ev.best.win))
+
+
+def _percent(chance: float | None) -> float | None:
+    return None if chance is None else 100.0 * chance
 
 
 def run_parallel(func: Callable[[T], R], items: Sequence[T], jobs: int | None,

@@ -1,13 +1,25 @@
-"""Expected round points of every option of one decision, from the deciding player's knowledge.
+"""Expected round points and match-winning chance of every option of one decision, from the
+deciding player's knowledge, and a verdict that does not move with the seed.
 
-For world k = 0..N-1 (``engine.worlds.sample_world``: the cards the player could not see re-dealt),
-every option is applied to a copy of that world and the round is played on by the rollout
-policy with the random stream of world k. The same worlds and streams serve every option
-(common random numbers), so the *differences* between options are much less noisy than the
-means themselves. Options are screened first on the first worlds; the best few and the chosen
-one then get all N (successive halving); when the chosen move then looks bad enough to be
-marked, it and the best are played in ``confirm`` x N worlds before the verdict. Everything
-depends only on the decision, the settings and the seed, never on which process runs it.
+**View.** A decision is judged by the match where the match is at stake
+(``cabo_log.analysis.match.at_stake``), by round points otherwise; both values are computed
+where the match is at stake, the round points alone otherwise.
+
+**Exact.** Where every option ends the round without further choices or chance (the last
+turn), each option's value is a finite sum over the ways the unseen cards can lie
+(``cabo_log.analysis.exact``): no sampling, no noise.
+
+**Sequential sampling.** Otherwise world k = 0, 1, ... (``engine.worlds.sample_world``: the
+cards the player could not see re-dealt) is the same for every option, and so is its random
+stream (common random numbers): the *differences* between options are much less noisy than
+the means. Every option is played in the first ``rollouts`` worlds; then, while the verdict
+is not decided at 95 % (``marks.decided``) and the budget allows, the number of worlds
+doubles for the chosen move and every option that could still be the best (not clearly worse
+than the best so far). A decision whose budget runs out undecided is *unclear*. Ties are
+never broken by the order of the options: a tie with the chosen move is no loss.
+
+Everything depends only on the decision, the settings and the seed, never on which process
+runs it.
 """
 
 from __future__ import annotations
@@ -16,18 +28,27 @@ import hashlib
 import math
 import random
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from cabo_log.analysis.decisions import Decision, option_key
-from cabo_log.analysis.marks import mark_of
+from cabo_log.analysis.exact import exact_plan
+from cabo_log.analysis.marks import CONFIDENCE_Z, POINTS_PER_PERCENT, decided
+from cabo_log.analysis.match import at_stake, match_win
 from cabo_log.analysis.movecache import MoveCache
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table
 from engine import Event, GameState
 from engine.worlds import fork, sample_world
 
-DEFAULT_ROLLOUTS = 8    # worlds per finalist option (README: how the noise falls with more)
+DEFAULT_ROLLOUTS = 8    # worlds every option is played in first
 MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds
-CONFIRM = 4             # a decision about to be marked: chosen and best get 4x the worlds
-FINALISTS = 3           # options that get every world, besides the chosen one
+BUDGET_FACTOR = 8       # by default an option gets at most 8 x rollouts worlds
+
+
+class View(StrEnum):
+    """What a decision is judged by."""
+
+    ROUND = "round"     # expected round points (lower is better)
+    MATCH = "match"     # match-winning chance (higher is better)
 
 
 @dataclass(frozen=True)
@@ -35,49 +56,123 @@ class Settings:
     rollouts: int = DEFAULT_ROLLOUTS
     seed: int = 0
     policy: str = DEFAULT_POLICY
-    finalists: int = FINALISTS
-    confirm: int = CONFIRM
+    budget: int = 0          # most worlds an option is played in (0: BUDGET_FACTOR x rollouts)
+    exact: bool = True       # enumerate where the round ends without further choices
+    match: bool = True       # judge by the match where it is at stake
 
     @property
-    def screen(self) -> int:
-        """Worlds every option is screened on before the finalists are picked."""
-        return max(2, math.ceil(self.rollouts / 4))
+    def most(self) -> int:
+        return max(self.rollouts, self.budget or self.rollouts * BUDGET_FACTOR)
 
 
 @dataclass
 class OptionResult:
     move: Event
     points: list[float] = field(default_factory=list)   # one per world, in world order
+    wins: list[float] = field(default_factory=list)     # match-winning chance per world
+    exact_points: float | None = None                   # the enumerated value, if exact
+    exact_win: float | None = None
 
     @property
     def mean(self) -> float:
+        if self.exact_points is not None:
+            return self.exact_points
         return sum(self.points) / len(self.points)
+
+    @property
+    def win(self) -> float | None:
+        if self.exact_win is not None:
+            return self.exact_win
+        return sum(self.wins) / len(self.wins) if self.wins else None
+
+    @property
+    def evaluated(self) -> bool:
+        return self.exact_points is not None or bool(self.points)
+
+    def costs(self, view: View) -> list[float]:
+        """Per world, what the view minimises, in points (a match chance: see marks)."""
+        if view is View.MATCH:
+            return [-100.0 * POINTS_PER_PERCENT * w for w in self.wins]
+        return self.points
+
+    def cost(self, view: View) -> float:
+        if view is View.MATCH:
+            win = self.win
+            return -100.0 * POINTS_PER_PERCENT * (win or 0.0)
+        return self.mean
+
+
+def paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """Mean and standard error of ``a - b`` over their common worlds."""
+    n = min(len(a), len(b))
+    if n == 0:
+        return 0.0, 0.0
+    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, 0.0
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
 
 
 @dataclass
 class Evaluation:
-    """The options of one decision with their expected points (lower is better)."""
+    """The options of one decision with their values and the verdict's inputs."""
 
     decision: Decision
     options: list[OptionResult]
     chosen: OptionResult
-    best: OptionResult
+    best: OptionResult                 # the best in the view
+    view: View = View.ROUND
+    exact: bool = False
+    unclear: bool = False
+
+    def _loss(self, view: View, best: OptionResult) -> tuple[float, float]:
+        if self.chosen is best:
+            return 0.0, 0.0
+        if self.exact:
+            return max(0.0, self.chosen.cost(view) - best.cost(view)), 0.0
+        mean, se = paired(self.chosen.costs(view), best.costs(view))
+        return max(0.0, mean), se
 
     @property
     def loss(self) -> float:
-        """Expected points the chosen move gave away against the best option (>= 0)."""
-        return max(0.0, self.chosen.mean - self.best.mean)
+        """What the chosen move gave away against the best, in the view's points (>= 0)."""
+        return self._loss(self.view, self.best)[0]
 
     @property
     def stderr(self) -> float:
-        """Standard error of that loss (paired over the common worlds)."""
-        n = min(len(self.chosen.points), len(self.best.points))
-        if n < 2 or self.chosen is self.best:
-            return 0.0
-        diffs = [a - b for a, b in zip(self.chosen.points, self.best.points, strict=False)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        return math.sqrt(var / n)
+        """Standard error of that loss (paired over the common worlds; 0 when exact)."""
+        return self._loss(self.view, self.best)[1]
+
+    @property
+    def round_best(self) -> OptionResult:
+        return best_of(self.options, self.chosen, View.ROUND)
+
+    @property
+    def round_loss(self) -> float:
+        """Expected round points the chosen move gave away against the best by points."""
+        return self._loss(View.ROUND, self.round_best)[0]
+
+    @property
+    def match_loss(self) -> float | None:
+        """Match-winning chance given away, in percentage points (None: round view)."""
+        if self.view is not View.MATCH:
+            return None
+        return self.loss / POINTS_PER_PERCENT
+
+    @property
+    def worlds(self) -> int:
+        """Worlds the chosen move was played in (0: exact)."""
+        return 0 if self.exact else len(self.chosen.points)
+
+
+def best_of(results: list[OptionResult], chosen: OptionResult, view: View) -> OptionResult:
+    """The lowest cost among the evaluated options; a tie goes to the chosen move, else to
+    the option whose move sorts first as text (never to the order of the options)."""
+    def key(r: OptionResult) -> tuple[float, bool, str]:
+        return (round(r.cost(view), 9), r is not chosen, repr(option_key(r.move)))
+    return min((r for r in results if r.evaluated), key=key)
 
 
 def stream_seed(seed: int, game_id: str, seq: int, world: int) -> int:
@@ -86,64 +181,95 @@ def stream_seed(seed: int, game_id: str, seq: int, world: int) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-def rollout(world: GameState, move: Event, player: str, policy: str, seed: int,
-            cache: MoveCache | None = None) -> float:
-    """``player``'s points in the round after ``move`` in ``world``, the bots playing on."""
+def play_out(world: GameState, move: Event, player: str, policy: str, seed: int,
+             cache: MoveCache | None = None) -> Table:
+    """The table after ``move`` in ``world`` and the rest of the round played by the bots."""
     table = Table(fork(world), policy, random.Random(seed), cache)
     rounds = len(table.g.rounds)
     table.apply(move)
-    return float(table.play_round(since=rounds)[player])
+    table.play_round(since=rounds)
+    return table
+
+
+def rollout(world: GameState, move: Event, player: str, policy: str, seed: int,
+            cache: MoveCache | None = None) -> float:
+    """``player``'s points in the round after ``move`` in ``world``, the bots playing on."""
+    table = play_out(world, move, player, policy, seed, cache)
+    return float(table.g.rounds[-1].points[player])
 
 
 def evaluate(decision: Decision, settings: Settings) -> Evaluation:
-    """Every option's expected points (see the module docstring)."""
+    """Every option's values and the verdict's inputs (see the module docstring)."""
     results = [OptionResult(move) for move in decision.options]
     chosen_key = option_key(decision.chosen)
     chosen = next(r for r in results if option_key(r.move) == chosen_key)
+    view = View.MATCH if settings.match and at_stake(decision.state) else View.ROUND
     if len(results) == 1:
-        return Evaluation(decision, results, chosen, chosen)
-    screen = min(settings.screen, settings.rollouts)
-    if len(results) <= settings.finalists + 1:
-        screen = settings.rollouts
-    run = _Runner(decision, settings)
-    run.worlds_up_to(settings.rollouts)
+        return Evaluation(decision, results, chosen, chosen, view)
+    if settings.exact and _exact(decision, results, view):
+        return Evaluation(decision, results, chosen, best_of(results, chosen, view), view,
+                          exact=True)
+    run = _Runner(decision, settings, view)
+    n = min(settings.rollouts, settings.most)
     for r in results:
-        run(r, 0, screen)
-    finalists = sorted(results, key=lambda r: r.mean)[:settings.finalists]
-    if chosen not in finalists:
-        finalists.append(chosen)
-    for r in finalists:
-        run(r, screen, settings.rollouts)
-    best = min(finalists, key=lambda r: (r.mean, r is not chosen))
-    first = Evaluation(decision, results, chosen, best)
-    if settings.confirm > 1 and mark_of(first.loss, first.stderr) is not None:
-        # about to be marked: the chosen move and the best get confirm x as many worlds
-        total = settings.rollouts * settings.confirm
-        run.worlds_up_to(total)
-        for r in (chosen, best):
-            run(r, settings.rollouts, total)
-    return Evaluation(decision, results, chosen, best)
+        run(r, n)
+    while True:
+        best = best_of(results, chosen, view)
+        ev = Evaluation(decision, results, chosen, best, view)
+        if decided(ev.loss, ev.stderr):
+            return ev
+        if n >= settings.most:
+            ev.unclear = True
+            return ev
+        n = min(2 * n, settings.most)
+        for r in results:
+            if r is chosen or r is best or _could_be_best(r, best, view):
+                run(r, n)
+
+
+def _could_be_best(r: OptionResult, best: OptionResult, view: View) -> bool:
+    """Not clearly worse than the best so far (within its 95 % interval)."""
+    mean, se = paired(r.costs(view), best.costs(view))
+    return mean - CONFIDENCE_Z * se <= 0.0
+
+
+def _exact(decision: Decision, results: list[OptionResult], view: View) -> bool:
+    """Fill every option's exact value; False (nothing filled) if one is not exact."""
+    plans = []
+    for r in results:
+        plan = exact_plan(decision, r.move)
+        if plan is None:
+            return False
+        plans.append(plan)
+    for r, plan in zip(results, plans, strict=True):
+        r.exact_points, r.exact_win = plan(view is View.MATCH)
+    return True
 
 
 class _Runner:
-    """The decision's sampled worlds, and playing one option on a range of them."""
+    """The decision's sampled worlds, and playing one option in more of them."""
 
-    def __init__(self, decision: Decision, settings: Settings) -> None:
-        self.decision, self.settings = decision, settings
+    def __init__(self, decision: Decision, settings: Settings, view: View) -> None:
+        self.decision, self.settings, self.view = decision, settings, view
         self.player, self.policy = decision.player, settings.policy
         self.worlds: list[GameState] = []
         self.seeds: list[int] = []
         self.cache = MoveCache()
 
-    def worlds_up_to(self, count: int) -> None:
+    def world(self, k: int) -> tuple[GameState, int]:
         d = self.decision
         g = d.state
-        for k in range(len(self.worlds), count):
-            seed = stream_seed(self.settings.seed, g.game_id, d.seq, k)
+        while len(self.worlds) <= k:
+            seed = stream_seed(self.settings.seed, g.game_id, d.seq, len(self.worlds))
             self.seeds.append(seed)
             self.worlds.append(sample_world(g, d.seat, d.pools, random.Random(seed)))
+        return self.worlds[k], self.seeds[k]
 
-    def __call__(self, result: OptionResult, start: int, stop: int) -> None:
-        for k in range(start, stop):
-            result.points.append(rollout(self.worlds[k], result.move, self.player,
-                                         self.policy, self.seeds[k], self.cache))
+    def __call__(self, result: OptionResult, stop: int) -> None:
+        """Play ``result``'s move in worlds up to ``stop`` (those it was not played in)."""
+        for k in range(len(result.points), stop):
+            world, seed = self.world(k)
+            table = play_out(world, result.move, self.player, self.policy, seed, self.cache)
+            result.points.append(float(table.g.rounds[-1].points[self.player]))
+            if self.view is View.MATCH:
+                result.wins.append(match_win(table.g, self.player))
