@@ -14,11 +14,11 @@ from typing import Any, TextIO, TypeVar
 from cabo_log.analysis.decisions import Decision, Kind, read_decisions
 from cabo_log.analysis.evaluate import Evaluation, Settings, View, evaluate
 from cabo_log.analysis.marks import (
-    CONFIDENCE_Z,
     POINTS_PER_PERCENT,
     Mark,
     band,
     game_accuracy,
+    t975,
 )
 from cabo_log.analysis.words import infinitive, must_fail, past
 from cabo_log.progress import Progress
@@ -116,7 +116,7 @@ class DecisionResult:
         if not self.exact and self.stderr > 0:
             unit = " %" if self.view is View.MATCH else ""
             scale = 1 / POINTS_PER_PERCENT if self.view is View.MATCH else 1.0
-            measure += f" ± {CONFIDENCE_Z * self.stderr * scale:.1f}{unit}"
+            measure += f" ± {t975(self.worlds) * self.stderr * scale:.1f}{unit}"
         return (f"seq {self.seq} {self.player} {self.chosen_text}{lapse}: {note}{measure}; "
                 f"best was to {self.best_text}: {self.verdict or 'no mark'} "
                 f"({self.how()})")

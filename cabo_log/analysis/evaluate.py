@@ -15,7 +15,8 @@ stream (common random numbers): the *differences* between options are much less 
 the means. Every option is played in the first ``rollouts`` worlds; then, while the verdict
 is not decided at 95 % (``marks.decided``) and the budget allows, the number of worlds
 doubles for the chosen move and every option that could still be the best (not clearly worse
-than the best so far). A decision whose budget runs out undecided is *unclear*. Ties are
+than the best so far). A decision whose budget runs out undecided is *unclear* if its loss
+would be marked, and unmarked if not. Ties are
 never broken by the order of the options: a tie with the chosen move is no loss.
 
 Everything depends only on the decision, the settings and the seed, never on which process
@@ -31,17 +32,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from cabo_log.analysis.decisions import Decision, option_key
-from cabo_log.analysis.exact import exact_plan
-from cabo_log.analysis.marks import CONFIDENCE_Z, POINTS_PER_PERCENT, decided
+from cabo_log.analysis.exact import Memo, exact_plan
+from cabo_log.analysis.marks import POINTS_PER_PERCENT, band, decided, t975
 from cabo_log.analysis.match import at_stake, match_win
 from cabo_log.analysis.movecache import MoveCache
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table
 from engine import Event, GameState
 from engine.worlds import fork, sample_world
 
-DEFAULT_ROLLOUTS = 8    # worlds every option is played in first
+DEFAULT_ROLLOUTS = 4    # worlds every option is played in first
 MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds
-BUDGET_FACTOR = 8       # by default an option gets at most 8 x rollouts worlds
+BUDGET_FACTOR = 8       # by default an option gets at most 8 x rollouts worlds (32)
 
 
 class View(StrEnum):
@@ -162,6 +163,13 @@ class Evaluation:
         return self.loss / POINTS_PER_PERCENT
 
     @property
+    def paired_worlds(self) -> int:
+        """Worlds the loss is paired over (0: exact, or no loss)."""
+        if self.exact or self.chosen is self.best:
+            return 0
+        return min(len(self.chosen.points), len(self.best.points))
+
+    @property
     def worlds(self) -> int:
         """Worlds the chosen move was played in (0: exact)."""
         return 0 if self.exact else len(self.chosen.points)
@@ -216,10 +224,12 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
     while True:
         best = best_of(results, chosen, view)
         ev = Evaluation(decision, results, chosen, best, view)
-        if decided(ev.loss, ev.stderr):
+        if ev.exact or decided(ev.loss, ev.stderr, ev.paired_worlds):
             return ev
         if n >= settings.most:
-            ev.unclear = True
+            # out of budget: a loss that would be marked is unclear; one that would not, is
+            # not marked (there is no mark to withdraw)
+            ev.unclear = band(ev.loss) is not None
             return ev
         n = min(2 * n, settings.most)
         for r in results:
@@ -230,14 +240,15 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
 def _could_be_best(r: OptionResult, best: OptionResult, view: View) -> bool:
     """Not clearly worse than the best so far (within its 95 % interval)."""
     mean, se = paired(r.costs(view), best.costs(view))
-    return mean - CONFIDENCE_Z * se <= 0.0
+    return mean - t975(min(len(r.points), len(best.points))) * se <= 0.0
 
 
 def _exact(decision: Decision, results: list[OptionResult], view: View) -> bool:
     """Fill every option's exact value; False (nothing filled) if one is not exact."""
     plans = []
+    memo: Memo = {}
     for r in results:
-        plan = exact_plan(decision, r.move)
+        plan = exact_plan(decision, r.move, memo)
         if plan is None:
             return False
         plans.append(plan)

@@ -68,18 +68,23 @@ def _multisets(counts: list[int], k: int, start: int = 0) -> Iterator[list[int]]
 
 
 Plan = Callable[[bool], tuple[float, float | None]]
+Group = tuple[int, int, int, bool]       # seat, pool, unseen cards, the seat's only group
+Part = tuple[int, tuple[int, ...]]       # a group's unseen total (and values, if they matter)
+Memo = dict[tuple[object, ...], dict[tuple[Part, ...], float]]
 
 
-def exact_values(d: Decision, move: Event, match: bool) -> tuple[float, float | None] | None:
+def exact_values(d: Decision, move: Event, match: bool,
+                 memo: Memo | None = None) -> tuple[float, float | None] | None:
     """(expected round points, match-winning chance or None) of ``move`` by enumeration, or
     None where the value is not a finite sum (see the module docstring)."""
-    compute = exact_plan(d, move)
+    compute = exact_plan(d, move, memo)
     return None if compute is None else compute(match)
 
 
-def exact_plan(d: Decision, move: Event) -> Plan | None:
+def exact_plan(d: Decision, move: Event, memo: Memo | None = None) -> Plan | None:
     """The enumeration of ``move`` ready to run (cheap to make: the cases are counted, not
-    walked), or None where the value is not a finite sum of at most ``MAX_CASES`` cases."""
+    walked), or None where the value is not a finite sum of at most ``MAX_CASES`` cases.
+    ``memo``, shared by the options of one decision, remembers the other rows' sums."""
     g = d.state
     hidden = set(hidden_cards(g, d.seat))
     world = _end_state(d, move, hidden)
@@ -92,9 +97,9 @@ def exact_plan(d: Decision, move: Event) -> Plan | None:
     pools: dict[int, Counter[int]] = {}
     for card in hidden:
         pools.setdefault(pool_of.get(card, 0), Counter())[values[card]] += 1
-    groups: list[tuple[int, int, int]] = []          # (seat, pool, unseen cards)
+    groups: list[Group] = []
     known: dict[int, list[int]] = {}
-    for seat in scored:
+    for seat in sorted(scored, key=lambda p: p != d.seat):   # the player's own row first
         unseen: Counter[int] = Counter()
         known[seat] = []
         for card in r.rows[seat]:
@@ -102,66 +107,97 @@ def exact_plan(d: Decision, move: Event) -> Plan | None:
                 unseen[pool_of.get(card, 0)] += 1
             else:
                 known[seat].append(values[card])
-        groups += [(seat, pool, k) for pool, k in sorted(unseen.items())]
+        groups += [(seat, pool, k, len(unseen) == 1) for pool, k in sorted(unseen.items())]
     classes = {pool: sorted(c) for pool, c in pools.items()}
     cases = 1
-    for _seat, pool, k in groups:
+    for _seat, pool, k, _only in groups:
         cases *= math.comb(len(classes[pool]) + k - 1, k)
     if cases > MAX_CASES:
         return None
     caller = r.caller if r.caller >= 0 and not r.caller_forfeited and r.caller in scored \
         else None
-    return lambda match: _enumerate(d, scored, known, groups, classes, pools, caller, match)
+    table = _Cases(g.rules.special_row, known, classes, memo if memo is not None else {})
+    counts = tuple(sorted((pool, tuple(c[v] for v in classes[pool]))
+                          for pool, c in pools.items()))
+
+    def compute(match: bool) -> tuple[float, float | None]:
+        return _score(d, scored, known, groups, table.parts(tuple(groups), counts), caller,
+                      match)
+    return compute
 
 
-def _enumerate(d: Decision, scored: list[int], known: dict[int, list[int]],
-               groups: list[tuple[int, int, int]], classes: dict[int, list[int]],
-               pools: dict[int, Counter[int]], caller: int | None,
-               match: bool) -> tuple[float, float | None]:
-    """Walk every case (see the module docstring)."""
+class _Cases:
+    """The law of the unseen totals of a list of groups, given what is left in the pools:
+    multisets drawn without replacement (multivariate hypergeometric), remembered."""
+
+    def __init__(self, special: tuple[int, ...] | None, known: dict[int, list[int]],
+                 classes: dict[int, list[int]], memo: Memo) -> None:
+        self.special, self.known, self.classes, self.memo = special, known, classes, memo
+
+    def parts(self, groups: tuple[Group, ...],
+              counts: tuple[tuple[int, tuple[int, ...]], ...]) -> dict[tuple[Part, ...], float]:
+        if not groups:
+            return {(): 1.0}
+        key = (groups, tuple(tuple(self.known[g[0]]) for g in groups), counts)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        seat, pool, k, only = groups[0]
+        left = dict(counts)
+        have = list(left[pool])
+        total = math.comb(sum(have), k)
+        out: dict[tuple[Part, ...], float] = {}
+        for taken in _multisets(have, k):
+            ways = 1
+            for n, take in zip(have, taken, strict=True):
+                if take:
+                    ways *= math.comb(n, take)
+            drawn = [v for v, take in zip(self.classes[pool], taken, strict=True)
+                     for _ in range(take)]
+            part: Part = (sum(drawn), self._keep(seat, drawn, only))
+            left[pool] = tuple(n - take for n, take in zip(have, taken, strict=True))
+            rest = self.parts(groups[1:], tuple(sorted(left.items())))
+            weight = ways / total
+            for tail, p in rest.items():
+                whole = (part, *tail)
+                out[whole] = out.get(whole, 0.0) + weight * p
+        self.memo[key] = out
+        return out
+
+    def _keep(self, seat: int, drawn: list[int], only: bool) -> tuple[int, ...]:
+        """The unseen values themselves, where a special hand may depend on them."""
+        special = self.special
+        if special is None:
+            return ()
+        row = self.known[seat]
+        if only and (len(row) + len(drawn) != len(special)
+                     or sum(row) + sum(drawn) != sum(special)):
+            return ()
+        return tuple(drawn)
+
+
+def _score(d: Decision, scored: list[int], known: dict[int, list[int]],
+           groups: list[Group], parts: dict[tuple[Part, ...], float], caller: int | None,
+           match: bool) -> tuple[float, float | None]:
+    """Score every case of the unseen totals: the expected points (and match chance)."""
     g = d.state
     outcomes: dict[tuple[int, ...], float] = {}
-    remaining = {pool: [pools[pool][v] for v in classes[pool]] for pool in pools}
-    size = {pool: sum(c.values()) for pool, c in pools.items()}
-    rows: dict[int, list[int]] = {seat: list(known[seat]) for seat in scored}
-
-    def walk(i: int, weight: float) -> None:
-        if i == len(groups):
-            totals = [0] * len(g.players)
-            row_values: list[list[int]] = [[] for _ in g.players]
-            for seat in scored:
-                row_values[seat] = rows[seat]
-                totals[seat] = sum(rows[seat])
-            success = None
-            if caller is not None:
-                success = g.rules.caller_succeeds(
-                    totals[caller], [totals[p] for p in scored if p != caller])
-            points, _special = round_points(g.rules, scored, totals, row_values, caller,
-                                            success)
-            key = tuple(points[p] for p in scored)
-            outcomes[key] = outcomes.get(key, 0.0) + weight
-            return
-        seat, pool, k = groups[i]
-        counts = remaining[pool]
-        total = math.comb(size[pool], k)
-        for taken in _multisets(counts, k):
-            ways = 1
-            for have, take in zip(counts, taken, strict=True):
-                if take:
-                    ways *= math.comb(have, take)
-            drawn = [v for v, take in zip(classes[pool], taken, strict=True)
-                     for _ in range(take)]
-            for j, take in enumerate(taken):
-                counts[j] -= take
-            size[pool] -= k
-            rows[seat].extend(drawn)
-            walk(i + 1, weight * ways / total)
-            del rows[seat][len(rows[seat]) - len(drawn):]
-            size[pool] += k
-            for j, take in enumerate(taken):
-                counts[j] += take
-
-    walk(0, 1.0)
+    for case, weight in parts.items():
+        totals = [0] * len(g.players)
+        rows: list[list[int]] = [[] for _ in g.players]
+        for seat in scored:
+            totals[seat] = sum(known[seat])
+            rows[seat] = list(known[seat])
+        for (seat, _pool, k, _only), (total, drawn) in zip(groups, case, strict=True):
+            totals[seat] += total
+            rows[seat] += list(drawn) if len(drawn) == k else [0] * (k + 1)  # not special
+        success = None
+        if caller is not None:
+            success = g.rules.caller_succeeds(
+                totals[caller], [totals[p] for p in scored if p != caller])
+        points, _special = round_points(g.rules, scored, totals, rows, caller, success)
+        key = tuple(points[p] for p in scored)
+        outcomes[key] = outcomes.get(key, 0.0) + weight
     mine = scored.index(d.seat)
     expected = sum(w * key[mine] for key, w in outcomes.items())
     if not match:

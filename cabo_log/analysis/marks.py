@@ -11,8 +11,9 @@ Where a decision is judged by the match (``cabo_log.analysis.match``), its loss 
 match-winning chance given away, counted ``POINTS_PER_PERCENT`` points per percentage point:
 the scale at which the thresholds meet (10 % of the match is a blunder, like 6 points).
 
-A sampled loss is a verdict only when it is *decided*: its 95 % interval (``CONFIDENCE_Z``
-standard errors either side) lies within one mark's band (``decided``). The analysis samples
+A sampled loss is a verdict only when it is *decided*: its 95 % interval (Student's t times
+its standard error either side) lies within one mark's band (``decided``), and a mark rests on
+at least ``MIN_MARK_WORLDS`` worlds. The analysis samples
 more worlds until it is, or its budget runs out: the decision is then "unclear".
 """
 
@@ -45,9 +46,38 @@ def band(loss: float) -> Mark | None:
     return None
 
 
-def decided(loss: float, stderr: float) -> bool:
-    """Whether the 95 % interval of ``loss`` lies within one mark's band (or none)."""
-    return band(max(0.0, loss - CONFIDENCE_Z * stderr)) == band(loss + CONFIDENCE_Z * stderr)
+# Student's t at 97.5 % by degrees of freedom: a standard error from few worlds is itself
+# uncertain, so the interval is wider than 1.96 of them
+_T975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
+         10: 2.23, 12: 2.18, 15: 2.13, 20: 2.09, 30: 2.04, 60: 2.00}
+MIN_MARK_WORLDS = 8       # a sampled mark rests on at least this many worlds
+
+
+def t975(worlds: int) -> float:
+    """The 95 % two-sided multiplier of a standard error from ``worlds`` paired samples
+    (``CONFIDENCE_Z`` for an exact value, ``worlds`` 0)."""
+    if worlds <= 0:
+        return CONFIDENCE_Z
+    df = worlds - 1
+    if df < 1:
+        return _T975[1]
+    known = [d for d in _T975 if d <= df]
+    return _T975[max(known)] if df <= 60 else CONFIDENCE_Z
+
+
+def interval(loss: float, stderr: float, worlds: int = 0) -> tuple[float, float]:
+    """The 95 % interval of a loss (worlds: how many paired samples; 0 when exact)."""
+    half = t975(worlds) * stderr
+    return max(0.0, loss - half), loss + half
+
+
+def decided(loss: float, stderr: float, worlds: int = 0) -> bool:
+    """Whether the 95 % interval of ``loss`` lies within one mark's band (or none); a mark
+    from fewer than ``MIN_MARK_WORLDS`` sampled worlds is never decided."""
+    low, high = interval(loss, stderr, worlds)
+    if 0 < worlds < MIN_MARK_WORLDS and band(high) is not None:
+        return False
+    return band(low) == band(high)
 
 
 def mark_of(loss: float, stderr: float) -> Mark | None:

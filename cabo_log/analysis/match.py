@@ -22,7 +22,6 @@ so the match may end, or a reset may be reached, in this round.
 
 from __future__ import annotations
 
-import bisect
 import functools
 import random
 from collections import Counter
@@ -36,7 +35,7 @@ from engine.rulesets import RESET_ALWAYS, RESET_ONCE, Ruleset
 SAMPLE_ROUNDS = 240          # self-play rounds behind the round-points distribution
 STAKE_QUANTILE = 0.95        # "within reach": up to this quantile of a round's points
 MAX_ROUNDS_AHEAD = 80        # the model's horizon (the paths' mass left is then negligible)
-NEGLIGIBLE = 1e-7            # a path's probability mass below this is dropped
+NEGLIGIBLE = 1e-6            # a path's probability mass below this is dropped
 
 
 @functools.lru_cache(maxsize=32)
@@ -103,52 +102,72 @@ def after_round(rules: Ruleset, cumulative: Sequence[int], reset_used: Sequence[
     return totals, used, ends
 
 
-Path = tuple[tuple[dict[int, float], dict[int, float]], ...]
+class _Round:
+    """One player's state k rounds ahead, given that nobody ended the match before: the
+    chance to be still short of the end with each total, and to end it with each total;
+    with ``P(total >= t)`` of both ready (``tail``) for the combination."""
+
+    def __init__(self, alive: dict[int, float], ends: dict[int, float]) -> None:
+        self.alive, self.ends = alive, ends
+        self.low = min([*alive, *ends], default=0)
+        self.alive_tail = self._suffix(alive)
+        self.every_tail = self._suffix(alive, ends)
+
+    def _suffix(self, *dists: dict[int, float]) -> list[float]:
+        high = max([t for d in dists for t in d], default=self.low)
+        mass = [0.0] * (high - self.low + 2)
+        for d in dists:
+            for t, p in d.items():
+                mass[t - self.low] += p
+        for i in range(len(mass) - 2, -1, -1):
+            mass[i] += mass[i + 1]
+        return mass
+
+    @staticmethod
+    def tail(suffix: list[float], low: int, value: int) -> float:
+        i = value - low
+        return suffix[0] if i <= 0 else suffix[i] if i < len(suffix) else 0.0
+
+
+class _Path:
+    """One player's future from a total (and reset state), round by round, computed as far
+    as it is asked for (a player far from the target is only followed while somebody
+    nearer to it can still be short of the end)."""
+
+    def __init__(self, rules: Ruleset, seats: int, start: int, used: bool) -> None:
+        self.rules, self.dist = rules, _distribution(rules, seats)
+        self.state: dict[tuple[int, bool], float] = {(start, used): 1.0}
+        self.rounds: list[_Round] = []
+
+    def round(self, k: int) -> _Round:
+        while len(self.rounds) <= k:
+            nxt: dict[tuple[int, bool], float] = {}
+            ends: dict[int, float] = {}
+            rules = self.rules
+            target = rules.target
+            over_from = target if rules.end_at_target else target + 1
+            for (total, was_used), p in self.state.items():
+                for x, q in self.dist:
+                    t = total + x
+                    if t == target:                   # the exact target: see _after_one
+                        t, u, over = _after_one(rules, t, was_used)
+                    else:
+                        u, over = was_used, t >= over_from
+                    if over:
+                        ends[t] = ends.get(t, 0.0) + p * q
+                    else:
+                        nxt[(t, u)] = nxt.get((t, u), 0.0) + p * q
+            self.state = {key: v for key, v in nxt.items() if v > NEGLIGIBLE}
+            alive: dict[int, float] = {}
+            for (t, _u), p in self.state.items():
+                alive[t] = alive.get(t, 0.0) + p
+            self.rounds.append(_Round(alive, ends))
+        return self.rounds[k]
 
 
 @functools.lru_cache(maxsize=4096)
-def _paths(rules: Ruleset, seats: int, start: int, used: bool) -> Path:
-    """One player's future from a total of ``start``: for every round k ahead, the chance to
-    be still short of the end with each total (``alive``), and to end the match in round k
-    with each total (``ends``), both given that nobody ended it before."""
-    dist = _distribution(rules, seats)
-    alive: dict[tuple[int, bool], float] = {(start, used): 1.0}
-    out = []
-    for _ in range(MAX_ROUNDS_AHEAD):
-        nxt: dict[tuple[int, bool], float] = {}
-        ends: dict[int, float] = {}
-        for (total, was_used), p in alive.items():
-            for x, q in dist:
-                t, u, over = _after_one(rules, total + x, was_used)
-                if over:
-                    ends[t] = ends.get(t, 0.0) + p * q
-                else:
-                    nxt[(t, u)] = nxt.get((t, u), 0.0) + p * q
-        alive = {k: v for k, v in nxt.items() if v > NEGLIGIBLE}
-        by_total: dict[int, float] = {}
-        for (t, _u), p in alive.items():
-            by_total[t] = by_total.get(t, 0.0) + p
-        out.append((by_total, ends))
-        if not alive:
-            break
-    return tuple(out)
-
-
-class _Tail:
-    """P(total >= t) of one distribution, by binary search over its sorted totals."""
-
-    def __init__(self, *dists: dict[int, float]) -> None:
-        merged: dict[int, float] = {}
-        for dist in dists:
-            for t, p in dist.items():
-                merged[t] = merged.get(t, 0.0) + p
-        self.keys = sorted(merged)
-        self.suffix = [0.0] * (len(self.keys) + 1)
-        for i in range(len(self.keys) - 1, -1, -1):
-            self.suffix[i] = self.suffix[i + 1] + merged[self.keys[i]]
-
-    def at_least(self, value: int) -> float:
-        return self.suffix[bisect.bisect_left(self.keys, value)]
+def _path(rules: Ruleset, seats: int, start: int, used: bool) -> _Path:
+    return _Path(rules, seats, start, used)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -156,27 +175,25 @@ def win_chance(rules: Ruleset, seats: int, totals: tuple[int, ...],
                reset_used: tuple[bool, ...], me: int) -> float:
     """``me``'s chance to win a match that goes on from these totals (the active seats'
     ``totals``, ``me`` an index into them), by the module's model."""
-    paths = [_paths(rules, seats, t, u) for t, u in zip(totals, reset_used, strict=True)]
-    horizon = min(len(p) for p in paths)
+    paths = [_path(rules, seats, t, u) for t, u in zip(totals, reset_used, strict=True)]
     win = 0.0
-    for k in range(horizon):
-        mine_alive, mine_ends = paths[me][k]
-        others = [paths[o][k] for o in range(len(paths)) if o != me]
-        every_tail = [_Tail(alive, ends) for alive, ends in others]
-        alive_tail = [_Tail(alive) for alive, _ends in others]
+    tail = _Round.tail
+    for k in range(MAX_ROUNDS_AHEAD):
+        rounds = [p.round(k) for p in paths]
+        mine = rounds[me]
+        others = [r for i, r in enumerate(rounds) if i != me]
         # the match ends in round k with me lowest: everybody's state at k with me lowest,
         # minus the same where nobody ended the match
-        every: dict[int, float] = dict(mine_alive)
-        for t, p in mine_ends.items():
-            every[t] = every.get(t, 0.0) + p
-        for t, p in every.items():
-            for tail in every_tail:
-                p *= tail.at_least(t)
-            win += p
-        for t, p in mine_alive.items():
-            for tail in alive_tail:
-                p *= tail.at_least(t)
-            win -= p
+        for states, every in ((mine.alive, True), (mine.ends, True), (mine.alive, False)):
+            sign = 1.0 if every else -1.0
+            for t, p in states.items():
+                for o in others:
+                    p *= tail(o.every_tail if every else o.alive_tail, o.low, t)
+                    if p == 0.0:
+                        break
+                win += sign * p
+        if any(not r.alive for r in rounds):
+            break   # somebody ended the match for sure by round k
     return min(1.0, max(0.0, win))
 
 

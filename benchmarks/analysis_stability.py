@@ -1,0 +1,93 @@
+"""Do ``cabo-log analyse``'s verdicts move with the seed? Seed 1 against seed 2 over a corpus.
+
+    .venv/bin/python benchmarks/analysis_stability.py                      # 4 games, edition1
+    .venv/bin/python benchmarks/analysis_stability.py --games 10 --ruleset golf --players 2
+
+Each of ``--games`` simulated matches (greedy bots, game seeds from ``--seed``) is analysed
+at the default settings twice, with analysis seeds 1 and 2. Reported, over all decisions:
+the share with the same verdict in both runs (``??``, ``?``, ``?!``, none, or "unclear"), the
+same share among the decisions marked (or unclear) in either run, the largest and the mean
+difference of a player's accuracy in a game between the two runs, how many decisions were
+exact, judged by the match, unclear; and the wall and CPU time per run (the reference, in the
+same run: simulating the corpus once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cabo_log.analysis.analyse import GameAnalysis, analyse_bytes  # noqa: E402
+from cabo_log.analysis.evaluate import Settings, View  # noqa: E402
+from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
+
+
+def cpu() -> float:
+    """CPU seconds of this process and its finished workers."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--ruleset", default="edition1")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the simulated games")
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--rollouts", type=int, default=Settings().rollouts)
+    args = parser.parse_args()
+    started = time.process_time()
+    games = [simulate(args.ruleset, players=args.players, seed=game_seed(args.seed, i))
+             for i in range(args.games)]
+    reference = time.process_time() - started
+    runs: dict[int, list[GameAnalysis]] = {}
+    walls: dict[int, float] = {}
+    cpus: dict[int, float] = {}
+    for seed in (1, 2):
+        wall, before = time.perf_counter(), cpu()
+        runs[seed] = [analyse_bytes(g.lines(), settings=Settings(args.rollouts, seed),
+                                    jobs=args.jobs) for g in games]
+        walls[seed], cpus[seed] = time.perf_counter() - wall, cpu() - before
+    same = either = either_same = total = exact = match = unclear = 0
+    acc_diffs: list[float] = []
+    for a, b in zip(runs[1], runs[2], strict=True):
+        for x, y in zip(a.decisions, b.decisions, strict=True):
+            assert x.seq == y.seq
+            total += 1
+            same += x.verdict == y.verdict
+            if x.verdict or y.verdict:
+                either += 1
+                either_same += x.verdict == y.verdict
+            exact += x.exact
+            match += x.view is View.MATCH
+            unclear += x.unclear + y.unclear
+        for p, acc in a.accuracy().items():
+            other = b.accuracy()[p]
+            if acc is not None and other is not None:
+                acc_diffs.append(abs(acc - other))
+    events = sum(len(g.events) for g in games)
+    print(f"corpus: {args.games} {args.ruleset} matches, {args.players} players, {events} "
+          f"events, {total} decisions; simulating it once took {reference:.2f} CPU s "
+          "(reference)")
+    print(f"same verdict, seed 1 and seed 2: {100 * same / total:.1f} % of {total} decisions; "
+          f"{100 * either_same / max(1, either):.1f} % of the {either} marked or unclear in "
+          "either run")
+    print(f"accuracy difference per player and game: mean {sum(acc_diffs) / len(acc_diffs):.2f}"
+          f", largest {max(acc_diffs):.2f} points ({len(acc_diffs)} players x games)")
+    print(f"exact {exact}, judged by the match {match}, unclear {unclear} (both runs) "
+          f"of {total}")
+    for seed in (1, 2):
+        print(f"seed {seed}: {walls[seed]:.1f} s wall, {cpus[seed]:.1f} CPU s "
+              f"({cpus[seed] / reference:.0f}x the reference), "
+              f"{walls[seed] / args.games:.1f} s per match")
+
+
+if __name__ == "__main__":
+    main()
