@@ -16,9 +16,11 @@ from cabo_log.analysis.analyse import DecisionResult, summarise
 from cabo_log.analysis.decisions import read_decisions
 from cabo_log.analysis.evaluate import Settings, View, evaluate
 from cabo_log.analysis.exact import exact_values
-from cabo_log.analysis.marks import Mark
+from cabo_log.analysis.marks import Mark, decided, interval
+from cabo_log.analysis.match import after_round, win_chance
 from cabo_log.log.builder import LogBuilder
 from engine.cards import value_table
+from engine.rulesets import EDITION1, EDITION2
 
 SEEDS = (1, 2, 3)
 
@@ -164,3 +166,30 @@ def test_exact_values_match_a_count_over_every_hand() -> None:
         assert value[0] == pytest.approx(expected(by_text[text]), abs=1e-9), text
         seen += 1
     assert seen == 5
+
+
+def test_a_verdict_is_decided_only_inside_one_band() -> None:
+    assert decided(13.0, 0.0)                       # exact
+    assert decided(8.0, 0.5, 32)                    # 7.0 to 9.0: a blunder either way
+    assert not decided(8.0, 2.0, 32)                # 3.9 to 12.1: a mistake or a blunder
+    assert decided(0.2, 0.3, 16)                    # 0 to 0.8: no mark either way
+    assert not decided(13.0, 0.0, 4)                # a sampled mark needs 8 worlds
+    assert decided(0.0, 0.0, 4)                     # ... no mark does not
+    assert interval(2.0, 1.0, 4)[1] == pytest.approx(2.0 + 3.18)   # Student's t, 3 df
+
+
+def test_the_match_model_reads_the_ruleset() -> None:
+    # exactly 100 resets to 50 in edition1, every time; in edition2 once, then it ends
+    assert after_round(EDITION1, [90, 48], [True, False], {0: 10, 1: 0}) == \
+        ([50, 48], [True, False], False)
+    assert after_round(EDITION2, [90, 48], [True, False], {0: 10, 1: 0}) == \
+        ([100, 48], [True, False], True)
+    assert after_round(EDITION2, [90, 48], [False, False], {0: 11, 1: 0})[2]
+    # equal totals: equal chances (a shared win counts for each: the sum is at least 1)
+    a = win_chance(EDITION1, 2, (60, 60), (False, False), 0)
+    b = win_chance(EDITION1, 2, (60, 60), (False, False), 1)
+    assert a == pytest.approx(b) and 1.0 <= a + b < 1.2
+    # fewer points, better chances; 3 players share them out
+    assert win_chance(EDITION1, 2, (40, 60), (False, False), 0) > a
+    three = [win_chance(EDITION1, 3, (70, 70, 70), (False,) * 3, k) for k in range(3)]
+    assert three[0] == pytest.approx(three[2]) and 1.0 <= sum(three) < 1.2
