@@ -13,11 +13,12 @@ turn), each option's value is a finite sum over the ways the unseen cards can li
 cards the player could not see re-dealt) is the same for every option, and so is its random
 stream (common random numbers): the *differences* between options are much less noisy than
 the means. Every option is played in the first ``rollouts`` worlds; then, while the verdict
-is not decided at 95 % (``marks.decided``) and the budget allows, the number of worlds
-doubles for the chosen move and every option that could still be the best (not clearly worse
-than the best so far). A decision whose budget runs out undecided is *unclear* if its loss
-would be marked, and unmarked if not. Ties are
-never broken by the order of the options: a tie with the chosen move is no loss.
+is not decided at 95 % (``marks.decided``) and the budget allows (8 x ``rollouts`` worlds,
+more where the rollouts are short: ``Settings.most_for``), the number of worlds doubles
+for the chosen move and every option that could still be the best (not clearly worse than the
+best so far). A decision whose budget runs out undecided is *unclear* if its loss would be
+marked, and unmarked if not. Ties are never broken by the order of the options: a tie with
+the chosen move is no loss.
 
 Everything depends only on the decision, the settings and the seed, never on which process
 runs it.
@@ -42,7 +43,9 @@ from engine.worlds import fork, sample_world
 
 DEFAULT_ROLLOUTS = 4    # worlds every option is played in first
 MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds
-BUDGET_FACTOR = 8       # by default an option gets at most 8 x rollouts worlds (32)
+BUDGET_FACTOR = 8       # by default an option gets at most 8 x rollouts worlds (32) ...
+SHORT_FACTOR = 64       # ... and up to 64 x where the rollouts are short (the round's end)
+REFERENCE_EVENTS = 30   # events of a typical rollout: shorter ones buy more worlds
 
 
 class View(StrEnum):
@@ -64,6 +67,18 @@ class Settings:
     @property
     def most(self) -> int:
         return max(self.rollouts, self.budget or self.rollouts * BUDGET_FACTOR)
+
+    def most_for(self, events: float) -> int:
+        """The most worlds an option gets when a rollout takes ``events`` events on average:
+        the default budget buys more worlds where rollouts are short, as many as the same
+        number of events would (counted, not timed: the same on every machine)."""
+        if self.budget or events <= 0:
+            return self.most
+        worlds = self.most
+        while worlds < self.rollouts * SHORT_FACTOR and \
+                2 * worlds * events <= self.most * REFERENCE_EVENTS:
+            worlds *= 2
+        return worlds
 
 
 @dataclass
@@ -221,17 +236,18 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
     n = min(settings.rollouts, settings.most)
     for r in results:
         run(r, n)
+    most = settings.most_for(run.events / max(1, run.rollouts))
     while True:
         best = best_of(results, chosen, view)
         ev = Evaluation(decision, results, chosen, best, view)
         if ev.exact or decided(ev.loss, ev.stderr, ev.paired_worlds):
             return ev
-        if n >= settings.most:
+        if n >= most:
             # out of budget: a loss that would be marked is unclear; one that would not, is
             # not marked (there is no mark to withdraw)
             ev.unclear = band(ev.loss) is not None
             return ev
-        n = min(2 * n, settings.most)
+        n = min(2 * n, most)
         for r in results:
             if r is chosen or r is best or _could_be_best(r, best, view):
                 run(r, n)
@@ -266,6 +282,7 @@ class _Runner:
         self.worlds: list[GameState] = []
         self.seeds: list[int] = []
         self.cache = MoveCache()
+        self.events = self.rollouts = 0     # engine events the rollouts played, and how many
 
     def world(self, k: int) -> tuple[GameState, int]:
         d = self.decision
@@ -281,6 +298,8 @@ class _Runner:
         for k in range(len(result.points), stop):
             world, seed = self.world(k)
             table = play_out(world, result.move, self.player, self.policy, seed, self.cache)
+            self.events += table.g.events - world.events
+            self.rollouts += 1
             result.points.append(float(table.g.rounds[-1].points[self.player]))
             if self.view is View.MATCH:
                 result.wins.append(match_win(table.g, self.player))
