@@ -58,11 +58,11 @@ def test_keeping_a_13_over_a_known_0_is_a_blunder() -> None:
 
 def test_same_seed_same_output_for_any_jobs() -> None:
     data = must_fail_log().to_bytes()
-    one = analyse_bytes(data, settings=Settings(rollouts=4, seed=5), jobs=1).as_json()
-    two = analyse_bytes(data, settings=Settings(rollouts=4, seed=5), jobs=2).as_json()
-    again = analyse_bytes(data, settings=Settings(rollouts=4, seed=5), jobs=1).as_json()
+    one = analyse_bytes(data, settings=Settings(rollouts=4, seed=5, budget=8), jobs=1).as_json()
+    two = analyse_bytes(data, settings=Settings(rollouts=4, seed=5, budget=8), jobs=2).as_json()
+    again = analyse_bytes(data, settings=Settings(rollouts=4, seed=5, budget=8), jobs=1).as_json()
     assert json.dumps(one) == json.dumps(two) == json.dumps(again)
-    other = analyse_bytes(data, settings=Settings(rollouts=4, seed=6), jobs=1).as_json()
+    other = analyse_bytes(data, settings=Settings(rollouts=4, seed=6, budget=8), jobs=1).as_json()
     assert [d["options"] for d in other["decisions"]] != \
         [d["options"] for d in one["decisions"]]
 
