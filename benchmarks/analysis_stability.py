@@ -15,7 +15,6 @@ same run: simulating the corpus once).
 from __future__ import annotations
 
 import argparse
-import resource
 import sys
 import time
 from pathlib import Path
@@ -28,10 +27,9 @@ from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
 
 
 def cpu() -> float:
-    """CPU seconds of this process and its finished workers."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    """CPU seconds of this process (the workers are the forkserver's children, not ours:
+    with ``--jobs 1`` this is the whole analysis)."""
+    return time.process_time()
 
 
 def main() -> None:
@@ -55,7 +53,7 @@ def main() -> None:
         runs[seed] = [analyse_bytes(g.lines(), settings=Settings(args.rollouts, seed),
                                     jobs=args.jobs) for g in games]
         walls[seed], cpus[seed] = time.perf_counter() - wall, cpu() - before
-    same = either = either_same = total = exact = match = unclear = 0
+    same = either = either_same = total = exact = match = unclear = opposite = 0
     acc_diffs: list[float] = []
     for a, b in zip(runs[1], runs[2], strict=True):
         for x, y in zip(a.decisions, b.decisions, strict=True):
@@ -65,6 +63,7 @@ def main() -> None:
             if x.verdict or y.verdict:
                 either += 1
                 either_same += x.verdict == y.verdict
+                opposite += not x.verdict or not y.verdict
             exact += x.exact
             match += x.view is View.MATCH
             unclear += x.unclear + y.unclear
@@ -78,14 +77,15 @@ def main() -> None:
           "(reference)")
     print(f"same verdict, seed 1 and seed 2: {100 * same / total:.1f} % of {total} decisions; "
           f"{100 * either_same / max(1, either):.1f} % of the {either} marked or unclear in "
-          "either run")
+          f"either run; {opposite} marked or unclear in one run and not in the other")
     print(f"accuracy difference per player and game: mean {sum(acc_diffs) / len(acc_diffs):.2f}"
           f", largest {max(acc_diffs):.2f} points ({len(acc_diffs)} players x games)")
     print(f"exact {exact}, judged by the match {match}, unclear {unclear} (both runs) "
           f"of {total}")
     for seed in (1, 2):
-        print(f"seed {seed}: {walls[seed]:.1f} s wall, {cpus[seed]:.1f} CPU s "
-              f"({cpus[seed] / reference:.0f}x the reference), "
+        used = (f"{cpus[seed]:.1f} CPU s ({cpus[seed] / reference:.0f}x the reference)"
+                if args.jobs == 1 else "CPU in the workers (use --jobs 1 to count it)")
+        print(f"seed {seed}: {walls[seed]:.1f} s wall, {used}, "
               f"{walls[seed] / args.games:.1f} s per match")
 
 

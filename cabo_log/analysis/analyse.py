@@ -67,7 +67,8 @@ class DecisionResult:
     options: list[OptionValue] = field(default_factory=list)
     view: View = View.ROUND   # judged by round points or by the match
     exact: bool = False       # enumerated, not sampled
-    unclear: bool = False     # the budget ran out before the verdict was decided at 95 %
+    unclear: bool = False     # a sure loss, but the budget ran out before its mark was decided
+    sure_loss: float = 0.0    # the low end of the loss's 95 % interval (accuracy counts it)
     worlds: int = 0           # worlds the chosen move was played in (0: exact)
     round_loss: float = 0.0   # round points given away against the best by points
     match_loss: float | None = None      # match-winning chance given away, percent
@@ -89,7 +90,8 @@ class DecisionResult:
                 "mark": None if self.mark is None else str(self.mark),
                 "implicit": self.implicit, "must_fail": self.must_fail,
                 "view": str(self.view), "exact": self.exact, "unclear": self.unclear,
-                "worlds": self.worlds, "round_loss": round(self.round_loss, 2),
+                "worlds": self.worlds, "sure_loss": round(self.sure_loss, 2),
+                "round_loss": round(self.round_loss, 2),
                 "match_loss": _round(self.match_loss), "match_win": _round(self.match_win),
                 "best_match_win": _round(self.best_match_win),
                 "options": [o.as_json() for o in self.options]}
@@ -134,7 +136,7 @@ class GameAnalysis:
     def accuracy(self) -> dict[str, float | None]:
         out: dict[str, float | None] = {}
         for p in self.players:
-            acc = game_accuracy([d.loss for d in self.decisions
+            acc = game_accuracy([d.sure_loss for d in self.decisions
                                  if d.player == p and not d.forced])
             out[p] = None if acc is None else round(acc, 1)
         return out
@@ -143,9 +145,9 @@ class GameAnalysis:
         return [d for d in self.decisions if d.mark is not None]
 
     def shown(self) -> list[DecisionResult]:
-        """The text report's lines: marked decisions, and unclear ones that look marked."""
+        """The text report's lines: marked decisions, and unclear ones (a sure loss)."""
         return [d for d in self.decisions
-                if d.mark is not None or (d.unclear and band(d.loss) is not None)]
+                if d.mark is not None or d.unclear]
 
     def as_json(self) -> dict[str, Any]:
         return {"game_id": self.game_id, "file": self.file, "ruleset": self.ruleset,
@@ -216,9 +218,10 @@ def summarise(ev: Evaluation) -> DecisionResult:
         chosen=d.chosen, chosen_text=past(d.chosen, g), best=ev.best.move,
         best_text=infinitive(ev.best.move, g),
         expected=ev.chosen.mean if ev.chosen.evaluated else None, loss=loss, stderr=stderr,
-        mark=None if forced or unclear else band(loss), forced=forced,
+        mark=band(loss) if not forced and ev.settled else None, forced=forced,
         implicit=d.implicit, must_fail=must_fail(d.chosen, g), options=options,
         view=ev.view, exact=ev.exact, unclear=unclear, worlds=ev.worlds,
+        sure_loss=0.0 if forced else ev.sure_loss,
         round_loss=0.0 if forced else ev.round_loss,
         match_loss=None if forced else ev.match_loss, match_win=_percent(ev.chosen.win),
         best_match_win=_percent(ev.best.win))

@@ -16,9 +16,9 @@ the means. Every option is played in the first ``rollouts`` worlds; then, while 
 is not decided at 95 % (``marks.decided``) and the budget allows (8 x ``rollouts`` worlds,
 more where the rollouts are short: ``Settings.most_for``), the number of worlds doubles
 for the chosen move and every option that could still be the best (not clearly worse than the
-best so far). A decision whose budget runs out undecided is *unclear* if its loss would be
-marked, and unmarked if not. Ties are never broken by the order of the options: a tie with
-the chosen move is no loss.
+best so far). A decision whose budget runs out undecided is *unclear* where its loss is sure
+to be marked (the low end of its interval is), and unmarked otherwise. Ties are never broken
+by the order of the options: a tie with the chosen move is no loss.
 
 Everything depends only on the decision, the settings and the seed, never on which process
 runs it.
@@ -34,7 +34,7 @@ from enum import StrEnum
 
 from cabo_log.analysis.decisions import Decision, option_key
 from cabo_log.analysis.exact import Memo, exact_plan
-from cabo_log.analysis.marks import POINTS_PER_PERCENT, band, decided, t975
+from cabo_log.analysis.marks import POINTS_PER_PERCENT, band, decided, interval, t975
 from cabo_log.analysis.match import at_stake, match_win
 from cabo_log.analysis.movecache import MoveCache
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table
@@ -178,6 +178,19 @@ class Evaluation:
         return self.loss / POINTS_PER_PERCENT
 
     @property
+    def settled(self) -> bool:
+        """Whether the verdict is decided at 95 % (``marks.decided``); exact ones always."""
+        return self.exact or decided(self.loss, self.stderr, self.paired_worlds)
+
+    @property
+    def sure_loss(self) -> float:
+        """What the chosen move gave away for sure: the low end of the loss's 95 % interval
+        (the loss itself when exact)."""
+        if self.exact:
+            return self.loss
+        return interval(self.loss, self.stderr, self.paired_worlds)[0]
+
+    @property
     def paired_worlds(self) -> int:
         """Worlds the loss is paired over (0: exact, or no loss)."""
         if self.exact or self.chosen is self.best:
@@ -240,12 +253,12 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
     while True:
         best = best_of(results, chosen, view)
         ev = Evaluation(decision, results, chosen, best, view)
-        if ev.exact or decided(ev.loss, ev.stderr, ev.paired_worlds):
+        if ev.settled:
             return ev
         if n >= most:
-            # out of budget: a loss that would be marked is unclear; one that would not, is
-            # not marked (there is no mark to withdraw)
-            ev.unclear = band(ev.loss) is not None
+            # out of budget: a loss sure to be marked, of a size not yet decided, is unclear;
+            # any other is not marked (nothing is sure)
+            ev.unclear = band(ev.sure_loss) is not None
             return ev
         n = min(2 * n, most)
         for r in results:

@@ -115,7 +115,7 @@ def decision_rows(result: GameAnalysis) -> list[dict[str, Any]]:
             "best_text": d.best_text, "options": len(d.options), "expected": d.expected,
             "best_expected": best, "loss": d.loss, "stderr": d.stderr,
             "mark": None if d.mark is None else str(d.mark),
-            "accuracy": accuracy_of(d.loss), "implicit": d.implicit,
+            "accuracy": accuracy_of(d.sure_loss), "implicit": d.implicit,
             "must_fail": d.must_fail})
     return rows
 
