@@ -34,7 +34,13 @@ from enum import StrEnum
 
 from cabo_log.analysis.decisions import Decision, option_key
 from cabo_log.analysis.exact import Memo, exact_plan
-from cabo_log.analysis.marks import POINTS_PER_PERCENT, band, decided, interval, t975
+from cabo_log.analysis.marks import (
+    CONFIDENCE_Z,
+    POINTS_PER_PERCENT,
+    band,
+    decided,
+    interval,
+)
 from cabo_log.analysis.match import at_stake, match_win
 from cabo_log.analysis.movecache import MoveCache
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table
@@ -267,9 +273,11 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
 
 
 def _could_be_best(r: OptionResult, best: OptionResult, view: View) -> bool:
-    """Not clearly worse than the best so far (within its 95 % interval)."""
+    """Not clearly worse than the best so far (within 1.96 standard errors of its paired
+    difference: a screen, not a verdict; it is asked again at every doubling, against
+    whichever option is then the best)."""
     mean, se = paired(r.costs(view), best.costs(view))
-    return mean - t975(min(len(r.points), len(best.points))) * se <= 0.0
+    return mean - CONFIDENCE_Z * se <= 0.0
 
 
 def _exact(decision: Decision, results: list[OptionResult], view: View) -> bool:
