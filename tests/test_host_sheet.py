@@ -35,7 +35,7 @@ def new_host(directory: Path, db: Path | None = None) -> Host:
 def open_sheet(client: TestClient, ruleset: str, players: list[str],
                **extra: str) -> tuple[str, str]:
     """Open a sheet through the index's form: its id and the key of its link."""
-    form = {"ruleset": ruleset, **{f"player{i}": p for i, p in enumerate(players)}, **extra}
+    form = {"sheet_ruleset": ruleset, **{f"player{i}": p for i, p in enumerate(players)}, **extra}
     done = client.post("/sheets", data=form, follow_redirects=False)
     assert done.status_code == 303, done.text
     found = re.fullmatch(r"/s/([\w-]+)\?key=([\w-]+)&new=1#link", done.headers["location"])
@@ -195,14 +195,14 @@ def test_names_are_text_and_bad_sheets_are_refused_in_words(host: Host) -> None:
         sheet, key = open_sheet(client, "edition1", ["<b>ana</b>", "bo&"])
         for text in (client.get("/").text, client.get(f"/s/{sheet}?key={key}").text):
             assert "<b>ana</b>" not in text and "&lt;b&gt;ana&lt;/b&gt;" in text
-        refused = [({"ruleset": "edition1", "player0": "solo"}, "edition1 is for 2 to 5 players"),
-                   ({"ruleset": "edition1", "player0": "a", "player1": "a"}, "same name"),
-                   ({"ruleset": "poker", "player0": "a", "player1": "b"}, "unknown ruleset"),
-                   ({"house": "[1]", "player0": "a", "player1": "b"}, "a JSON object")]
+        refused = [({"sheet_ruleset": "edition1", "player0": "solo"}, "edition1 is for 2 to 5 players"),
+                   ({"sheet_ruleset": "edition1", "player0": "a", "player1": "a"}, "same name"),
+                   ({"sheet_ruleset": "poker", "player0": "a", "player1": "b"}, "unknown ruleset"),
+                   ({"sheet_house": "[1]", "player0": "a", "player1": "b"}, "a JSON object")]
         for form, why in refused:
             done = client.post("/sheets", data=form)
             assert done.status_code == 400 and why in html.unescape(done.text), why
-        house = client.post("/sheets", data={"house": '{"base": "edition2", "caller_penalty": '
+        house = client.post("/sheets", data={"sheet_house": '{"base": "edition2", "caller_penalty": '
                                              '7, "name": "ours"}', "player0": "a",
                                              "player1": "b"}, follow_redirects=False)
         assert house.status_code == 303
@@ -284,3 +284,42 @@ def test_a_finished_sheet_is_loaded_into_the_database(tmp_path: Path) -> None:
                              "order by round, player").fetchall()
     assert points == [(n, p, BY_HAND[n - 1][i][0]) for n in range(1, 5)
                       for i, p in enumerate(["ana", "bruno"])]
+
+
+def test_the_command_answers_the_names_allowed(tmp_path: Path) -> None:
+    """``host --allow-host NAME``: requests addressed to NAME are answered, others refused;
+    the sheets in --dir are resumed and said so."""
+    import http.client
+    import socket
+    import subprocess
+    import sys
+
+    host = new_host(tmp_path)
+    with TestClient(create_app(host), base_url=BASE) as client:
+        open_sheet(client, "edition1", ["ana", "bruno"])
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "cabo_log", "host", "--dir", str(tmp_path),
+                             "--port", str(port), "--allow-host", "cabo.lan"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 60
+        answers = {}
+        while not answers:
+            assert proc.poll() is None and time.monotonic() < end, "the host did not start"
+            try:
+                for name in ("cabo.lan", "other.lan", "127.0.0.1"):
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                    conn.request("GET", "/", headers={"Host": f"{name}:{port}"})
+                    answers[name] = conn.getresponse().status
+                    conn.close()
+            except OSError:
+                answers = {}
+                time.sleep(0.1)
+        assert answers == {"cabo.lan": 200, "other.lan": 400, "127.0.0.1": 200}
+    finally:
+        proc.terminate()
+        out, err = proc.communicate(timeout=30)
+    assert "resumed 1 score sheet(s) in progress" in out
+    assert "Traceback" not in err

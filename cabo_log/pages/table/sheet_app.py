@@ -53,13 +53,13 @@ async def read_form(request: Request) -> dict[str, str] | None:
 def read_sheet_form(form: dict[str, str]) -> tuple[str | dict[str, Any], dict[str, Any],
                                                     list[str]]:
     """The index's form that opens a sheet: ruleset (or house rules), two decks, names."""
-    ruleset: str | dict[str, Any] = form.get("ruleset", "edition1")
-    house = form.get("house", "").strip()
+    ruleset: str | dict[str, Any] = form.get("sheet_ruleset", "edition1")
+    house = form.get("sheet_house", "").strip()
     if house:
         ruleset = house_rules(house)
     elif ruleset not in BUILTINS:
         raise OpenError(f"unknown ruleset {ruleset!r}")
-    options: dict[str, Any] = {"decks": 2} if form.get("decks") == "2" else {}
+    options: dict[str, Any] = {"decks": 2} if form.get("sheet_decks") == "2" else {}
     names = [form.get(f"player{i}", "").strip() for i in range(MAX_PLAYERS)]
     return ruleset, options, [n for n in names if n]
 
