@@ -20,7 +20,7 @@ from cabo_log.log.replay import replay_file
 from cabo_log.pages.table.app import create_app
 from cabo_log.pages.table.clock import Timing
 from cabo_log.pages.table.host import Host, HostSettings
-from cabo_log.pages.table.sheet import key_file
+from cabo_log.pages.table.sheet import NOBODY, key_file
 
 BASE = "http://127.0.0.1:8000"     # the guard answers only to the address served
 CELL = re.compile(r"<b>(-?\d+)</b><small>(-?\d+)(\*?)</small>")
@@ -138,7 +138,7 @@ def test_refused_rounds_change_nothing_and_say_why(host: Host) -> None:
             (2, "ana", ["13 13 1 1", "13 2 3 4"],
              "round 2 shows 3 x 13, but the edition1 deck holds 2"),
             (2, None, ["1 2", "3 4"], "choose who called Cabo"),
-            (2, "-", ["1 2", "3 4"], "in edition1 a round ends only after a Cabo call"),
+            (2, NOBODY, ["1 2", "3 4"], "in edition1 a round ends only after a Cabo call"),
             (2, "zoe", ["1 2", "3 4"], "zoe does not play in round 2"),
             (2, "ana", ["1 2", ""], "type bruno&#39;s cards, or - for a row with no cards"),
             (1, *ROUNDS[0], "this form was for round 1, but the sheet is at round 2"),
@@ -178,7 +178,7 @@ def test_a_key_opens_its_own_sheet_only(host: Host) -> None:
         assert scores.status_code == 200 and "cards0" not in scores.text
         assert "entering rounds needs the sheet" in scores.text
         assert "nobody (the draw pile ran out)" in client.get(f"/s/{two}?key={key_two}").text
-        assert enter(client, two, key_two, 1, "-", ["1 2", "3 4"]).status_code == 303  # type: ignore[attr-defined]
+        assert enter(client, two, key_two, 1, NOBODY, ["1 2", "3 4"]).status_code == 303  # type: ignore[attr-defined]
         assert client.get("/s/nope").status_code == 404
         index = client.get("/").text
         assert f'href="/s/{one}"' in index and f'href="/s/{two}"' in index
@@ -195,18 +195,21 @@ def test_names_are_text_and_bad_sheets_are_refused_in_words(host: Host) -> None:
         sheet, key = open_sheet(client, "edition1", ["<b>ana</b>", "bo&"])
         for text in (client.get("/").text, client.get(f"/s/{sheet}?key={key}").text):
             assert "<b>ana</b>" not in text and "&lt;b&gt;ana&lt;/b&gt;" in text
-        refused = [({"sheet_ruleset": "edition1", "player0": "solo"}, "edition1 is for 2 to 5 players"),
+        two = {"player0": "a", "player1": "b"}
+        refused = [({"sheet_ruleset": "edition1", "player0": "solo"},
+                    "edition1 is for 2 to 5 players"),
                    ({"sheet_ruleset": "edition1", "player0": "a", "player1": "a"}, "same name"),
-                   ({"sheet_ruleset": "poker", "player0": "a", "player1": "b"}, "unknown ruleset"),
-                   ({"sheet_house": "[1]", "player0": "a", "player1": "b"}, "a JSON object")]
+                   ({"sheet_ruleset": "poker", **two}, "unknown ruleset"),
+                   ({"sheet_house": "[1]", **two}, "a JSON object")]
         for form, why in refused:
             done = client.post("/sheets", data=form)
             assert done.status_code == 400 and why in html.unescape(done.text), why
-        house = client.post("/sheets", data={"sheet_house": '{"base": "edition2", "caller_penalty": '
-                                             '7, "name": "ours"}', "player0": "a",
-                                             "player1": "b"}, follow_redirects=False)
+        rules = '{"base": "edition2", "caller_penalty": 7, "name": "ours"}'
+        house = client.post("/sheets", data={"sheet_house": rules, **two},
+                            follow_redirects=False)
         assert house.status_code == 303
     assert len(host.sheets) == 2
+    assert sorted(s.state.rules.caller_penalty for s in host.sheets.values()) == [5, 7]
 
 
 def test_golf_kings_count_by_the_value_typed(host: Host) -> None:

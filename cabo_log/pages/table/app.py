@@ -169,7 +169,7 @@ class TableApp:
         """The tables and score sheets, and the forms that open them (with why the last
         one was refused, and what was typed into it)."""
         tables = [t.summary() for t in self.host.tables.values()]
-        sheets = [s.summary() for s in self.host.sheets.values()]
+        sheets = [s.summary() for s in list(self.host.sheets.values())]  # (opened in threads)
         return self.html("index.html", 400 if problem or sheet_problem else 200,
                          tables=tables, sheets=sheets,
                          rulesets=[(r.name, r.description, r.forfeits)

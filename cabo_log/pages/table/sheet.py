@@ -40,7 +40,9 @@ from cabo_log.pages.table.seats import digest, new_token, read_private, write_pr
 from engine import CaboLogError, GameState
 
 SHEET_FIELD = "sheet"          # the header's mark: {"by": "cabo-log host"}
-NOBODY = "-"                   # the form's value for "nobody called: the draw pile ran out"
+# the form's value for "nobody called: the draw pile ran out"; longer than any name the host
+# takes (24 characters), so no player can be mistaken for it
+NOBODY = "(nobody: the draw pile ran out)"
 
 
 class Refused(ValueError):
