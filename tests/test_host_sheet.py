@@ -326,3 +326,20 @@ def test_the_command_answers_the_names_allowed(tmp_path: Path) -> None:
         out, err = proc.communicate(timeout=30)
     assert "resumed 1 score sheet(s) in progress" in out
     assert "Traceback" not in err
+
+
+def test_a_full_host_makes_room_with_a_finished_sheet(tmp_path: Path) -> None:
+    from cabo_log.pages.table.host import OpenError
+
+    host = Host(HostSettings(tmp_path, max_sheets=1))
+    first = host.open_sheet("edition1", ["ana", "bruno"]).sheet
+    with pytest.raises(OpenError, match="holds 1 score sheets already"):
+        host.open_sheet("edition1", ["cy", "di"])
+    for number, (caller, cards) in enumerate(ROUNDS, 1):
+        first.enter(number, caller, {"ana": cards[0], "bruno": cards[1]})
+    second = host.open_sheet("edition1", ["cy", "di"]).sheet
+    assert list(host.sheets) == [second.id]
+    assert first.log.fd is None                  # its log closed: its lock released
+    done = replay_file(first.path)
+    assert done.error is None and done.state is not None and done.state.complete
+    host.close()

@@ -183,8 +183,9 @@ class Host:
         if len(self.sheets) >= self.settings.max_sheets:
             for sheet_id, sheet in list(self.sheets.items()):
                 if sheet.state.complete:
-                    sheet.close()
                     del self.sheets[sheet_id]
+                    with sheet.lock:     # a page's call into it finishes first
+                        sheet.close()
                     break
             else:
                 raise OpenError(f"this host holds {self.settings.max_sheets} score sheets "
