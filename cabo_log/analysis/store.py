@@ -1,7 +1,8 @@
 """``load --analyse``: the analysis of every loaded game in the ``decisions`` and ``analyses``
 tables (docs/schema.md), for SQL reports such as ``mistakes``.
 
-Runs after the load, game by game, one transaction each: a game already analysed (a row in
+Runs after the load, game by game, one transaction each, over the games of the files the
+load was given (or every game in the database): a game already analysed (a row in
 ``analyses`` with the file hash it was loaded with) is skipped, so re-running finishes an
 interrupted job. A game whose file was reloaded loses its analysis with its other rows (the
 loader deletes them) and is analysed again; a file changed since the load is left for the
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import json
 import os
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -39,8 +42,14 @@ class StoreSummary:
 
 
 def analyse_database(path: str | os.PathLike[str], settings: Settings, *,
-                     jobs: int | None = None, progress: TextIO | None = None) -> StoreSummary:
-    """Analyse every loaded game that has no analysis yet (see the module docstring)."""
+                     jobs: int | None = None, progress: TextIO | None = None,
+                     games: Callable[[str], bool] | None = None,
+                     on_game: Callable[[GameDone], None] | None = None) -> StoreSummary:
+    """Analyse the loaded games that have no analysis yet (see the module docstring): all of
+    them, or with ``games`` only those loaded from a file it accepts (a test on the absolute
+    paths of the ``files`` table: ``listing.listed_in`` of the paths a load was given).
+    ``progress``: a bar over the games, with its time estimate; ``on_game`` is told of each
+    game as it is done (a line per game where there is no bar)."""
     con = connect(path, read_only=False)
     summary = StoreSummary()
     try:
@@ -51,9 +60,19 @@ def analyse_database(path: str | os.PathLike[str], settings: Settings, *,
             "WHERE g.record = 'full' AND NOT EXISTS "
             "(SELECT 1 FROM analyses a WHERE a.game_id = g.game_id "
             "AND a.file_hash = g.file_hash) ORDER BY g.game_id").fetchall()
-        bar = Progress(len(todo), progress, unit="decisions") if progress is not None else None
+        if games is not None:
+            wanted = {game_id for file, game_id in con.execute(
+                "SELECT path, game_id FROM files WHERE game_id IS NOT NULL").fetchall()
+                if games(file)}
+            todo = [row for row in todo if row[0] in wanted]
+        bar = Progress(len(todo), progress, unit="games", label="analysing") \
+            if progress is not None else None
         for done, (game_id, source, digest) in enumerate(todo, start=1):
-            _one(con, summary, game_id, source, digest, settings, jobs)
+            started = time.perf_counter()
+            analysed = _one(con, summary, game_id, source, digest, settings, jobs)
+            if on_game is not None:
+                on_game(GameDone(done, len(todo), game_id, source, analysed,
+                                 time.perf_counter() - started))
             if bar is not None:
                 bar.update(done)
         if bar is not None:
@@ -63,25 +82,48 @@ def analyse_database(path: str | os.PathLike[str], settings: Settings, *,
     return summary
 
 
+@dataclass(frozen=True)
+class GameDone:
+    """One game of ``analyse_database`` done: the ``number``-th of ``total``; ``result`` is
+    None when it was skipped (``StoreSummary.skipped`` says why)."""
+
+    number: int
+    total: int
+    game_id: str
+    file: str
+    result: GameAnalysis | None
+    seconds: float
+
+    def text(self) -> str:
+        head = f"analysed {self.number}/{self.total}: {self.game_id} ({self.file})"
+        if self.result is None:
+            return f"{head}: skipped"
+        r = self.result
+        marked = len(r.marked())
+        return (f"{head}: {len(r.decisions)} decisions, {marked} marked, "
+                f"{self.seconds:.1f} s")
+
+
 def _one(con: Any, summary: StoreSummary, game_id: str, source: str, digest: str,
-         settings: Settings, jobs: int | None) -> None:
+         settings: Settings, jobs: int | None) -> GameAnalysis | None:
     try:
         with open(source, "rb") as f:
             data = f.read()
     except OSError as exc:
         summary.skipped.append(f"{source}: cannot read it ({exc.strerror or exc})")
-        return
+        return None
     if file_hash(data) != digest:
         summary.skipped.append(f"{source}: changed since it was loaded (load it again)")
-        return
+        return None
     try:
         result = analyse_bytes(data, source, settings=settings, jobs=jobs)
     except CaboLogError as exc:  # pragma: no cover - a loaded game replays
         summary.skipped.append(str(exc))
-        return
+        return None
     write_analysis(con, result, digest)
     summary.games += 1
     summary.decisions += len(result.decisions)
+    return result
 
 
 def write_analysis(con: Any, result: GameAnalysis, digest: str) -> None:
