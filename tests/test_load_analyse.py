@@ -3,10 +3,12 @@ game in the database), with a line per game off a terminal."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import duckdb
+import pytest
 from analysis_logs import final_turn, must_fail_log
 from typer.testing import CliRunner
 
@@ -103,3 +105,35 @@ def test_all_and_rollouts_need_analyse(tmp_path: Path) -> None:
     code, _, err = run("load", str(a), "--db", str(db), "--rollouts", "4")
     assert (code, err.strip()) == (2, "cabo-log: --rollouts needs --analyse")
     assert not db.exists()
+
+
+def test_the_bar_counts_the_games_events_as_their_decisions_are_done(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from cabo_log import progress
+    from cabo_log.analysis.evaluate import Settings
+    from cabo_log.analysis.store import analyse_database
+    from cabo_log.db.listing import listed_in
+    from cabo_log.log.replay import replay_bytes
+
+    monkeypatch.setattr(progress, "FIRST_DRAW", 0.0)   # draw at every update
+    monkeypatch.setattr(progress, "REDRAW", 0.0)
+    a, b = two_folders(tmp_path)
+    db = tmp_path / "x.duckdb"
+    assert run("load", str(a), str(b), "--db", str(db))[0] == 0
+    stream = io.StringIO()
+    analyse_database(db, Settings(rollouts=2), jobs=1, progress=stream,
+                     games=listed_in([b]))
+    events = 0
+    for log in (b / "g2.jsonl", b / "g3.jsonl"):
+        state = replay_bytes(log.read_bytes()).state
+        assert state is not None
+        events += state.events
+    drawn = [re.search(r"(\d+)/(\d+) events", part) for part in stream.getvalue().split("\r")]
+    counts = [(int(m[1]), int(m[2])) for m in drawn if m]
+    assert stream.getvalue().lstrip("\r").startswith("analysing 2 games [")
+    assert {total for _, total in counts} == {events}
+    done = [d for d, _ in counts]
+    assert done == sorted(done) and done[-1] == events
+    assert len(set(done)) > 3   # it moved within the games, not only at their ends

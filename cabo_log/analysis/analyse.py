@@ -130,9 +130,11 @@ def _round(value: float | None) -> float | None:
 
 def analyse_bytes(data: bytes, file: str | None = None, *, settings: Settings | None = None,
                   player: str | None = None, jobs: int | None = 1,
-                  progress: TextIO | None = None) -> GameAnalysis:
+                  progress: TextIO | None = None,
+                  on_decision: Callable[[int, int], None] | None = None) -> GameAnalysis:
     """Analyse one log (its bytes). A bad log raises its located ``CaboLogError``; an unknown
-    ``player`` or policy raises ValueError."""
+    ``player`` or policy raises ValueError. ``progress``: a bar over the decisions on that
+    stream; ``on_decision(done, total)`` is called as decisions are done (a caller's own bar)."""
     settings = settings or Settings()
     record = read_decisions(data, file)
     if player is not None and player not in record.players:
@@ -140,8 +142,14 @@ def analyse_bytes(data: bytes, file: str | None = None, *, settings: Settings | 
     todo = [d for d in record.decisions
             if not d.forced and (player is None or d.player == player)]
     bar = Progress(len(todo), progress, unit="decisions") if progress is not None else None
-    results = run_parallel(_analyse_one, [(d, settings) for d in todo], jobs,
-                           bar.update if bar is not None else None)
+
+    def done(count: int) -> None:
+        if bar is not None:
+            bar.update(count)
+        if on_decision is not None:
+            on_decision(count, len(todo))
+
+    results = run_parallel(_analyse_one, [(d, settings) for d in todo], jobs, done)
     if bar is not None:
         bar.close()
     return GameAnalysis(file, record.game_id, record.ruleset, record.players, settings,

@@ -56,7 +56,7 @@ def analyse_database(path: str | os.PathLike[str], settings: Settings, *,
         ensure_schema(con, path)
         todo = con.execute(
             # a score sheet (record 'tally') has no moves to analyse: left out
-            "SELECT g.game_id, g.source_file, g.file_hash FROM games g "
+            "SELECT g.game_id, g.source_file, g.file_hash, g.events FROM games g "
             "WHERE g.record = 'full' AND NOT EXISTS "
             "(SELECT 1 FROM analyses a WHERE a.game_id = g.game_id "
             "AND a.file_hash = g.file_hash) ORDER BY g.game_id").fetchall()
@@ -65,16 +65,27 @@ def analyse_database(path: str | os.PathLike[str], settings: Settings, *,
                 "SELECT path, game_id FROM files WHERE game_id IS NOT NULL").fetchall()
                 if games(file)}
             todo = [row for row in todo if row[0] in wanted]
-        bar = Progress(len(todo), progress, unit="games", label="analysing") \
+        # the bar counts events, a fair measure of a game's work, so its time estimate holds
+        # however long the games are, and it moves within a game as its decisions are done
+        bar = Progress(sum(row[3] for row in todo), progress, unit="events",
+                       label=f"analysing {len(todo)} game{'s' if len(todo) != 1 else ''}") \
             if progress is not None else None
-        for done, (game_id, source, digest) in enumerate(todo, start=1):
+        before = 0
+        for done, (game_id, source, digest, events) in enumerate(todo, start=1):
             started = time.perf_counter()
-            analysed = _one(con, summary, game_id, source, digest, settings, jobs)
+
+            def within(count: int, total: int, before: int = before, events: int = events
+                       ) -> None:
+                if bar is not None:
+                    bar.update(before + events * count // max(total, 1))
+
+            analysed = _one(con, summary, game_id, source, digest, settings, jobs, within)
+            before += events
             if on_game is not None:
                 on_game(GameDone(done, len(todo), game_id, source, analysed,
                                  time.perf_counter() - started))
             if bar is not None:
-                bar.update(done)
+                bar.update(before)
         if bar is not None:
             bar.close()
     finally:
@@ -105,7 +116,8 @@ class GameDone:
 
 
 def _one(con: Any, summary: StoreSummary, game_id: str, source: str, digest: str,
-         settings: Settings, jobs: int | None) -> GameAnalysis | None:
+         settings: Settings, jobs: int | None,
+         on_decision: Callable[[int, int], None] | None = None) -> GameAnalysis | None:
     try:
         with open(source, "rb") as f:
             data = f.read()
@@ -116,7 +128,8 @@ def _one(con: Any, summary: StoreSummary, game_id: str, source: str, digest: str
         summary.skipped.append(f"{source}: changed since it was loaded (load it again)")
         return None
     try:
-        result = analyse_bytes(data, source, settings=settings, jobs=jobs)
+        result = analyse_bytes(data, source, settings=settings, jobs=jobs,
+                               on_decision=on_decision)
     except CaboLogError as exc:  # pragma: no cover - a loaded game replays
         summary.skipped.append(str(exc))
         return None
