@@ -24,6 +24,7 @@ from cabo_log.db.database import ANALYSIS_SCHEMAS, connect, ensure_schema
 from cabo_log.db.load import file_hash
 from cabo_log.progress import Progress
 from engine import CaboLogError, type_name
+from engine.events import to_dict
 
 
 @dataclass
@@ -48,9 +49,13 @@ def analyse_database(path: str | os.PathLike[str], settings: Settings, *,
         todo = con.execute(
             # a score sheet (record 'tally') has no moves to analyse: left out
             "SELECT g.game_id, g.source_file, g.file_hash FROM games g "
-            "WHERE g.record = 'full' AND NOT EXISTS "
+            "WHERE g.record = 'full' AND (NOT EXISTS "
             "(SELECT 1 FROM analyses a WHERE a.game_id = g.game_id "
-            "AND a.file_hash = g.file_hash) ORDER BY g.game_id").fetchall()
+            "AND a.file_hash = g.file_hash) "
+            # analysed before the options were kept (schema 6): analysed again for them
+            "OR (EXISTS (SELECT 1 FROM decisions d WHERE d.game_id = g.game_id) AND NOT EXISTS "
+            "(SELECT 1 FROM decision_options o WHERE o.game_id = g.game_id))) "
+            "ORDER BY g.game_id").fetchall()
         bar = Progress(len(todo), progress, unit="decisions") if progress is not None else None
         for done, (game_id, source, digest) in enumerate(todo, start=1):
             _one(con, summary, game_id, source, digest, settings, jobs)
@@ -86,7 +91,8 @@ def _one(con: Any, summary: StoreSummary, game_id: str, source: str, digest: str
 
 def write_analysis(con: Any, result: GameAnalysis, digest: str) -> None:
     """Replace a game's rows in ``decisions`` and ``analyses`` (one transaction)."""
-    tables = {"decisions": decision_rows(result), "analyses": player_rows(result, digest)}
+    tables = {"decisions": decision_rows(result), "decision_options": option_rows(result),
+              "analyses": player_rows(result, digest)}
     con.execute("BEGIN TRANSACTION")
     try:
         for table, rows in tables.items():
@@ -117,6 +123,20 @@ def decision_rows(result: GameAnalysis) -> list[dict[str, Any]]:
             "mark": None if d.mark is None else str(d.mark),
             "accuracy": accuracy_of(d.loss), "implicit": d.implicit,
             "must_fail": d.must_fail})
+    return rows
+
+
+def option_rows(result: GameAnalysis) -> list[dict[str, Any]]:
+    """Every compared option of every decision, with its expected points and its margin over
+    the best one (``decision_options``: what a puzzle shows after an answer)."""
+    rows = []
+    for d in result.decisions:
+        for i, o in enumerate(d.options):
+            rows.append({
+                "game_id": result.game_id, "seq": d.seq, "option": i,
+                "move": _json(to_dict(o.move)), "move_type": type_name(o.move), "text": o.text,
+                "expected": o.expected, "rollouts": o.rollouts, "margin": o.margin,
+                "stderr": o.stderr, "best": o.move == d.best, "chosen": o.move == d.chosen})
     return rows
 
 

@@ -50,6 +50,7 @@ from cabo_log.pages.report_page import (
     prose_html,
     table_html,
 )
+from cabo_log.pages.web import puzzle_pages
 from cabo_log.pages.web.game_page import game_page
 from cabo_log.pages.web.games import (
     SORTS,
@@ -328,6 +329,11 @@ def create_app(db: Path | str, *, hosts: Iterable[str] = LOOPBACK, port: int | N
         Route("/players/{player:path}", explorer.player), Route("/ratings", explorer.ratings),
         Route("/reports", explorer.report_list), Route("/reports/{name}", explorer.report),
         Route("/sql", explorer.sql), Route("/static/{name}", explorer.static),
+        Route("/puzzles", lambda r: puzzle_pages.index(explorer, r)),
+        Route("/puzzles/random", lambda r: puzzle_pages.random_puzzle(explorer, r)),
+        Route("/puzzles/{game_id:path}/{seq:int}/answer",
+              lambda r: puzzle_pages.answer(explorer, r)),
+        Route("/puzzles/{game_id:path}/{seq:int}", lambda r: puzzle_pages.puzzle(explorer, r)),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: not_found, 500: server_error,
