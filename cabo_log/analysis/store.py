@@ -17,13 +17,14 @@ from typing import Any, TextIO
 
 import pyarrow as pa
 
-from cabo_log.analysis.analyse import GameAnalysis, analyse_bytes
+from cabo_log.analysis.analyse import DecisionResult, GameAnalysis, OptionValue, analyse_bytes
+from cabo_log.analysis.decisions import Kind
 from cabo_log.analysis.evaluate import Settings
 from cabo_log.analysis.marks import Mark, accuracy_of
 from cabo_log.db.database import ANALYSIS_SCHEMAS, connect, ensure_schema
 from cabo_log.db.load import file_hash
 from cabo_log.progress import Progress
-from engine import CaboLogError, type_name
+from engine import CaboLogError, parse_event, type_name
 from engine.events import to_dict
 
 
@@ -159,3 +160,49 @@ def player_rows(result: GameAnalysis, digest: str) -> list[dict[str, Any]]:
 
 def _json(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+# --- reading it back --------------------------------------------------------------------------
+
+def read_analysis(con: Any, game_id: str) -> GameAnalysis | None:
+    """A game's analysis as ``load --analyse`` stored it (None: not analysed), for the pages
+    that draw it as ``timeline --analyse`` does. Forced moves are never stored, so none is
+    forced here; a decision's options are there when the database keeps them (schema 7)."""
+    cur = con.cursor()
+    try:
+        names = {r[0] for r in cur.execute(
+            "SELECT table_name FROM information_schema.tables").fetchall()}
+        if not {"decisions", "analyses"} <= names:
+            return None
+        players = cur.execute("SELECT player, rollouts, seed, bot FROM analyses "
+                              "WHERE game_id = $1 ORDER BY player", [game_id]).fetchall()
+        rows = cur.execute(
+            "SELECT seq, line, player, kind, round, chosen, chosen_text, best, best_text, "
+            "expected, loss, stderr, mark, implicit, must_fail FROM decisions "
+            "WHERE game_id = $1 ORDER BY seq", [game_id]).fetchall()
+        options: dict[int, list[OptionValue]] = {}
+        if "decision_options" in names:
+            for seq, move, text, expected, rollouts, margin, stderr in cur.execute(
+                    "SELECT seq, move, text, expected, rollouts, margin, stderr FROM "
+                    "decision_options WHERE game_id = $1 ORDER BY seq, option",
+                    [game_id]).fetchall():
+                options.setdefault(int(seq), []).append(OptionValue(
+                    parse_event(json.loads(move)), text, expected, int(rollouts), margin,
+                    stderr))
+    finally:
+        cur.close()
+    if not players:
+        return None
+    decisions = [DecisionResult(
+        seq=int(seq), line=int(line), player=player, kind=Kind(kind), round=int(rnd),
+        chosen=parse_event(json.loads(chosen)), chosen_text=chosen_text,
+        best=parse_event(json.loads(best)), best_text=best_text, expected=expected,
+        loss=float(loss), stderr=float(stderr), mark=None if mark is None else Mark(mark),
+        forced=False, implicit=bool(implicit), must_fail=bool(must_fail),
+        options=options.get(int(seq), []))
+        for (seq, line, player, kind, rnd, chosen, chosen_text, best, best_text, expected,
+             loss, stderr, mark, implicit, must_fail) in rows]
+    _, rollouts, seed, bot = players[0]
+    return GameAnalysis(None, game_id, "", tuple(p for p, *_ in players),
+                        Settings(rollouts=int(rollouts), seed=int(seed), policy=str(bot)),
+                        decisions)

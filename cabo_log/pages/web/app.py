@@ -46,6 +46,7 @@ from cabo_log.pages.report_page import (
     ChartBlock,
     chart_blocks,
     charts_html,
+    legend_html,
     note_html,
     prose_html,
     table_html,
@@ -249,7 +250,8 @@ class Explorer:
         note = note_html(reports.left_out(cur, report, values))
         parts = {"prose": Markup(prose_html(report.doc, values)),
                  "charts": Markup(charts_html(chart_blocks(report, columns, rows))),
-                 "table": Markup(table_html(columns, rows) + note)}
+                 "table": Markup(table_html(columns, rows) + note
+                                 + legend_html(report, columns, values))}
         with self._lock:
             self._reports[key] = parts
             while len(self._reports) > 64:
