@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import duckdb
@@ -59,6 +59,9 @@ def _timeline_page(path: str, size: int, mtime_ns: int, analysis: GameAnalysis |
             _PAGES.move_to_end(key)
             return _PAGES[key]
     tl = build_timeline(Path(path))
+    if analysis is not None:   # drawn on the lanes of the game's own players only
+        analysis = replace(analysis, decisions=[d for d in analysis.decisions
+                                                if d.player in tl.players])
     page = served_page(tl, PLOTLY_URL, SCRIPT_URL, analysis)
     moments = _moments([(s.number, s.round, s.type, s.actor) for s in tl.steps
                         if s.type in MOMENT_TYPES])
