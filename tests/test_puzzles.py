@@ -251,7 +251,7 @@ def test_serve_puzzle_pages(db: Path, client: TestClient) -> None:
         assert page.status_code == status, url
     page = client.get("/puzzles/game-1/6").text
     assert "<script" not in page.split("</main>")[0].split("<main>")[1]   # no script needed
-    assert "You took" not in page and "You drew (13)" in page
+    assert "You took" not in page and "You drew <b>a 13</b>" in page
 
 
 def test_an_old_database_is_upgraded(db: Path, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
+from cabo_log.analysis.words import a_card
 from cabo_log.puzzles.position import Position
 from cabo_log.puzzles.selection import THEME_WORDS, OptionFigure, PuzzleRef
 from engine.state import DRAWN, POWER
@@ -33,8 +34,8 @@ def _card(code: str | None, values: dict[str, int], where: str, extra: str = "")
     if code is None:
         return f'<span class="card back" {where} title="a card you have not seen">?</span>'
     points = values.get(code)
-    worth = "" if points is None else f"<small>{points:+d}</small>" if points < 0 else \
-        f"<small>{points}</small>"
+    # the points under the face where they are not the face itself (golf's K\u2665 = -1)
+    worth = "" if points is None or str(points) == code else f"<small>{points}</small>"
     return (f'<span class="card{extra}" {where} data-code="{esc(code)}" '
             f'title="{esc(code)}: {points} point{"" if points in (1, -1) else "s"}">'
             f"{esc(code)}{worth}</span>")
@@ -87,9 +88,9 @@ def _situation(pos: Position) -> str:
     last = (f" {esc(v.caller)} has called Cabo: this is your last turn."
             if v.caller is not None and v.caller != v.me else "")
     if v.phase == DRAWN:
-        card = v.drawn or "a card"
-        how = "took the discard" if v.drawn_source == "discard" else "drew"
-        what = (f"You {how} ({esc(card)}). Discard it, or replace which of your cards "
+        card = a_card(v.drawn) if v.drawn else "a card"
+        how = "took the discard:" if v.drawn_source == "discard" else "drew"
+        what = (f"You {how} <b>{esc(card)}</b>. Discard it, or replace which of your cards "
                 "with it?")
     elif v.phase == POWER:
         what = (f"You discarded a card with a power: <b>{esc(v.pending_power)}</b>. Use it, "
@@ -159,8 +160,10 @@ def answer_html(pos: Position, choice: int | None, game_href: str,
                     f'<td class="n">{_figure(o)}</td><td class="n">{_behind(o)}</td>'
                     f'<td class="n">{o.rollouts}</td></tr>')
     figures = ('<div class="table-box"><table class="data"><thead><tr><th>option</th>'
-               '<th class="n">expected round points</th><th class="n">behind the best '
-               '(\u00b1 standard error)</th><th class="n">rollouts</th></tr></thead><tbody>'
+               '<th class="n">expected points</th><th class="n" title="its expected points '
+               'minus the best option\'s, over the worlds both were played in, \u00b1 one '
+               'standard error">behind the best</th><th class="n">rollouts</th></tr></thead>'
+               "<tbody>"
                + "".join(body) + "</tbody></table></div>")
     return (f'<section class="panel">{verdict}<p>In the game, <b>{esc(ref.player)}</b> chose '
             f"to <b>{esc(played.text)}</b>: {ref.loss:.1f} expected round points more than "
@@ -168,5 +171,7 @@ def answer_html(pos: Position, choice: int | None, game_href: str,
             f'step</a> \u00b7 <a href="{esc(question_href)}">the puzzle again</a></p>'
             '<p class="meta">Expected points: the mean of the player\'s points in the round '
             "when bots play it out from this table, the cards the player had not seen dealt "
-            "at random (lower is better; docs/analysis.md).</p>"
+            "at random (lower is better). Behind the best: the difference from the best "
+            "option over the same worlds (an option dropped after the first few worlds is "
+            "compared on those), \u00b1 one standard error.</p>"
             f"{figures}</section>" + table_html(pos))
