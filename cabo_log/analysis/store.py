@@ -20,13 +20,15 @@ from typing import Any, TextIO
 
 import pyarrow as pa
 
-from cabo_log.analysis.analyse import GameAnalysis, analyse_bytes
+from cabo_log.analysis.analyse import DecisionResult, GameAnalysis, OptionValue, analyse_bytes
+from cabo_log.analysis.decisions import Kind
 from cabo_log.analysis.evaluate import Settings
 from cabo_log.analysis.marks import Mark, accuracy_of
 from cabo_log.db.database import ANALYSIS_SCHEMAS, connect, ensure_schema
 from cabo_log.db.load import file_hash
 from cabo_log.progress import Progress
-from engine import CaboLogError, type_name
+from engine import CaboLogError, parse_event, type_name
+from engine.events import to_dict
 
 
 @dataclass
@@ -57,9 +59,13 @@ def analyse_database(path: str | os.PathLike[str], settings: Settings, *,
         todo = con.execute(
             # a score sheet (record 'tally') has no moves to analyse: left out
             "SELECT g.game_id, g.source_file, g.file_hash, g.events FROM games g "
-            "WHERE g.record = 'full' AND NOT EXISTS "
+            "WHERE g.record = 'full' AND (NOT EXISTS "
             "(SELECT 1 FROM analyses a WHERE a.game_id = g.game_id "
-            "AND a.file_hash = g.file_hash) ORDER BY g.game_id").fetchall()
+            "AND a.file_hash = g.file_hash) "
+            # analysed before the options were kept (schema 6): analysed again for them
+            "OR (EXISTS (SELECT 1 FROM decisions d WHERE d.game_id = g.game_id) AND NOT EXISTS "
+            "(SELECT 1 FROM decision_options o WHERE o.game_id = g.game_id))) "
+            "ORDER BY g.game_id").fetchall()
         if games is not None:
             wanted = {game_id for file, game_id in con.execute(
                 "SELECT path, game_id FROM files WHERE game_id IS NOT NULL").fetchall()
@@ -141,7 +147,8 @@ def _one(con: Any, summary: StoreSummary, game_id: str, source: str, digest: str
 
 def write_analysis(con: Any, result: GameAnalysis, digest: str) -> None:
     """Replace a game's rows in ``decisions`` and ``analyses`` (one transaction)."""
-    tables = {"decisions": decision_rows(result), "analyses": player_rows(result, digest)}
+    tables = {"decisions": decision_rows(result), "decision_options": option_rows(result),
+              "analyses": player_rows(result, digest)}
     con.execute("BEGIN TRANSACTION")
     try:
         for table, rows in tables.items():
@@ -175,6 +182,20 @@ def decision_rows(result: GameAnalysis) -> list[dict[str, Any]]:
     return rows
 
 
+def option_rows(result: GameAnalysis) -> list[dict[str, Any]]:
+    """Every compared option of every decision, with its expected points and its margin over
+    the best one (``decision_options``: what a puzzle shows after an answer)."""
+    rows = []
+    for d in result.decisions:
+        for i, o in enumerate(d.options):
+            rows.append({
+                "game_id": result.game_id, "seq": d.seq, "option": i,
+                "move": _json(to_dict(o.move)), "move_type": type_name(o.move), "text": o.text,
+                "expected": o.expected, "rollouts": o.rollouts, "margin": o.margin,
+                "stderr": o.stderr, "best": o.move == d.best, "chosen": o.move == d.chosen})
+    return rows
+
+
 def player_rows(result: GameAnalysis, digest: str) -> list[dict[str, Any]]:
     accuracy = result.accuracy()
     rows = []
@@ -194,3 +215,49 @@ def player_rows(result: GameAnalysis, digest: str) -> list[dict[str, Any]]:
 
 def _json(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+# --- reading it back --------------------------------------------------------------------------
+
+def read_analysis(con: Any, game_id: str) -> GameAnalysis | None:
+    """A game's analysis as ``load --analyse`` stored it (None: not analysed), for the pages
+    that draw it as ``timeline --analyse`` does. Forced moves are never stored, so none is
+    forced here; a decision's options are there when the database keeps them (schema 7)."""
+    cur = con.cursor()
+    try:
+        names = {r[0] for r in cur.execute(
+            "SELECT table_name FROM information_schema.tables").fetchall()}
+        if not {"decisions", "analyses"} <= names:
+            return None
+        players = cur.execute("SELECT player, rollouts, seed, bot FROM analyses "
+                              "WHERE game_id = $1 ORDER BY player", [game_id]).fetchall()
+        rows = cur.execute(
+            "SELECT seq, line, player, kind, round, chosen, chosen_text, best, best_text, "
+            "expected, loss, stderr, mark, implicit, must_fail FROM decisions "
+            "WHERE game_id = $1 ORDER BY seq", [game_id]).fetchall()
+        options: dict[int, list[OptionValue]] = {}
+        if "decision_options" in names:
+            for seq, move, text, expected, rollouts, margin, stderr in cur.execute(
+                    "SELECT seq, move, text, expected, rollouts, margin, stderr FROM "
+                    "decision_options WHERE game_id = $1 ORDER BY seq, option",
+                    [game_id]).fetchall():
+                options.setdefault(int(seq), []).append(OptionValue(
+                    parse_event(json.loads(move)), text, expected, int(rollouts), margin,
+                    stderr))
+    finally:
+        cur.close()
+    if not players:
+        return None
+    decisions = [DecisionResult(
+        seq=int(seq), line=int(line), player=player, kind=Kind(kind), round=int(rnd),
+        chosen=parse_event(json.loads(chosen)), chosen_text=chosen_text,
+        best=parse_event(json.loads(best)), best_text=best_text, expected=expected,
+        loss=float(loss), stderr=float(stderr), mark=None if mark is None else Mark(mark),
+        forced=False, implicit=bool(implicit), must_fail=bool(must_fail),
+        options=options.get(int(seq), []))
+        for (seq, line, player, kind, rnd, chosen, chosen_text, best, best_text, expected,
+             loss, stderr, mark, implicit, must_fail) in rows]
+    _, rollouts, seed, bot = players[0]
+    return GameAnalysis(None, game_id, "", tuple(p for p, *_ in players),
+                        Settings(rollouts=int(rollouts), seed=int(seed), policy=str(bot)),
+                        decisions)
