@@ -7,12 +7,13 @@ are evaluated independently (each from its own seeded worlds), in worker process
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO, TypeVar
 
 from cabo_log.analysis.decisions import Decision, Kind, read_decisions
-from cabo_log.analysis.evaluate import Evaluation, Settings, View, evaluate
+from cabo_log.analysis.evaluate import Evaluation, OptionResult, Settings, View, evaluate
 from cabo_log.analysis.marks import (
     POINTS_PER_PERCENT,
     Mark,
@@ -36,11 +37,17 @@ class OptionValue:
     text: str
     expected: float | None    # mean round points over its rollouts (None: not evaluated)
     rollouts: int             # worlds it was played in (0 when exact)
+    # its expected points minus the best option's, paired over the worlds both were played
+    # in (0 for the best itself), and the standard error of that difference (None: fewer than
+    # two common worlds; 0 when exact): what tells a clearly best option (``cabo_log.puzzles``)
+    margin: float | None = None
+    stderr: float | None = None
     match_win: float | None = None   # match-winning chance in percent (None: round view)
 
     def as_json(self) -> dict[str, Any]:
         return {"move": to_dict(self.move), "text": self.text,
                 "expected": _round(self.expected), "rollouts": self.rollouts,
+                "margin": _round(self.margin), "stderr": _round(self.stderr),
                 "match_win": _round(self.match_win)}
 
 
@@ -181,9 +188,11 @@ def _round(value: float | None) -> float | None:
 
 def analyse_bytes(data: bytes, file: str | None = None, *, settings: Settings | None = None,
                   player: str | None = None, jobs: int | None = 1,
-                  progress: TextIO | None = None) -> GameAnalysis:
+                  progress: TextIO | None = None,
+                  on_decision: Callable[[int, int], None] | None = None) -> GameAnalysis:
     """Analyse one log (its bytes). A bad log raises its located ``CaboLogError``; an unknown
-    ``player`` or policy raises ValueError."""
+    ``player`` or policy raises ValueError. ``progress``: a bar over the decisions on that
+    stream; ``on_decision(done, total)`` is called as decisions are done (a caller's own bar)."""
     settings = settings or Settings()
     record = read_decisions(data, file)
     if player is not None and player not in record.players:
@@ -191,8 +200,14 @@ def analyse_bytes(data: bytes, file: str | None = None, *, settings: Settings | 
     todo = [d for d in record.decisions
             if not d.forced and (player is None or d.player == player)]
     bar = Progress(len(todo), progress, unit="decisions") if progress is not None else None
-    results = run_parallel(_analyse_one, [(d, settings) for d in todo], jobs,
-                           bar.update if bar is not None else None)
+
+    def done(count: int) -> None:
+        if bar is not None:
+            bar.update(count)
+        if on_decision is not None:
+            on_decision(count, len(todo))
+
+    results = run_parallel(_analyse_one, [(d, settings) for d in todo], jobs, done)
     if bar is not None:
         bar.close()
     return GameAnalysis(file, record.game_id, record.ruleset, record.players, settings,
@@ -209,7 +224,8 @@ def summarise(ev: Evaluation) -> DecisionResult:
     g = d.state
     forced = d.forced
     options = [OptionValue(r.move, infinitive(r.move, g), r.mean if r.evaluated else None,
-                           len(r.points), _percent(r.win)) for r in ev.options]
+                           len(r.points), *_margin(r, ev), match_win=_percent(r.win))
+               for r in ev.options]
     loss = 0.0 if forced else ev.loss
     stderr = 0.0 if forced else ev.stderr
     unclear = not forced and ev.unclear
@@ -229,6 +245,29 @@ def summarise(ev: Evaluation) -> DecisionResult:
 
 def _percent(chance: float | None) -> float | None:
     return None if chance is None else 100.0 * chance
+
+
+def _margin(r: OptionResult, ev: Evaluation) -> tuple[float | None, float | None]:
+    """An option's expected round points minus the best option's, and its standard error
+    (exact: the difference itself, error 0)."""
+    if ev.exact:
+        return r.mean - ev.best.mean, 0.0
+    return paired_difference(r.points, ev.best.points)
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float]
+                      ) -> tuple[float | None, float | None]:
+    """mean(a - b) over the worlds both were played in (the first ``min(len)``: every option
+    is played in the same worlds, in order) and its standard error; None where there are too
+    few worlds (none for the mean, under two for the error)."""
+    n = min(len(a), len(b))
+    if n < 1:
+        return None, None
+    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, None
+    return mean, math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
 
 
 def run_parallel(func: Callable[[T], R], items: Sequence[T], jobs: int | None,
