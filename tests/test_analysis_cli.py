@@ -9,6 +9,7 @@ from analysis_logs import final_turn, must_fail_log
 from typer.testing import CliRunner
 
 from cabo_log import cli
+from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS
 
 cli._register_all()
 
@@ -98,7 +99,7 @@ def test_whatif_with_a_move_prints_both_views(tmp_path: Path) -> None:
     text = " ".join(out.split())
     assert ("From what ana knew, as analyse judges it: ana's expected points in round 1 (lower "
             "is better)") in text
-    assert "(--worlds 8, --seed 0); ± 1 standard error" in text
+    assert f"(--worlds {DEFAULT_ROLLOUTS}, --seed 0); ± 1 standard error" in text
     # the 13 added to her row costs exactly 13 in every world the knowledge view samples
     diff = next(line for line in lines if line.startswith("  instead - logged") and "paired"
                 in line)
