@@ -40,7 +40,8 @@ def _end_state(d: Decision, move: Event, hidden: set[int]) -> GameState | None:
     knowledge decides how it gets there."""
     g = d.state
     if isinstance(move, Replace):
-        unseen = [p for p in move.positions if g.round.rows[d.seat][p] in hidden]
+        row = g.row_ids(d.seat)
+        unseen = [p for p in move.positions if row[p] in hidden]
         if unseen and (len(move.positions) > 1 or g.rules.power_from_replaced):
             return None
     world = playable(g)
@@ -90,23 +91,21 @@ def exact_plan(d: Decision, move: Event, memo: Memo | None = None) -> Plan | Non
     world = _end_state(d, move, hidden)
     if world is None:
         return None
-    r = world.round
     scored = g.active_participants()
-    values = g.round.values
     pool_of = d.pools.pool
     pools: dict[int, Counter[int]] = {}
     for card in hidden:
-        pools.setdefault(pool_of.get(card, 0), Counter())[values[card]] += 1
+        pools.setdefault(pool_of.get(card, 0), Counter())[g.value(card)] += 1
     groups: list[Group] = []
     known: dict[int, list[int]] = {}
     for seat in sorted(scored, key=lambda p: p != d.seat):   # the player's own row first
         unseen: Counter[int] = Counter()
         known[seat] = []
-        for card in r.rows[seat]:
+        for card in world.row_ids(seat):
             if card in hidden:
                 unseen[pool_of.get(card, 0)] += 1
             else:
-                known[seat].append(values[card])
+                known[seat].append(g.value(card))
         groups += [(seat, pool, k, len(unseen) == 1) for pool, k in sorted(unseen.items())]
     classes = {pool: sorted(c) for pool, c in pools.items()}
     cases = 1
@@ -114,8 +113,8 @@ def exact_plan(d: Decision, move: Event, memo: Memo | None = None) -> Plan | Non
         cases *= math.comb(len(classes[pool]) + k - 1, k)
     if cases > MAX_CASES:
         return None
-    caller = r.caller if r.caller >= 0 and not r.caller_forfeited and r.caller in scored \
-        else None
+    # a caller who forfeited is no longer an active participant: not scored as the caller
+    caller = world.caller() if world.caller() in scored else None
     table = _Cases(g.rules.special_row, known, classes, memo if memo is not None else {})
     counts = tuple(sorted((pool, tuple(c[v] for v in classes[pool]))
                           for pool, c in pools.items()))

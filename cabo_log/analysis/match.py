@@ -197,6 +197,16 @@ def win_chance(rules: Ruleset, seats: int, totals: tuple[int, ...],
     return min(1.0, max(0.0, win))
 
 
+def resets_used(g: GameState) -> list[bool]:
+    """By seat: whether the player's total was already reset this match (from the rounds'
+    results: the once-only reset's memory)."""
+    used = [False] * len(g.players)
+    for result in g.rounds:
+        for name in result.resets:
+            used[g.seat[name]] = True
+    return used
+
+
 def match_win(g: GameState, player: str) -> float:
     """``player``'s chance to win the match from a table between rounds (or at its end)."""
     seat = g.seat[player]
@@ -207,18 +217,22 @@ def match_win(g: GameState, player: str) -> float:
     active = g.active_players()
     if seat not in active:
         return 0.0
-    if g.ending:   # tied on the lowest total, another round decides: a fair play-off
-        low = min(g.cumulative[p] for p in active)
+    totals = [g.cumulative[p] for p in active]
+    if any(g.rules.is_over_target(t) for t in totals):
+        # the match is ending but tied on the lowest total: another round decides, a fair
+        # play-off
+        low = min(totals)
         tied = [p for p in active if g.cumulative[p] == low]
         return 1.0 / len(tied) if seat in tied else 0.0
-    return win_chance(g.rules, len(g.players), tuple(g.cumulative[p] for p in active),
-                      tuple(g.reset_used[p] for p in active), active.index(seat))
+    used = resets_used(g)
+    return win_chance(g.rules, len(g.players), tuple(totals), tuple(used[p] for p in active),
+                      active.index(seat))
 
 
 def match_win_after(g: GameState, player: str, points: dict[int, int]) -> float:
     """``player``'s chance to win the match once the current round of ``g`` scores
     ``points`` by seat (the exact enumeration's leaves; ``g`` is the table before the end)."""
-    totals, used, ends = after_round(g.rules, g.cumulative, g.reset_used, points)
+    totals, used, ends = after_round(g.rules, g.cumulative, resets_used(g), points)
     active = g.active_players()
     seat = g.seat[player]
     if seat not in active:
