@@ -3,6 +3,10 @@
 No I/O and no third-party imports; everything here is deterministic.
 """
 
+from .native import prefer_sources
+
+prefer_sources(__path__)   # CABO_LOG_PURE=1: the sources, even beside compiled modules
+
 from .errors import (
     CaboLogError,
     IllegalEventError,
