@@ -88,7 +88,8 @@ def test_a_key_twice_in_the_header_is_duplicate_key(header: bytes) -> None:
 
 OBJECT_KEYS = st.sampled_from(["a", "b", "t", "a:b", '":', "a b"])
 JSON_TEXT = st.recursive(
-    st.one_of(st.integers(-5, 5).map(str), st.sampled_from(['"x"', '"12:00"', '" : "', "null", "true"])),
+    st.one_of(st.integers(-5, 5).map(str),
+              st.sampled_from(['"x"', '"12:00"', '" : "', "null", "true"])),
     lambda inner: st.one_of(
         st.lists(inner, max_size=3).map(lambda items: "[" + ",".join(items) + "]"),
         st.lists(st.tuples(OBJECT_KEYS, st.sampled_from([":", " :", ": "]), inner),
