@@ -35,7 +35,8 @@ KEEP_PYTHON: dict[str, str] = {
     "engine/errors.py": "mypyc makes the class-level ``kind`` of each error an instance default "
                         "that native exception classes never set (``err.kind`` would fail)",
     "engine/native.py": "the build hints' run-time no-op: compiled, the branch the type checker "
-                        "deems unreachable would raise instead of defining it",
+                        "deems unreachable would raise instead of defining it; and the "
+                        "CABO_LOG_PURE switch, which must run before any compiled module loads",
     "engine/listed.py": "``Listed`` is a ``tuple`` subclass, which mypyc cannot compile as a "
                         "native class; a list is grouped once per match and key, not per event",
     "engine/spec.py": "the declarations the generated modules are written from "
