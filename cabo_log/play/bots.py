@@ -26,16 +26,18 @@ deterministic given the ``random.Random`` the simulator passes in.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from cabo_log.play.counting import known_to_fail
 from cabo_log.play.expert import ExpertBot
 from cabo_log.play.greedy import CautiousBot, GreedyBot
 from cabo_log.play.random_bot import RandomBot
-from engine.events import Event
-from engine.knowledge import Observation
+from engine.events import Event, Snap
+from engine.knowledge import Observation, observe
+from engine.moves import snap_moves
 from engine.rulesets import Ruleset
+from engine.state import GameState
 
 
 class Bot(Protocol):
@@ -74,5 +76,26 @@ def make_bot(name: str, rules: Ruleset) -> Bot:
     return factory(rules)
 
 
+def bot_snap(g: GameState, bots: Mapping[str, Bot], rngs: Mapping[str, random.Random]
+             ) -> Event | None:
+    """Golf, between turns: the snap of the first of ``bots`` (in their order) that makes one,
+    each asked from its own observation with its own ``rngs[name]``; None when no snap is
+    legal or none makes one. A bot out of the round, or with fewer than two cards, is not asked
+    (an empty row could not take the discard). The tables that mix people and bots (``play``,
+    the host) ask through here; the caller writes the snap and counts it."""
+    options = snap_moves(g)
+    if not options:
+        return None
+    for name, bot in bots.items():
+        seat = g.seat[name]
+        if not g.in_round(seat) or g.row_size(seat) < 2:
+            continue
+        mine = [m for m in options if isinstance(m, Snap) and m.player == name]
+        choice = bot.snap(observe(g, name), mine, rngs[name])
+        if choice is not None:
+            return choice
+    return None
+
+
 __all__ = ["BOTS", "Bot", "BotFactory", "CautiousBot", "ExpertBot", "GreedyBot", "RandomBot",
-           "known_to_fail", "make_bot"]
+           "bot_snap", "known_to_fail", "make_bot"]

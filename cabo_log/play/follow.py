@@ -111,9 +111,7 @@ class Follower:
             if declared(obj):
                 self._chained = True   # the header declares its chain (format 1.1)
             self.words.begin(self.state, event)
-            g = self.state
-            return Followed(self.line, event, f"Game {g.game_id}: {g.rules.name}, players "
-                            f"{', '.join(g.players)}", status(g))
+            return Followed(self.line, event, self.words.text, status(self.state))
         done = apply(self.state, event)
         self.words.event(self.line, event, self.state, done)
         return Followed(self.line, event, self.words.text,

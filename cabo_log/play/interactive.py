@@ -22,12 +22,12 @@ from cabo_log.log.gamelog import GameLog
 from cabo_log.log.round_words import round_account
 from cabo_log.log.words import Narrator
 from cabo_log.play import menus
-from cabo_log.play.bots import Bot, make_bot
+from cabo_log.play.bots import Bot, bot_snap, make_bot
 from cabo_log.play.menus import Entry, Slot
 from cabo_log.play.prompt import WIDTH, card_text, table_text
 from cabo_log.play.simulate import MAX_SNAPS, PLAYER_IDS, table
 from engine import CaboLogError, Event, GameStart, GameState, parse_event
-from engine.events import FORMAT, Deal, Draw, GameEnd, Reshuffle, RoundEnd, Snap
+from engine.events import FORMAT, Deal, Draw, GameEnd, Reshuffle, RoundEnd
 from engine.knowledge import Observation, observe
 from engine.moves import legal_moves, needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.scoring import expected_first
@@ -295,16 +295,9 @@ class Match:
 
     def _snaps(self) -> bool:
         """Golf: a bot may snap between turns (the person snaps from their own menu)."""
-        g = self.state
-        options = snap_moves(g) if self.window < MAX_SNAPS else []
-        for player, bot in self.bots.items():
-            seat = g.seat[player]
-            if not options or not g.in_round(seat) or g.row_size(seat) < 2:
-                continue
-            mine = [m for m in options if isinstance(m, Snap) and m.player == player]
-            choice = bot.snap(observe(g, player), mine, self.rngs[player])
-            if choice is not None:
-                self.window += 1
-                self._append(choice)
-                return True
-        return False
+        choice = bot_snap(self.state, self.bots, self.rngs) if self.window < MAX_SNAPS else None
+        if choice is None:
+            return False
+        self.window += 1
+        self._append(choice)
+        return True

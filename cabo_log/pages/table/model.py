@@ -34,12 +34,12 @@ from cabo_log.pages.table.views import (
     public_view,
     seat_view,
 )
-from cabo_log.play.bots import Bot, make_bot
+from cabo_log.play.bots import Bot, bot_snap, make_bot
 from cabo_log.play.match import MAX_SNAPS, timeout_move
 from engine import CaboLogError, Event, GameState, Outcome
-from engine.events import Cabo, Deal, Draw, Forfeit, GameEnd, Peek, RoundEnd, Snap
+from engine.events import Cabo, Deal, Draw, Forfeit, GameEnd, Peek, RoundEnd
 from engine.knowledge import observe
-from engine.moves import legal_moves, needs_deal, peek_moves, snap_moves
+from engine.moves import legal_moves, needs_deal, peek_moves
 from engine.state import ROUND_OVER, TURN_START
 
 STAND_IN_BOT = "greedy"   # plays for a person who left, where the rules have no forfeits
@@ -334,18 +334,12 @@ class Table:
         if not g.rules.snap or self.window >= MAX_SNAPS or self.snaps_asked == self.log.lines:
             return False
         self.snaps_asked = self.log.lines
-        options = snap_moves(g)
-        for name, bot in self.bots.items():
-            seat = g.seat[name]
-            if not options or not g.in_round(seat) or g.row_size(seat) < 2:
-                continue
-            mine = [m for m in options if isinstance(m, Snap) and m.player == name]
-            choice = bot.snap(observe(g, name), mine, self.rngs[name])
-            if choice is not None:
-                self.window += 1
-                self.dealer.write(choice)
-                return True
-        return False
+        choice = bot_snap(g, self.bots, self.rngs)
+        if choice is None:
+            return False
+        self.window += 1
+        self.dealer.write(choice)
+        return True
 
     # --- what each seat is told ---------------------------------------------------------------
     def _heard(self, event: Event, done: Outcome) -> None:
