@@ -13,7 +13,8 @@ import pytest
 from cabo_log.log.replay import replay_bytes
 from cabo_log.play import bots as bots_module
 from cabo_log.play.bots import BOTS, Bot, GreedyBot, RandomBot, make_bot
-from cabo_log.play.simulate import _timeout_move, simulate
+from cabo_log.play.match import timeout_move
+from cabo_log.play.simulate import simulate
 from engine import BUILTINS, Event, GameState, Ruleset
 from engine.events import Cabo, Draw, Replace, Snap
 from engine.knowledge import Observation, observe, visible
@@ -207,8 +208,8 @@ def test_when_cabo_is_the_only_move_every_bot_and_the_server_call_it() -> None:
     for name in BOTS:
         bot = make_bot(name, g.rules)
         assert bot.choose(observe(g, player), only, random.Random(0)) == only[0]
-    assert _timeout_move(only) == only[0]
-    assert isinstance(_timeout_move([*only, Draw(None, False, player, "discard", None)]), Draw)
+    assert timeout_move(only) == only[0]
+    assert isinstance(timeout_move([*only, Draw(None, False, player, "discard", None)]), Draw)
 
 
 def test_registry() -> None:

@@ -15,13 +15,13 @@ from pathlib import Path
 import orjson
 from typer.testing import CliRunner
 
-from cabo_log.cli import _register_all, app
+from cabo_log.cli import app, register_all
 from cabo_log.log.replay import replay_file
 from cabo_log.play.bots import BOTS
 
 CLI = str(Path(sys.executable).with_name("cabo-log"))
 runner = CliRunner()
-_register_all()
+register_all()
 
 
 def play(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
