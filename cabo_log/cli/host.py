@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from cabo_log.cli.errors import failed, usage
+from cabo_log.cli.listen import HostOption, PortOption
 
 
 def host_command(
@@ -19,11 +20,8 @@ def host_command(
     db: Annotated[Path | None, typer.Option(
         "--db", help="Load each finished game into this database (then 'serve' shows it).")
     ] = None,
-    host: Annotated[str, typer.Option(
-        "--host", metavar="ADDRESS",
-        help="The address to listen on; 127.0.0.1 keeps it to this machine.")
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
+    host: HostOption = "127.0.0.1",
+    port: PortOption = 8000,
 ) -> None:
     """Host tables in the browser: open a table, invite people by link, add bots, play;
     every move is checked and written to the table's log in --dir."""

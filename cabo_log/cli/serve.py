@@ -9,15 +9,13 @@ import typer
 
 from cabo_log.cli.db import DatasetOption, DbOption, _db
 from cabo_log.cli.errors import failed
+from cabo_log.cli.listen import HostOption, PortOption
 
 
 def serve_command(
     db: DbOption = None,
-    host: Annotated[str, typer.Option(
-        "--host", metavar="ADDRESS",
-        help="The address to listen on; 127.0.0.1 keeps it to this machine.")
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
+    host: HostOption = "127.0.0.1",
+    port: PortOption = 8000,
     allow_host: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045 - typer
         "--allow-host", metavar="NAME", help="Also answer requests addressed to this name "
         "(e.g. the machine's name with --host 0.0.0.0); repeatable. Requests for any other "

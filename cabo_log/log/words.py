@@ -162,12 +162,14 @@ class EventWords:
                 text += "wins" if len(g.winners) == 1 else "win"
         return text
 
-    def penalty(self, g: GameState) -> str:
-        """A penalty card the event dealt, named only to the omniscient log (nobody saw it)."""
+    def penalty(self, player: str) -> str:
+        """``; P takes a penalty card`` when the event dealt one (the card named only to the
+        omniscient log: nobody saw it), else nothing."""
         penalty = self.outcome.penalty
-        if self.seat is None and penalty is not None:
-            return f" ({a_card(penalty)}, seen by nobody)"
-        return ""
+        if penalty is None:
+            return ""
+        seen = f" ({a_card(penalty)}, seen by nobody)" if self.seat is None else ""
+        return f"; {player} takes a penalty card{seen}"
 
 
 E = TypeVar("E", bound=Event)
@@ -242,11 +244,8 @@ def _replace(w: EventWords, e: Replace, g: GameState, b: Before) -> str:
     if w.outcome.success:
         text = f"{e.player} replaced {where}{shown} with {drawn}"
         return text + (power_earned(g) if g.phase == POWER else "")
-    text = (f"{e.player} tried to replace {where}{shown} with {drawn}: they differ, so "
-            f"they stay face up and {drawn} is added to the row")
-    if w.outcome.penalty is not None:
-        text += f"; {e.player} takes a penalty card{w.penalty(g)}"
-    return text
+    return (f"{e.player} tried to replace {where}{shown} with {drawn}: they differ, so they "
+            f"stay face up and {drawn} is added to the row" + w.penalty(e.player))
 
 
 @tells(Power)
@@ -292,10 +291,7 @@ def _snap(w: EventWords, e: Snap, g: GameState, b: Before) -> str:
             f"onto {top}: ")
     if w.outcome.success:
         return text + "a match, the card goes to the discard pile"
-    text += "no match, it stays face up"
-    if w.outcome.penalty is not None:
-        text += f"; {e.player} takes a penalty card{w.penalty(g)}"
-    return text
+    return text + "no match, it stays face up" + w.penalty(e.player)
 
 
 @tells(Reshuffle)
