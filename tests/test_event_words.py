@@ -1,4 +1,4 @@
-"""How each kind of event is told in words comes from one table (``log.words.TOLD``), keyed by
+"""How each kind of event is told in words comes from one table (``log.told.TOLD``), keyed by
 the spec's kinds: every kind of ``engine.spec.EVENTS`` is told exactly once, a second sentence
 for a kind is refused, and the sample logs, which hold every kind, are told event by event
 with each kind's own sentence."""
@@ -11,7 +11,8 @@ import orjson
 import pytest
 
 from cabo_log.log.replay import visit_bytes, visit_file
-from cabo_log.log.words import TOLD, Narrator, tells
+from cabo_log.log.told import TOLD, tells
+from cabo_log.log.words import Narrator
 from engine.events import Draw
 from engine.spec import EVENT_TYPES, EVENTS
 
