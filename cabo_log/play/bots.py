@@ -26,7 +26,7 @@ deterministic given the ``random.Random`` the simulator passes in.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Protocol
 
 from cabo_log.play.counting import known_to_fail
@@ -35,7 +35,7 @@ from cabo_log.play.greedy import CautiousBot, GreedyBot
 from cabo_log.play.random_bot import RandomBot
 from engine.events import Event, Snap
 from engine.knowledge import Observation, observe
-from engine.moves import snap_moves
+from engine.moves import peek_moves, snap_moves
 from engine.rulesets import Ruleset
 from engine.state import GameState
 
@@ -76,6 +76,28 @@ def make_bot(name: str, rules: Ruleset) -> Bot:
     return factory(rules)
 
 
+def initial_peeks(g: GameState, bots: Mapping[str, Bot], rngs: Mapping[str, random.Random],
+                  ask: Callable[[str, Sequence[Event]], Event | None]) -> Iterator[Event]:
+    """The initial peeks of a fresh round, in seat order, each yielded to be written before
+    the next player's options are read: a bot's own choice (``bots``, each with its own
+    ``rngs[name]``), the only one the rules leave a person, or ``ask(name, options)``'s when a
+    person has several (None: they choose later). A peek of nothing yields nothing."""
+    for seat in g.participants():
+        name = g.players[seat]
+        options = peek_moves(g, name)
+        if not options:
+            continue
+        bot = bots.get(name)
+        if bot is not None:
+            choice = bot.peek(observe(g, name), options, rngs[name])
+        elif len(options) == 1:
+            choice = options[0]    # the rules fix which cards are looked at
+        else:
+            choice = ask(name, options)
+        if choice is not None:
+            yield choice
+
+
 def bot_snap(g: GameState, bots: Mapping[str, Bot], rngs: Mapping[str, random.Random]
              ) -> Event | None:
     """Golf, between turns: the snap of the first of ``bots`` (in their order) that makes one,
@@ -98,4 +120,5 @@ def bot_snap(g: GameState, bots: Mapping[str, Bot], rngs: Mapping[str, random.Ra
 
 
 __all__ = ["BOTS", "Bot", "BotFactory", "CautiousBot", "ExpertBot", "GreedyBot", "RandomBot",
-           "bot_snap", "known_to_fail", "make_bot"]
+           "bot_snap", "initial_peeks", "known_to_fail",
+           "make_bot"]

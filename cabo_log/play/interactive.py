@@ -22,7 +22,7 @@ from cabo_log.log.gamelog import GameLog
 from cabo_log.log.round_words import round_account
 from cabo_log.log.words import Narrator
 from cabo_log.play import menus
-from cabo_log.play.bots import Bot, bot_snap, make_bot
+from cabo_log.play.bots import Bot, bot_snap, initial_peeks, make_bot
 from cabo_log.play.dealer import Dealer
 from cabo_log.play.menus import Entry, Slot
 from cabo_log.play.prompt import WIDTH, card_text, table_text
@@ -30,7 +30,7 @@ from cabo_log.play.simulate import MAX_SNAPS, PLAYER_IDS, table
 from engine import Event, GameStart, GameState, Outcome, parse_event
 from engine.events import FORMAT, Draw, GameEnd, RoundEnd
 from engine.knowledge import Observation, observe
-from engine.moves import legal_moves, needs_deal, peek_moves, snap_moves
+from engine.moves import legal_moves, needs_deal, snap_moves
 from engine.state import TURN_START
 
 Ask = Callable[[str], str]      # shows a prompt, returns the line typed (EOFError at the end)
@@ -249,20 +249,11 @@ class Match:
         self.dealer.deal()
 
     def _peeks(self) -> None:
-        g = self.state
-        for seat in g.participants():
-            player = g.players[seat]
-            options = peek_moves(g, player)
-            if not options:
-                continue
-            if player != self.me:
-                choice = self.bots[player].peek(observe(g, player), options, self.rngs[player])
-            elif len(options) == 1:
-                choice = options[0]
-            else:
-                choice = self._choose(options, "Which two of your cards do you look at?")
-            if choice is not None:
-                self._append(choice)
+        def ask(player: str, options: Sequence[Event]) -> Event:
+            return self._choose(options, "Which two of your cards do you look at?")
+
+        for choice in initial_peeks(self.state, self.bots, self.rngs, ask):
+            self._append(choice)
 
     def _snaps(self) -> bool:
         """Golf: a bot may snap between turns (the person snaps from their own menu)."""

@@ -32,7 +32,7 @@ from cabo_log.pages.table.views import (
     public_view,
     seat_view,
 )
-from cabo_log.play.bots import Bot, bot_snap, make_bot
+from cabo_log.play.bots import Bot, bot_snap, initial_peeks, make_bot
 from cabo_log.play.match import MAX_SNAPS, timeout_move
 from engine import CaboLogError, Event, GameState, Outcome
 from engine.events import Cabo, Draw, Forfeit, Peek
@@ -288,21 +288,11 @@ class Table:
         return True
 
     def _deal(self) -> None:
+        """Deal the next round, and make the peeks nobody is to choose (the bots', the ones
+        the rules fix); a person with a choice makes theirs on the page (``views.seat_moves``)."""
         self.dealer.deal()
-        g = self.state
-        for seat in g.participants():
-            name = g.players[seat]
-            options = peek_moves(g, name)
-            if not options:
-                continue
-            if self.seats[name].played_by_bot:
-                choice = self.bots[name].peek(observe(g, name), options, self.rngs[name])
-            elif len(options) == 1:
-                choice = options[0]    # the rules fix which cards are looked at
-            else:
-                continue               # the person chooses (``views.seat_moves``)
-            if choice is not None:
-                self.dealer.write(choice)
+        for choice in initial_peeks(self.state, self.bots, self.rngs, lambda name, options: None):
+            self.dealer.write(choice)
 
     def _bot_move(self, name: str) -> None:
         g = self.state
