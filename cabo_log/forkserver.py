@@ -69,6 +69,8 @@ def parent_path() -> Iterator[None]:
 
 
 def in_main(fn: Callable[..., Any] | None) -> bool:
+    """Whether ``fn`` is defined in the parent's ``__main__`` (then the workers must import
+    it: ``main_left_alone`` may not leave it alone)."""
     return fn is not None and getattr(fn, "__module__", None) == "__main__"
 
 

@@ -21,7 +21,7 @@ from cabo_log.stop import STOP_SIGNALS
 
 
 def serve(conn: Connection, lifeline: Connection,
-           initializer: Callable[[], None] | None, nice: int = 0) -> None:
+          initializer: Callable[[], None] | None, nice: int = 0) -> None:
     """A worker's life: tasks in, results out, until the pipe closes or the parent dies."""
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)   # the parent decides
     if nice:
