@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cabo_log.cli.db import DatasetOption, DbOption, _db
+from cabo_log.cli.database import DatasetOption, DbOption, database_path
 from cabo_log.cli.errors import failed
 from cabo_log.cli.listen import HostOption, PortOption
 
@@ -30,7 +30,7 @@ def serve_command(
     from cabo_log.pages.guard import LOOPBACK, served_hosts
     from cabo_log.pages.web import create_app
 
-    database: Path = _db(db)
+    database: Path = database_path(db)
     hosts = served_hosts(host, allow_host or ())
     try:
         app = create_app(database, hosts=hosts, port=port or None, dataset=dataset)
