@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from cabo_log.cli.errors import failed, usage
-from cabo_log.cli.listen import HostOption, PortOption
+from cabo_log.cli.listen import AllowHostOption, HostOption, PortOption
 
 
 def host_command(
@@ -22,9 +22,11 @@ def host_command(
     ] = None,
     host: HostOption = "127.0.0.1",
     port: PortOption = 8000,
+    allow_host: AllowHostOption = None,
 ) -> None:
     """Host tables in the browser: open a table, invite people by link, add bots, play;
-    every move is checked and written to the table's log in --dir."""
+    or keep the score of a game played with real cards on a score sheet. Every move and
+    round is checked and written to its log in --dir."""
     import uvicorn
 
     from cabo_log.pages.guard import LOOPBACK, served_hosts
@@ -46,9 +48,13 @@ def host_command(
         typer.echo(f"cabo-log: not resumed: {problem}", err=True)
     if tables.tables:
         typer.echo(f"resumed {len(tables.tables)} table(s) in progress")
+    if tables.sheets:
+        typer.echo(f"resumed {len(tables.sheets)} score sheet(s) in progress")
+    hosts = served_hosts(host, allow_host or ())
     if host not in LOOPBACK:
         typer.echo(f"cabo-log: listening on {host}: anyone who can reach it can open tables "
-                   "and watch them", err=True)
+                   f"and score sheets and watch them (it answers to {', '.join(hosts)})",
+                   err=True)
     try:
         sock = _listen(host, port)
     except OSError as exc:
@@ -57,7 +63,7 @@ def host_command(
     typer.echo(f"hosting tables of {directory} on http://{host}:{port}/ (Ctrl-C stops)")
     # only requests addressed to this host and port (no DNS rebinding), with the protective
     # headers and a policy that runs only the server's own scripts (pages.guard)
-    app = create_app(tables, hosts=served_hosts(host), port=port or None)
+    app = create_app(tables, hosts=hosts, port=port or None)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=65536)
     uvicorn.Server(config).run(sockets=[sock])
 

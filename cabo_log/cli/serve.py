@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
 
 import typer
 
 from cabo_log.cli.database import DatasetOption, DbOption, database_path
 from cabo_log.cli.errors import failed
-from cabo_log.cli.listen import HostOption, PortOption
+from cabo_log.cli.listen import AllowHostOption, HostOption, PortOption
 
 
 def serve_command(
     db: DbOption = None,
     host: HostOption = "127.0.0.1",
     port: PortOption = 8000,
-    allow_host: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045 - typer
-        "--allow-host", metavar="NAME", help="Also answer requests addressed to this name "
-        "(e.g. the machine's name with --host 0.0.0.0); repeatable. Requests for any other "
-        "name are refused.")] = None,
+    allow_host: AllowHostOption = None,
     dataset: DatasetOption = None,
 ) -> None:
     """Serve a web explorer over a database 'load' made: games to filter, each game's
