@@ -86,23 +86,24 @@ def timed_factory(factory: Any, clock: dict[str, list[float]]) -> Any:
 
 
 def speed(rulesets: list[str], matches: int, seed: int) -> None:
-    """Decisions per second of expert and greedy, timed in the same matches."""
-    print(f"decision speed, {matches} heads-up expert-vs-greedy matches per ruleset, "
-          "CPU time of each bot's decisions")
-    print(f"{'ruleset':9} {'expert dec/s':>12} {'greedy dec/s':>12} {'ratio':>7}")
+    """Decisions per second of expert (and of expert1) against greedy's, each pair timed in
+    the same matches."""
+    print(f"decision speed, {matches} heads-up matches per ruleset against greedy, CPU time "
+          "of each bot's decisions; ratio = decisions/s over greedy's in the same matches")
+    print(f"{'ruleset':9} {'bot':8} {'dec/s':>8} {'greedy dec/s':>12} {'ratio':>7}")
     plain = dict(bots_module.BOTS)
     for ruleset in rulesets:
-        clock: dict[str, list[float]] = {}
-        for name in ("expert", "greedy"):
-            factory = plain[name]
-            bots_module.BOTS[name] = timed_factory(factory, clock)
-        for index in range(matches):
-            table = ["expert", "greedy"] if index % 2 == 0 else ["greedy", "expert"]
-            simulate(ruleset, players=2, seed=game_seed(seed, index), bots=table)
-        rate = {k: v[1] / v[0] for k, v in clock.items()}
-        print(f"{ruleset:9} {rate['expert']:>12,.0f} {rate['greedy']:>12,.0f} "
-              f"{rate['expert'] / rate['greedy']:>6.2f}x", flush=True)
-    bots_module.BOTS.update(plain)
+        for bot in ("expert", "expert1"):
+            clock: dict[str, list[float]] = {}
+            for name in (bot, "greedy"):
+                bots_module.BOTS[name] = timed_factory(plain[name], clock)
+            for index in range(matches):
+                table = [bot, "greedy"] if index % 2 == 0 else ["greedy", bot]
+                simulate(ruleset, players=2, seed=game_seed(seed, index), bots=table)
+            rate = {k: v[1] / v[0] for k, v in clock.items()}
+            print(f"{ruleset:9} {bot:8} {rate[bot]:>8,.0f} {rate['greedy']:>12,.0f} "
+                  f"{rate[bot] / rate['greedy']:>6.2f}x", flush=True)
+            bots_module.BOTS.update(plain)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -7,6 +7,7 @@ the move is right; where the first revision (``expert1``) chose otherwise, the t
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import replace
 
 from cabo_log.play.expert import ExpertBot
@@ -17,21 +18,23 @@ from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.rulesets import RESET_NEVER, with_options
 from engine.state import Phase
+from engine.vocabulary import PowerKind
 
 EDITION2 = BUILTINS["edition2"]
 GOLF = BUILTINS["golf"]
 ONLINE = BUILTINS["online"]
 
 
-def seen(rules: Ruleset, rows: dict[str, tuple[str | None, ...]], *, discard: tuple[str, ...],
+def seen(rules: Ruleset, rows: Mapping[str, tuple[str | None, ...]], *, discard: tuple[str, ...],
          drawn: str | None = None, turn: int = 10, scores: dict[str, int] | None = None,
          power: str | None = None) -> Observation:
     """ana's view of a two-player table (phase from what she holds)."""
     players = tuple(rows)
     phase = "power" if power else "drawn" if drawn else "turn_start"
     return Observation(me="ana", players=players, active=players, round=1, phase=Phase(phase),
-                       to_play="ana", rows=rows, discard=discard, deck_size=30, drawn=drawn,
-                       drawn_source="deck" if drawn else None, pending_power=power,
+                       to_play="ana", rows=dict(rows), discard=discard, deck_size=30, drawn=drawn,
+                       drawn_source="deck" if drawn else None,
+                       pending_power=PowerKind(power) if power else None,
                        caller=None, scores=scores or dict.fromkeys(players, 0), turn=turn,
                        ruleset=rules.name)
 

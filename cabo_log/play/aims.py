@@ -50,6 +50,7 @@ class Aims:
 
     def __init__(self, rules: Ruleset, *, hurt_weight: float, reset_hold: float) -> None:
         self.special = sorted(rules.special_row) if rules.special_row is not None else None
+        self.special_total = sum(self.special) if self.special is not None else None
         self.zero_caller = rules.special_caller_zero
         self.special_points = rules.special_points()
         self.resets = rules.exact_reset != RESET_NEVER
@@ -83,9 +84,9 @@ class Aims:
         if None in row or not row:
             return 0.0
         total = sum(v for v in row if v is not None)
-        if self.is_special(row):
+        if total == self.special_total and self.is_special(row):
             return total + self.others_lose(table)
-        if self.is_zero(row):
+        if total == 0 and self.zero_caller:
             return self.others_lose(table)
         if gap is not None and total == gap:
             return self.reset_hold * self.reset_drop

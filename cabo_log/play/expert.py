@@ -77,6 +77,7 @@ class Table:
                  gap: int | None = None) -> None:
         self.obs = obs
         self.gap = gap   # round points that land exactly on a resetting target, or None
+        self._held: float | None = None
         self.me = obs.me
         self.pool: Unseen = counting.unseen(obs)
         values = counting.values
@@ -84,12 +85,19 @@ class Table:
         self.rows: dict[str, list[int | None]] = {
             p: [None if c is None else values[c] for c in row] for p, row in obs.rows.items()}
         self.mine = self.rows[obs.me]
+        self.unknown_mine = sum(1 for v in self.mine if v is None)
         self.others = {p: r for p, r in self.rows.items() if p != obs.me}
         turns = obs.turn / max(len(obs.rows), 1)
         kept = 1.0 - math.exp(-turns / style.keep_turns)
         low = self.pool.values[:max(1, int(len(self.pool.values) * style.keep_share))]
         self.bias = kept * (self.mean - sum(low) / len(low))
         self.opp_mean = self.mean - self.bias
+
+    def held_bonus(self, bot: ExpertBot) -> float:
+        """What its own row as it stands is worth beyond its total (counted once)."""
+        if self._held is None:
+            self._held = bot.bonus(self, self.mine)
+        return self._held
 
     def value(self, player: str, pos: int) -> float:
         v = self.rows[player][pos]
@@ -266,15 +274,20 @@ class ExpertBot:
                     table.obs.rows[table.me], positions, self.of):
                 return None
         gain = sum(table.value(table.me, p) for p in positions) - value
-        if any(row[p] is None for p in positions):
+        blind = sum(1 for p in positions if row[p] is None)
+        if blind:
             gain += self.style.unknown_risk   # an unknown card leaves, a known one comes
-        after = after_replace(row, positions, value)
-        gain += self.bonus(table, after) - self.bonus(table, row)
         last = row[positions[-1]]
-        if last is not None:   # the card put on the pile: its power (golf), its snaps
-            if self.rules.power_from_replaced:
-                gain += self._power_worth(table, last)
-            gain += self.aims.snap_gain(after, last)
+        snaps = last is not None and last > 0 and self.aims.snap
+        if blind == table.unknown_mine or snaps:   # a row left fully known, or a snap to make
+            after = after_replace(row, positions, value)
+            gain += self.bonus(table, after) - table.held_bonus(self)
+            if snaps and last is not None:
+                gain += self.aims.snap_gain(after, last)
+        else:
+            gain -= table.held_bonus(self)   # an unknown card stays: no row worth more
+        if last is not None and self.rules.power_from_replaced:
+            gain += self._power_worth(table, last)   # the card put on the pile (golf)
         return gain
 
     # --- powers --------------------------------------------------------------------------
@@ -285,7 +298,7 @@ class ExpertBot:
             return self.style.peek_value if table.unknown(table.me) else 0.0
         if power == PowerKind.SPY:
             return self.style.spy_value if any(table.unknown(p) for p in table.others) else 0.0
-        if power == PowerKind.SWAP and self.bonus(table, table.mine) <= 0:
+        if power == PowerKind.SWAP and table.held_bonus(self) <= 0:
             return max(0.0, best_swap(self.style, table)[0])
         return 0.0
 
@@ -306,7 +319,7 @@ class ExpertBot:
                             and move.target[0] == p and table.rows[p][move.target[1]] is None:
                         return move
             return skip
-        if power == PowerKind.SWAP and self.bonus(table, table.mine) <= 0:
+        if power == PowerKind.SWAP and table.held_bonus(self) <= 0:
             gain, swap = best_swap(self.style, table, moves)
             if swap is not None and gain >= self.style.swap_margin:
                 return swap
