@@ -9,9 +9,9 @@ not called away, and a failed call that lands there is worth making.
 
 Two calls a strong player does not make:
 
-- **Blind.** With ``Style.blind_unknown`` or more of its own cards unknown (the first turn of a
-  round, two cards never peeked) the hand is a guess; it does not call until the round drags on
-  (``late_turns``).
+- **Blind.** On its first turn of a round (``Style.blind_turns``) with ``Style.blind_unknown``
+  or more of its own cards unknown (two cards never peeked) the hand is a guess: it has not
+  yet drawn a card to improve it. Later in the round the sampling judges such a call as any.
 - **Before taking a low discard.** A 0 or 1 on the pile lowers the hand for sure; the call can
   wait a turn. ``take_instead`` samples the call again with the hand lowered by the best
   replacement and the opponents one more turn better, and takes the card when that call's
@@ -33,9 +33,10 @@ if TYPE_CHECKING:
 def should_call(rules: Ruleset, style: Style, aims: Aims, table: Table,
                 rng: random.Random) -> bool:
     """Call when the call succeeds often enough and scores better on average than the hand
-    would uncalled (both asking less as the round drags on); never blind before that."""
+    would uncalled (both asking less as the round drags on); never blind on its first turn."""
     late = late_turns(style, table)
-    if len(table.unknown(table.me)) >= style.blind_unknown and late <= 0:
+    blind = len(table.unknown(table.me)) >= style.blind_unknown
+    if blind and turns_each(table) < style.blind_turns:
         return False
     mine = table.estimate(table.me)
     best_other = min((table.estimate(p) for p in table.others), default=99.0)
@@ -89,12 +90,16 @@ def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: ran
     return wins / style.samples, if_called / style.samples, uncalled / style.samples
 
 
+def turns_each(table: Table) -> float:
+    """The turns each player has played this round (0 on one's first turn)."""
+    return table.obs.turn / max(len(table.rows), 1)
+
+
 def late_turns(style: Style, table: Table) -> float:
     """Turns each beyond ``Style.patience``: the longer a round drags on, the less waiting can
     still gain, so the call needs less (a table of careful players, or a stalemate of low
     single cards, would otherwise play on for ever)."""
-    turns = table.obs.turn / max(len(table.rows), 1)
-    return max(0.0, turns - style.patience)
+    return max(0.0, turns_each(table) - style.patience)
 
 
-__all__ = ["late_turns", "sample_call", "should_call", "take_instead"]
+__all__ = ["late_turns", "sample_call", "should_call", "take_instead", "turns_each"]

@@ -18,9 +18,9 @@ the ruleset's data. What makes it stronger than ``greedy``:
   opponent's low one, hurting the leader or, in the final turns, the caller.
 - **Calling Cabo by its standing.** It deals the unseen cards at random into every unknown
   slot (``Style.samples`` times), applies the ruleset's ``caller_succeeds`` and caller penalty,
-  and calls when the call's chance and expected points beat playing on; never blind (with two
-  or more of its own cards unknown) before the round drags on, and not before weighing the
-  call against taking a low discard first (``calls``).
+  and calls when the call's chance and expected points beat playing on; never blind (two or
+  more of its own cards unknown on its first turn), and not before weighing the call against
+  taking a low discard first (``calls``).
 - **Playing for more than the total** (``aims``): a special hand (Kamikaze, shoot the moon, a
   golf zero caller) is completed, kept and called at once; a known row totalling exactly the
   gap to a resetting target is kept and not called away; in golf, a card whose snap would take
@@ -65,7 +65,8 @@ class Style:
     samples: int = 96              # deals of the unseen cards per Cabo decision
     call_gap: float = 6.0          # no sampling when the hand looks this much worse than the
     call_ceiling: float = 20.0     # best opponent's, or is worth more than this
-    blind_unknown: int = 2         # no call with this many own cards unknown (until late)
+    blind_unknown: int = 2         # no call with this many own cards unknown ...
+    blind_turns: float = 1.0       # ... before this many turns each (its first turn)
     take_margin: float = 0.5       # take the discard before calling when that saves this much
     reset_hold: float = 0.7        # share of the exact-target reset a row on the gap keeps
 
