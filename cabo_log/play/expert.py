@@ -175,8 +175,9 @@ class ExpertBot:
         if not options or not observation.discard:
             return None
         top = self.of[observation.discard[-1]]
-        if top <= 0:
-            return None
+        own = observation.rows.get(observation.me, ())
+        if top <= 0 or not any(c is not None and self.of[c] == top for c in own):
+            return None   # nothing known to match: no table to build
         table = self._table(observation)
         row = table.mine
         for move in options:
