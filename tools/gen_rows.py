@@ -1,6 +1,7 @@
-"""Write ``cabo_log/db/row_tables.py``, the row stage's typed tables, and ``row_sink.py``, from ``schema.SCHEMAS``
-(each column's builder follows from its Arrow type) and ``engine/spec.py`` (each event kind's
-columns, ``row_layout.LAYOUTS``, and the order its rows are handled in).
+"""Write ``cabo_log/db/row_tables.py``, the row stage's typed tables, and ``row_sink.py``,
+from ``schema.SCHEMAS`` (each column's builder follows from its Arrow type) and
+``engine/spec.py`` (each event kind's columns, ``row_layout.LAYOUTS``, and the order its rows
+are handled in).
 
 Plain typed classes rather than classes made at import: the compiled build turns them into
 native classes whose attributes the row stage writes directly. ``tools/gen_events.py`` runs
@@ -86,7 +87,8 @@ def row_sink_module() -> str:
 
     classes = _classes()
     used = sorted({classes[name] for name in SINK})
-    out = [HEAD, '"""Where a chunk\'s rows are written (``RowSink``: a table per event kind and per',
+    out = [HEAD,
+           '"""Where a chunk\'s rows are written (``RowSink``: a table per event kind and per',
            "other table, ``row_layout.SINK``), and the chain that hands each applied event to its",
            "kind's handler (``EventHandlers``, in ``engine/spec.py``'s order, the frequent kinds",
            'first)."""', "", "from __future__ import annotations", "",

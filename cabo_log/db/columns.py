@@ -2,13 +2,12 @@
 a column's rows as machine values in byte buffers, laid out so that ``arrays`` hands them to
 Arrow as they are (no Python object per value, no conversion but the strings' one ``take``).
 
-| Arrow type | builder | what it holds, a row at a time |
-|---|---|---|
-| int16, int32, int64 | ``Int16Column`` ... | the little-endian value (0 for NULL), and a byte: 1 if it has one |
-| bool | ``BoolColumn`` | a byte: 0 False, 1 True, 2 NULL |
-| string | ``StringColumn`` | an int32 code into the chunk's ``Names`` (0: NULL) |
-| list<string> | ``StringListColumn`` | its items' codes, then the count of items so far, and a validity byte |
-| list<int16> | ``Int16ListColumn`` | its items, then the count of items so far, and a validity byte |
+- int16, int32, int64 (``Int16Column`` ...): the little-endian value (0 for NULL) and a
+  byte, 1 where it has one;
+- bool (``BoolColumn``): a byte, 0 False, 1 True, 2 NULL;
+- string (``StringColumn``): an int32 code into the chunk's ``Names`` (0: NULL);
+- list<string>, list<int16> (``StringListColumn``, ``Int16ListColumn``): its items (the
+  strings' codes), the count of items so far, and a byte, 1 where it is not NULL.
 
 A table's rows are one builder per column (``row_tables``, written from the schema by
 tools/gen_rows.py). A row is written column by column, and a game's rows that are not kept (a
@@ -225,7 +224,9 @@ class ListColumn(Column):
         return len(self.valid)
 
     def truncate(self, rows: int) -> None:
-        count = read_i32_le(self.ends.getvalue(), (rows - 1) * 4) if rows else 0
+        count: int = 0
+        if rows:
+            count = read_i32_le(self.ends.getvalue(), (rows - 1) * 4)
         self.items.truncate(count * self.width)
         self.ends.truncate(rows * 4)
         self.valid.truncate(rows)
