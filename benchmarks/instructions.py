@@ -92,8 +92,8 @@ def run_rows(stage: str, logs: list[bytes]) -> None:
     with paused_collector():   # as in a load worker
         chunk = Chunk()
         for i, data in enumerate(logs):
-            # as a worker: the rows appended in place to the chunk's lists (``collect`` alone:
-            # each game's own lists)
+            # as a worker: the rows written in place into the chunk's builders
+            # (``collect`` alone: into a sink of its own)
             result, rows = collect(data, f"log{i}", chunk.sink if stage != "collect" else None)
             assert result.error is None and result.state is not None
             if stage != "collect":

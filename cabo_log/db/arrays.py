@@ -74,8 +74,12 @@ class Conversion:
         if builder is None:
             self.made.append(lambda bitmaps, strings: pa.nulls(rows, kind))
         elif isinstance(builder, StringColumn):
-            at = self._codes(_joined(parts, lambda c: c.codes.getvalue(), 4))
-            self.made.append(lambda bitmaps, strings: strings[at])
+            codes = _joined(parts, lambda c: c.codes.getvalue(), 4)
+            if codes.count(0) == len(codes):   # every code 0: NULL (no take)
+                self.made.append(lambda bitmaps, strings: pa.nulls(rows, kind))
+            else:
+                at = self._codes(codes)
+                self.made.append(lambda bitmaps, strings: strings[at])
         elif isinstance(builder, BoolColumn):
             data = _joined(parts, lambda c: c.values.getvalue(), 1, _NULL_BOOLS)
             valid = self._validity(data.translate(_BYTE_VALID), kind)
