@@ -17,8 +17,6 @@ setup.py): the writers are then direct calls into mypyc's runtime library (``byt
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from cabo_log.db.byte_buffers import (
     BytesWriter,
     read_i32_le,
@@ -55,6 +53,10 @@ class Column:
 
     def truncate(self, rows: int) -> None:
         """Keep the first ``rows`` rows."""
+        raise NotImplementedError
+
+    def null(self) -> None:
+        """A NULL row."""
         raise NotImplementedError
 
 
@@ -245,7 +247,17 @@ class StringListColumn(ListColumn):
         super().__init__(4)
         self.names = names
 
-    def add(self, values: Sequence[str]) -> None:
+    def add(self, values: tuple[str, ...]) -> None:
+        """A row's list (typed as a tuple, then a list: compiled, each is read by index, where
+        any other sequence would be iterated generically)."""
+        names, items = self.names, self.items
+        for value in values:
+            write_i32_le(items, names.code(value))
+        self.count += len(values)
+        write_i32_le(self.ends, self.count)
+        self.valid.append(1)
+
+    def add_list(self, values: list[str]) -> None:
         """A row's list."""
         names, items = self.names, self.items
         for value in values:
@@ -254,7 +266,7 @@ class StringListColumn(ListColumn):
         write_i32_le(self.ends, self.count)
         self.valid.append(1)
 
-    def nonempty(self, values: Sequence[str]) -> None:
+    def nonempty(self, values: tuple[str, ...]) -> None:
         """A row's list, NULL when it is empty (the columns whose empty list means none)."""
         if values:
             self.add(values)
@@ -268,7 +280,7 @@ class Int16ListColumn(ListColumn):
     def __init__(self) -> None:
         super().__init__(2)
 
-    def add(self, values: Sequence[int]) -> None:
+    def add(self, values: tuple[int, ...]) -> None:
         """A row's list."""
         items = self.items
         for value in values:

@@ -29,7 +29,7 @@ def game_rows(g: GameState, rows: RowCollector, header: GameStart, source: str,
     o.rounds.add(len(g.rounds))
     o.complete.add(g.complete)
     o.winners.add(g.winners)
-    o.forfeited.add([p for i, p in enumerate(players) if not g.active[i]])
+    o.forfeited.add_list([p for i, p in enumerate(players) if not g.active[i]])
     o.events.add(g.events)
     o.started_at.maybe(header.started_at)
     o.source_file.add(source)
@@ -81,11 +81,11 @@ def _scores(r: RoundResult, dealt: dict[str, tuple[list[str], int]], seats: dict
             o.dealt.null()
             o.dealt_total.null()
         else:
-            o.dealt.add(got[0])
+            o.dealt.add_list(got[0])
             o.dealt_total.add(got[1])
         hand = hands[player]
         total = totals[player]
-        o.hand.add(hand)
+        o.hand.add_list(hand)
         o.hand_cards.add(len(hand))
         o.total.add(total)
         o.points.add(points)
