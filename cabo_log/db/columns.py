@@ -39,6 +39,9 @@ class Names:
         """The number of ``value`` (a new one is added)."""
         code = self.codes.get(value)
         if code is None:
+            # kept as a plain str: a str-Enum member (a power, a draw's source) as a key would
+            # make the dict a general one, whose every lookup compares keys the slow way
+            value = str(value)
             code = self.codes[value] = len(self.values)
             self.values.append(value)
         return code
