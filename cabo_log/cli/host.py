@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -24,9 +24,14 @@ def host_command(
         help="The address to listen on; 127.0.0.1 keeps it to this machine.")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
+    allow_host: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045 - typer
+        "--allow-host", metavar="NAME", help="Also answer requests addressed to this name "
+        "(e.g. the machine's name with --host 0.0.0.0); repeatable. Requests for any other "
+        "name are refused.")] = None,
 ) -> None:
     """Host tables in the browser: open a table, invite people by link, add bots, play;
-    every move is checked and written to the table's log in --dir."""
+    or keep the score of a game played with real cards on a score sheet. Every move and
+    round is checked and written to its log in --dir."""
     import uvicorn
 
     from cabo_log.pages.guard import LOOPBACK, served_hosts
@@ -48,9 +53,13 @@ def host_command(
         typer.echo(f"cabo-log: not resumed: {problem}", err=True)
     if tables.tables:
         typer.echo(f"resumed {len(tables.tables)} table(s) in progress")
+    if tables.sheets:
+        typer.echo(f"resumed {len(tables.sheets)} score sheet(s) in progress")
+    hosts = served_hosts(host, allow_host or ())
     if host not in LOOPBACK:
         typer.echo(f"cabo-log: listening on {host}: anyone who can reach it can open tables "
-                   "and watch them", err=True)
+                   f"and score sheets and watch them (it answers to {', '.join(hosts)})",
+                   err=True)
     try:
         sock = _listen(host, port)
     except OSError as exc:
@@ -59,7 +68,7 @@ def host_command(
     typer.echo(f"hosting tables of {directory} on http://{host}:{port}/ (Ctrl-C stops)")
     # only requests addressed to this host and port (no DNS rebinding), with the protective
     # headers and a policy that runs only the server's own scripts (pages.guard)
-    app = create_app(tables, hosts=served_hosts(host), port=port or None)
+    app = create_app(tables, hosts=hosts, port=port or None)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=65536)
     uvicorn.Server(config).run(sockets=[sock])
 

@@ -49,10 +49,12 @@ class Scored:
 def start_sheet(path: str | os.PathLike[str], ruleset: str | dict[str, Any],
                 players: Sequence[str], *, options: Mapping[str, Any] | None = None,
                 game_id: str | None = None, names: Mapping[str, str] | None = None,
-                started_at: str | None = None, chain: bool = True) -> GameLog:
+                started_at: str | None = None, chain: bool = True,
+                extra: Mapping[str, Any] | None = None) -> GameLog:
     """Create a new score sheet (its header, chained unless ``chain=False``), open for
     appending rounds; ``log_exists`` if the file exists. The header is checked by the engine
-    as any header is (ruleset, options, players)."""
+    as any header is (ruleset, options, players); ``extra`` adds fields of the writer's own
+    (readers ignore them), such as the host's mark on the sheets it keeps."""
     target = Path(path)
     header: dict[str, Any] = {
         "type": "game", "format": FORMAT, "seq": 0,
@@ -63,6 +65,8 @@ def start_sheet(path: str | os.PathLike[str], ruleset: str | dict[str, Any],
         header["names"] = dict(names)
     if started_at:
         header["started_at"] = started_at
+    for key, value in (extra or {}).items():
+        header.setdefault(key, value)
     return GameLog.create(target, header, chain=chain)
 
 
@@ -137,6 +141,16 @@ def _card(rules: Ruleset, values: dict[str, int], held: Counter[str], taken: Cou
     return candidates[0]   # every copy taken: the engine says how many the deck holds
 
 
+def suit_values(rules: Ruleset) -> dict[str, list[int]]:
+    """The ranks whose value depends on the suit (golf's kings: 13 black, -1 red), each with
+    its values: the only cards whose value a keeper types to say which colour it is."""
+    values = rules.values()
+    kinds: dict[str, set[int]] = {}
+    for code in rules.deck_codes():
+        kinds.setdefault(_rank(code), set()).add(values[code])
+    return {rank: sorted(v) for rank, v in kinds.items() if len(v) > 1}
+
+
 def _rank(code: str) -> str:
     return code if code == "JK" or code.isdigit() else code[:-1]
 
@@ -183,4 +197,5 @@ def append_round(path: str | os.PathLike[str], caller: str | None,
 
 
 __all__ = ["CaboLogError", "CardError", "Scored", "append_round", "forfeit", "next_round",
-           "open_sheet", "read_cards", "seated", "start_sheet", "tally_round"]
+           "open_sheet", "read_cards", "seated", "start_sheet", "suit_values",
+           "tally_round"]

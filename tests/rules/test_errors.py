@@ -517,6 +517,7 @@ def test_every_code_in_the_engine_is_documented() -> None:
     root = Path(__file__).resolve().parents[2]
     source = "".join(p.read_text() for p in [*root.glob("engine/*.py"),
                                               *root.glob("cabo_log/log/*.py"),
+                                              *root.glob("cabo_log/pages/table/*.py"),
                                               root / "cabo_log/play/follow.py"])
     codes = set(re.findall(r'(?:SyntaxError|EventError|LogError|RulesetError|WriterError)\('
                            r'\s*"([a-z_]+)"', source))

@@ -1,4 +1,5 @@
-"""``cabo-log host``: the web app of the tables (Starlette; live over WebSockets).
+"""``cabo-log host``: the web app of the tables (Starlette; live over WebSockets) and of the
+score sheets (``sheet_app``: plain forms).
 
 Pages: the list of tables with the form that opens one (``/``), the invitation links shown
 once when a table opens, a table's page (``/t/{id}``: a seat's page when the link's fragment
@@ -33,9 +34,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cabo_log.pages.assets import plotly_js, static
 from cabo_log.pages.guard import LOOPBACK, Guard
-from cabo_log.pages.table.host import Host, OpenError, SeatSpec
+from cabo_log.pages.table.host import Host, OpenError, SeatSpec, house_rules
 from cabo_log.pages.table.model import Status, Table
 from cabo_log.pages.table.seats import Seat, SeatKind
+from cabo_log.pages.table.sheet_app import MAX_PLAYERS, SheetPages
 from cabo_log.pages.table.views import Mode
 from cabo_log.play.bots import BOTS
 from engine.rulesets import BUILTINS
@@ -124,7 +126,7 @@ class Hub:
         """Load the game into the database off the event loop, then tell the table."""
         try:
             # under the table's lock: no line is being appended while the loader reads
-            note = await locked(table, self.host.load, table)
+            note = await locked(table, self.host.load, table.id, table.path)
         finally:
             self.loading.discard(table.id)
         await self.change(table, table.say, f"The game was {note}"
@@ -162,14 +164,20 @@ class TableApp:
 
     # --- pages ------------------------------------------------------------------------------
     async def index(self, request: Request, problem: str | None = None,
-                    form: dict[str, str] | None = None) -> Response:
+                    form: dict[str, str] | None = None, sheet_problem: str | None = None,
+                    sheet_form: dict[str, str] | None = None) -> Response:
+        """The tables and score sheets, and the forms that open them (with why the last
+        one was refused, and what was typed into it)."""
         tables = [t.summary() for t in self.host.tables.values()]
-        return self.html("index.html", 400 if problem else 200, tables=tables,
+        sheets = [s.summary() for s in list(self.host.sheets.values())]  # (opened in threads)
+        return self.html("index.html", 400 if problem or sheet_problem else 200,
+                         tables=tables, sheets=sheets,
                          rulesets=[(r.name, r.description, r.forfeits)
                                    for r in BUILTINS.values()],
                          bots=sorted(BOTS), seats=MAX_SEATS,
                          steps=self.host.settings.step_choices, problem=problem,
-                         form=form or {})
+                         form=form or {}, sheet_problem=sheet_problem,
+                         sheet_form=sheet_form or {}, sheet_players=MAX_PLAYERS)
 
     async def open_table(self, request: Request) -> Response:
         body = await request.body()
@@ -312,14 +320,7 @@ def _read_form(form: dict[str, str]) -> tuple[str | dict[str, Any], dict[str, An
     house = form.get("house", "").strip()
     ruleset: str | dict[str, Any] = form.get("ruleset", "online")
     if house:
-        try:
-            rules = json.loads(house)
-        except ValueError as exc:
-            raise OpenError(f"the house rules are not JSON: {exc}") from None
-        if not isinstance(rules, dict):
-            raise OpenError("the house rules are a JSON object, e.g. "
-                            '{"base": "edition2", "caller_penalty": 5}')
-        ruleset = rules
+        ruleset = house_rules(house)
     elif ruleset not in BUILTINS:
         raise OpenError(f"unknown ruleset {ruleset!r}")
     options: dict[str, Any] = {}
@@ -368,6 +369,7 @@ def create_app(host: Host, *, hosts: Iterable[str] = LOOPBACK,
         Route("/t/{table_id}/timeline", app_state.timeline),
         Route("/static/{name}", app_state.static),
         WebSocketRoute("/t/{table_id}/ws", app_state.socket),
+        *SheetPages(app_state).routes(),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.tables = app_state

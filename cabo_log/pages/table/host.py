@@ -1,14 +1,17 @@
-"""The host: every table of one ``--dir``, opened, resumed after a restart, bounded in number,
-and each finished game loaded into ``--db`` so that ``serve`` shows it.
+"""The host: every table and score sheet of one ``--dir``, opened, resumed after a restart,
+bounded in number, and each finished game loaded into ``--db`` so that ``serve`` shows it.
 
 A table's log is ``DIR/<game id>.jsonl`` (an ordinary, chained ``cabo-log/1`` log; its header
 records the seats, the bots and the table's settings under ``table``); its persons' token
 digests are in a hidden seat file beside it. On start, every log in the folder that a host
-began and that is not finished is opened again and its table carries on.
+began and that is not finished is opened again and its table carries on. A score sheet
+(``pages.table.sheet``) is ``DIR/<sheet id>.jsonl``, its key's digest in a hidden file beside
+it; unfinished sheets are resumed the same way.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import secrets
@@ -27,11 +30,13 @@ from cabo_log.pages.table.dealer import started_at
 from cabo_log.pages.table.model import Status, Table
 from cabo_log.pages.table.resume import header_seats
 from cabo_log.pages.table.seats import Presence, Seat, SeatKind, digest, new_token, save_digests
+from cabo_log.pages.table.sheet import Opened as OpenedSheet
+from cabo_log.pages.table.sheet import Sheet, create_sheet, hosted_sheet, resume_sheet
 from cabo_log.pages.table.views import Mode
 from cabo_log.play.bots import BOTS
 from engine import CaboLogError
 from engine.events import FORMAT
-from engine.rulesets import resolve
+from engine.rulesets import Ruleset, resolve
 
 log = logging.getLogger("cabo_log.host")
 
@@ -56,6 +61,7 @@ class HostSettings:
     db: Path | None = None
     timing: Timing = field(default_factory=Timing)
     max_tables: int = 64              # tables held at once (finished ones make room)
+    max_sheets: int = 64              # score sheets held at once (finished ones make room)
     max_connections: int = 256        # WebSocket connections at once, over all tables
     step_choices: tuple[int, ...] = STEP_CHOICES
     tick: float = 0.1                 # seconds between two looks at the timers
@@ -72,17 +78,25 @@ class Host:
         self.settings = settings
         self.clock = clock or Clock()
         self.tables: dict[str, Table] = {}
+        self.sheets: dict[str, Sheet] = {}
         self.connections = 0
         self.load_lock = threading.Lock()
         self.load_notes: dict[str, str] = {}    # game id -> the last load's outcome
 
     # --- tables -----------------------------------------------------------------------------
     def resume_all(self) -> list[str]:
-        """Open again every unfinished table in the folder; a line per log that cannot be."""
+        """Open again every unfinished table and score sheet in the folder; a line per log
+        that cannot be."""
         problems = []
         for path in sorted(self.settings.directory.glob("*.jsonl")):
             try:
-                table = self._resume(path)
+                with path.open("rb") as f:
+                    first = f.readline()
+                header = orjson.loads(first) if first.strip() else None
+                if hosted_sheet(header, HOSTED):
+                    self._resume_sheet(path)
+                    continue
+                table = self._resume(path, header)
             except (CaboLogError, OSError, ValueError, KeyError) as exc:
                 problems.append(f"{path}: {exc}")
                 continue
@@ -90,10 +104,7 @@ class Host:
                 self.tables[table.id] = table
         return problems
 
-    def _resume(self, path: Path) -> Table | None:
-        with path.open("rb") as f:
-            first = f.readline()
-        header = orjson.loads(first) if first.strip() else None
+    def _resume(self, path: Path, header: object) -> Table | None:
         if not isinstance(header, dict) or not isinstance(header.get("table"), dict) \
                 or header["table"].get("by") != HOSTED:
             return None
@@ -113,6 +124,15 @@ class Host:
         table.tick(now)
         return table
 
+    def _resume_sheet(self, path: Path) -> None:
+        if len(self.sheets) >= self.settings.max_sheets:
+            return
+        sheet = resume_sheet(path)
+        if sheet.state.complete:
+            sheet.close()
+            return
+        self.sheets[sheet.id] = sheet
+
     def open_table(self, ruleset: str | dict[str, Any], seats: list[SeatSpec], *,
                    step: int, mode: Mode, options: dict[str, Any] | None = None) -> Opened:
         """A new table: its log created (header only, chained) and its seat file written."""
@@ -120,26 +140,11 @@ class Host:
             choices = ", ".join(map(str, self.settings.step_choices))
             raise OpenError(f"the step timer is one of {choices} seconds (0: unlimited)")
         self._make_room()
-        names = [s.name.strip() for s in seats]
-        for name in names:
-            if not NAME.match(name):
-                raise OpenError(f"a seat's name is 1 to 24 characters, no control characters: "
-                                f"{name!r}")
-        if len(set(names)) != len(names):
-            raise OpenError("two seats have the same name")
+        names = check_names([s.name for s in seats])
         for spec in seats:
             if spec.kind == SeatKind.BOT and spec.bot not in BOTS:
                 raise OpenError(f"unknown bot {spec.bot!r} (known: {', '.join(sorted(BOTS))})")
-        try:
-            rules = resolve(ruleset, dict(options or {}))
-        except ValueError as exc:
-            raise OpenError(str(exc)) from None
-        if not rules.players_allowed(len(seats)):
-            more = ""
-            if rules.decks == 1 and rules.max_players_two_decks > rules.max_players:
-                more = f" ({rules.max_players_two_decks} with two decks)"
-            raise OpenError(f"{rules.name} is for {rules.min_players} to "
-                            f"{rules.player_limit()} players{more}, not {len(seats)}")
+        self._rules(ruleset, options, len(seats))
         now = self.clock.now()
         game_id = f"table-{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
         header: dict[str, Any] = {
@@ -170,6 +175,48 @@ class Host:
         self.tables[game_id] = table
         table.tick(now)            # a table of bots alone starts at once
         return Opened(table, tokens)
+
+    def open_sheet(self, ruleset: str | dict[str, Any], players: list[str], *,
+                   options: dict[str, Any] | None = None) -> OpenedSheet:
+        """A new score sheet for a game played with real cards: its log created (header
+        only, chained) and its key's digest written."""
+        if len(self.sheets) >= self.settings.max_sheets:
+            for sheet_id, sheet in list(self.sheets.items()):
+                if sheet.state.complete:
+                    del self.sheets[sheet_id]
+                    with sheet.lock:     # a page's call into it finishes first
+                        sheet.close()
+                    break
+            else:
+                raise OpenError(f"this host holds {self.settings.max_sheets} score sheets "
+                                "already; finish one first")
+        names = check_names(players)
+        self._rules(ruleset, options, len(names))
+        sheet_id = f"sheet-{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+        try:
+            opened = create_sheet(self.settings.directory / f"{sheet_id}.jsonl", ruleset,
+                                  names, options=dict(options or {}),
+                                  started_at=started_at(self.clock.now()), by=HOSTED)
+        except CaboLogError as exc:
+            raise OpenError(exc.message) from None
+        self.sheets[opened.sheet.id] = opened.sheet
+        return opened
+
+    @staticmethod
+    def _rules(ruleset: str | dict[str, Any], options: dict[str, Any] | None,
+               count: int) -> Ruleset:
+        """The ruleset asked for, if it seats ``count`` players (else why not, in words)."""
+        try:
+            rules = resolve(ruleset, dict(options or {}))
+        except ValueError as exc:
+            raise OpenError(str(exc)) from None
+        if not rules.players_allowed(count):
+            more = ""
+            if rules.decks == 1 and rules.max_players_two_decks > rules.max_players:
+                more = f" ({rules.max_players_two_decks} with two decks)"
+            raise OpenError(f"{rules.name} is for {rules.min_players} to "
+                            f"{rules.player_limit()} players{more}, not {count}")
+        return rules
 
     def _make_room(self) -> None:
         if len(self.tables) < self.settings.max_tables:
@@ -206,11 +253,13 @@ class Host:
     def close(self) -> None:
         for table in self.tables.values():
             table.close()
+        for sheet in self.sheets.values():
+            sheet.close()
 
     # --- the database -----------------------------------------------------------------------
-    def load(self, table: Table) -> str:
-        """Load the table's game into ``--db`` (incremental: only its file is replayed);
-        the outcome in words. Runs in a worker thread: one load at a time."""
+    def load(self, game_id: str, path: Path) -> str:
+        """Load a table's game or a sheet into ``--db`` (incremental: only its file is
+        replayed); the outcome in words. Runs in a worker thread: one load at a time."""
         db = self.settings.db
         if db is None:
             return "no database given (--db)"
@@ -219,11 +268,36 @@ class Host:
 
         with self.load_lock:
             try:
-                summary = load_paths([table.path], db, jobs=1)
+                summary = load_paths([path], db, jobs=1)
             except (DatabaseError, LoadError, NoLogsFound, OSError) as exc:
                 note = f"not loaded: {exc}"
             else:
                 note = (f"loaded into {db.name}" if not summary.rejected
                         else f"not loaded: {summary.rejected[0]}")
-        self.load_notes[table.id] = note
+        self.load_notes[game_id] = note
         return note
+
+
+def check_names(names: list[str]) -> list[str]:
+    """Players' names as given (trimmed), each 1 to 24 characters without control
+    characters, no two alike; else why not, in words."""
+    out = [name.strip() for name in names]
+    for name in out:
+        if not NAME.match(name):
+            raise OpenError(f"a player's name is 1 to 24 characters, no control characters: "
+                            f"{name!r}")
+    if len(set(out)) != len(out):
+        raise OpenError("two players have the same name")
+    return out
+
+
+def house_rules(text: str) -> dict[str, Any]:
+    """House rules typed into a form: a JSON object (the engine checks its parameters)."""
+    try:
+        rules = json.loads(text)
+    except ValueError as exc:
+        raise OpenError(f"the house rules are not JSON: {exc}") from None
+    if not isinstance(rules, dict):
+        raise OpenError("the house rules are a JSON object, e.g. "
+                        '{"base": "edition2", "caller_penalty": 5}')
+    return rules

@@ -91,8 +91,19 @@ def seat_file(log: Path) -> Path:
 
 def save_digests(log: Path, seats: list[Seat]) -> None:
     """Write the persons' token digests (owner-only permissions, replaced whole)."""
-    data = {s.name: s.token_digest for s in seats if s.token_digest is not None}
-    path = seat_file(log)
+    write_private(seat_file(log), {s.name: s.token_digest for s in seats
+                                   if s.token_digest is not None})
+
+
+def load_digests(log: Path) -> dict[str, str]:
+    """The digests saved for a table's log ({} if there are none: its persons cannot come
+    back, and forfeit once their seats' hold runs out)."""
+    return read_private(seat_file(log))
+
+
+def write_private(path: Path, data: dict[str, str]) -> None:
+    """A small JSON object of secrets' digests, owner-only, fsync'd and replaced whole (a
+    crash leaves the old file or the new one, never half of one)."""
     draft = path.with_name(path.name + ".new")
     fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -102,11 +113,10 @@ def save_digests(log: Path, seats: list[Seat]) -> None:
     os.replace(draft, path)
 
 
-def load_digests(log: Path) -> dict[str, str]:
-    """The digests saved for a table's log ({} if there are none: its persons cannot come
-    back, and forfeit once their seats' hold runs out)."""
+def read_private(path: Path) -> dict[str, str]:
+    """What ``write_private`` wrote ({} when the file is missing or not such an object)."""
     try:
-        data = json.loads(seat_file(log).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):
