@@ -26,7 +26,7 @@ if TYPE_CHECKING:   # (``typing`` is not imported at run time: ~3 ms before the 
 
 # ``load``'s options, as ``early_load_args`` reads them: those that take a value, the flags
 LOAD_VALUED = ("--db", "--jobs", "-j", "--rollouts", "--cluster", "--parquet-out")
-LOAD_FLAGS = ("--allow-errors", "--force", "--quiet", "-q", "--analyse", "--recurse",
+LOAD_FLAGS = ("--allow-errors", "--force", "--quiet", "-q", "--analyse", "--all", "--recurse",
               "--no-recurse")
 
 

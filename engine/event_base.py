@@ -11,6 +11,7 @@ one after it is built (``with_fields`` makes a changed copy).
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any, ClassVar
 
 from .native import mypyc_attr
@@ -90,6 +91,8 @@ def to_dict(event: Event) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, Enum):   # a domain word: its spelling in the log, never its repr
+        return value.value
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     if isinstance(value, dict):

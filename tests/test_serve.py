@@ -4,6 +4,7 @@ read-only SQL console, the analysis marks when a ``decisions`` table exists."""
 from __future__ import annotations
 
 import html
+import json
 import re
 import shutil
 import warnings
@@ -230,20 +231,36 @@ def test_markup_from_logs_is_text(client: TestClient) -> None:
 
 
 def test_analysis_marks_when_the_table_exists(db: Path, tmp_path: Path) -> None:
+    """A game analysed by load --analyse: its marks on the page as timeline --analyse draws
+    them (the events' lanes, the step view's data, the evaluation graph) and listed."""
     copy = tmp_path / "analysed.duckdb"
     shutil.copy(db, copy)
     con = duckdb.connect(str(copy))
-    con.execute("INSERT INTO decisions BY NAME SELECT * FROM (VALUES "
+    move = '{"type":"discard","player":"ana"}'
+    con.execute("INSERT INTO decisions BY NAME SELECT *, 'place' AS kind, 1 AS round, "
+                "0 AS line, $1 AS chosen, $1 AS best, 'discarded a 9' AS chosen_text, "
+                "'replace 0' AS best_text, 7.5 AS expected, 0.5 AS stderr, false AS implicit, "
+                "false AS must_fail FROM (VALUES "
                 "('golf-a', 'golf', 12, 'ana', '?', 3.5), "
                 "('golf-a', 'golf', 20, 'bruno', NULL, 0), "
                 "('golf-a', 'golf', 30, '<b>x</b>', '??', 9)) "
-                "AS t(game_id, ruleset, seq, player, mark, loss)")
+                "AS t(game_id, ruleset, seq, player, mark, loss)", [move])
+    con.execute("INSERT INTO analyses BY NAME SELECT 'golf-a' AS game_id, 'golf' AS ruleset, "
+                "p AS player, 16 AS rollouts, 0 AS seed, 'greedy' AS bot FROM "
+                "(VALUES ('ana'), ('bruno'), ('carla')) AS t(p)")
     con.close()
     with TestClient(create_app(copy), base_url=BASE) as c:
         page = c.get("/games/golf-a").text
     section = page.split('id="analysis"', 1)[1].split("</section>", 1)[0]
     assert re.findall(r'href="#seq=(\d+)"', section) == ["12", "30"]    # marked ones only
     assert "&lt;b&gt;x&lt;/b&gt;" in section and "<b>x</b>" not in section
+    assert 'id="chart-analysis"' in page          # the evaluation graph's panel
+    data = json.loads(html.unescape(
+        page.split('id="cabo-timeline-data">', 1)[1].split("</script>", 1)[0]))
+    # drawn on the lanes of the game's players (the row of a player it does not have is not)
+    assert {k: v["mark"] for k, v in data["analysis"]["marks"].items()} == {"12": "?"}
+    lanes = [t for t in data["figures"]["events"]["data"] if t.get("name") == "analysis marks"]
+    assert len(lanes) == 1 and lanes[0]["x"] == [12] and lanes[0]["text"] == ["?"]
 
 
 def test_the_command_serves_on_localhost(db: Path, tmp_path: Path) -> None:
@@ -306,3 +323,22 @@ def test_ratings_page(client: TestClient) -> None:
     assert two.text.count('<tr><td class="n">') == len(kept)
     assert client.get("/ratings", params={"min_games": "0"}).status_code == 400
     assert client.get("/ratings", params={"ruleset": "chess"}).status_code == 404
+
+
+def test_every_report_page_explains_its_columns(client: TestClient) -> None:
+    """The "Columns:" legend the command line prints under a report, on its page too: every
+    column the report's header explains, in the order of the table."""
+    from cabo_log.db import reports as reps
+
+    for report in reps.available().values():
+        page = client.get(f"/reports/{report.name}").text
+        if report.columns and 'class="data"' in page:
+            legend = page.split('<dl class="legend">', 1)[1].split("</dl>", 1)[0]
+            shown = re.findall(r"<dt><code>([^<]+)</code></dt>", legend)
+            table = re.findall(r'<th class="n?" title="([^"]+)"', page)
+            assert shown == [c for c in table if c in report.columns], report.name
+    power = client.get("/reports/power_usage").text
+    legend = power.split('<dl class="legend">', 1)[1]
+    for column in ("passed", "skipped", "lapsed"):
+        words = html.escape(reps.get("power_usage").columns[column], quote=True)
+        assert f"<dt><code>{column}</code></dt><dd>{words}</dd>" in legend

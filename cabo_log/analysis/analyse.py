@@ -7,6 +7,7 @@ are evaluated independently (each from its own seeded worlds), in worker process
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO, TypeVar
@@ -30,10 +31,16 @@ class OptionValue:
     text: str
     expected: float | None    # mean round points over its rollouts (None: not evaluated)
     rollouts: int
+    # its expected points minus the best option's, paired over the worlds both were played
+    # in (0 for the best itself), and the standard error of that difference (None: fewer than
+    # two common worlds): what tells a clearly best option (``cabo_log.puzzles``)
+    margin: float | None = None
+    stderr: float | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {"move": to_dict(self.move), "text": self.text,
-                "expected": _round(self.expected), "rollouts": self.rollouts}
+                "expected": _round(self.expected), "rollouts": self.rollouts,
+                "margin": _round(self.margin), "stderr": _round(self.stderr)}
 
 
 @dataclass
@@ -130,9 +137,11 @@ def _round(value: float | None) -> float | None:
 
 def analyse_bytes(data: bytes, file: str | None = None, *, settings: Settings | None = None,
                   player: str | None = None, jobs: int | None = 1,
-                  progress: TextIO | None = None) -> GameAnalysis:
+                  progress: TextIO | None = None,
+                  on_decision: Callable[[int, int], None] | None = None) -> GameAnalysis:
     """Analyse one log (its bytes). A bad log raises its located ``CaboLogError``; an unknown
-    ``player`` or policy raises ValueError."""
+    ``player`` or policy raises ValueError. ``progress``: a bar over the decisions on that
+    stream; ``on_decision(done, total)`` is called as decisions are done (a caller's own bar)."""
     settings = settings or Settings()
     record = read_decisions(data, file)
     if player is not None and player not in record.players:
@@ -140,8 +149,14 @@ def analyse_bytes(data: bytes, file: str | None = None, *, settings: Settings | 
     todo = [d for d in record.decisions
             if not d.forced and (player is None or d.player == player)]
     bar = Progress(len(todo), progress, unit="decisions") if progress is not None else None
-    results = run_parallel(_analyse_one, [(d, settings) for d in todo], jobs,
-                           bar.update if bar is not None else None)
+
+    def done(count: int) -> None:
+        if bar is not None:
+            bar.update(count)
+        if on_decision is not None:
+            on_decision(count, len(todo))
+
+    results = run_parallel(_analyse_one, [(d, settings) for d in todo], jobs, done)
     if bar is not None:
         bar.close()
     return GameAnalysis(file, record.game_id, record.ruleset, record.players, settings,
@@ -158,7 +173,8 @@ def summarise(ev: Evaluation) -> DecisionResult:
     g = d.state
     forced = d.forced
     options = [OptionValue(r.move, infinitive(r.move, g), r.mean if r.points else None,
-                           len(r.points)) for r in ev.options]
+                           len(r.points), *paired_difference(r.points, ev.best.points))
+               for r in ev.options]
     loss = 0.0 if forced else ev.loss
     stderr = 0.0 if forced else ev.stderr
     return DecisionResult(
@@ -168,6 +184,21 @@ def summarise(ev: Evaluation) -> DecisionResult:
         expected=ev.chosen.mean if ev.chosen.points else None, loss=loss, stderr=stderr,
         mark=None if forced else mark_of(loss, stderr), forced=forced, implicit=d.implicit,
         must_fail=must_fail(d.chosen, g), options=options)
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float]
+                      ) -> tuple[float | None, float | None]:
+    """mean(a - b) over the worlds both were played in (the first ``min(len)``: every option
+    is played in the same worlds, in order) and its standard error; None where there are too
+    few worlds (none for the mean, under two for the error)."""
+    n = min(len(a), len(b))
+    if n < 1:
+        return None, None
+    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, None
+    return mean, math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
 
 
 def run_parallel(func: Callable[[T], R], items: Sequence[T], jobs: int | None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import Event, GameState
-from engine.events import Cabo, Discard, Draw, Power, Replace, Skip
+from engine.events import Cabo, Discard, Draw, Forfeit, Peek, Power, Replace, Skip, Snap
 from engine.knowledge import observe, row_view
 from engine.vocabulary import DrawSource, PowerKind
 
@@ -34,7 +34,7 @@ def infinitive(move: Event, g: GameState) -> str:
         return f"skip the {g.pending_power() or 'power'}"
     if isinstance(move, Power):
         return _power(move, "peek at", "spy on", "swap")
-    return type(move).__name__.lower()
+    return _other(move, "look at own", "snap", "forfeit")
 
 
 def _power(move: Power, peek: str, spy: str, swap: str) -> str:
@@ -71,7 +71,19 @@ def past(move: Event, g: GameState) -> str:
         return f"skipped the {g.pending_power() or 'power'}"
     if isinstance(move, Power):
         return _power(move, "peeked at", "spied on", "swapped")
-    return type(move).__name__.lower()
+    return _other(move, "looked at own", "snapped", "forfeited")
+
+
+def _other(move: Event, look: str, snap: str, forfeit: str) -> str:
+    """The moves that are no decisions (initial peeks, snaps, forfeits) in a few words; any
+    other event by its type: "deal"."""
+    if isinstance(move, Peek):
+        return f"{look} {_and([str(p) for p in move.positions])}"
+    if isinstance(move, Snap):
+        return f"{snap} own {move.position}"
+    if isinstance(move, Forfeit):
+        return forfeit
+    return move.TYPE
 
 
 def must_fail(move: Event, g: GameState) -> bool:

@@ -61,7 +61,7 @@ COMMAND_MODULES: dict[str, str] = {
     "append": "write", "seal": "write", "repair": "write",
     "play": "play", "tally": "tally",
     "analyse": "analysis", "whatif": "analysis",
-    "serve": "serve",
+    "serve": "serve", "puzzles": "puzzles",
     "host": "host",
 }
 

@@ -93,21 +93,31 @@ def whatif_command(
                        "logged one, e.g. '{\"type\":\"draw\",\"player\":\"ana\","
                        "\"source\":\"deck\"}'.")] = None,
     rollouts: Annotated[int, typer.Option(
-        "--rollouts", "-r", help="Playouts to the end of the match.")] = DEFAULT_PLAYOUTS,
+        "--rollouts", "-r", help="Playouts of the real table to the end of the match (per "
+                                 "move, with --move).")] = DEFAULT_PLAYOUTS,
+    worlds: Annotated[int, typer.Option(
+        "--worlds", "-w", help="With --move: sampled worlds per move when judging it from "
+                               "the mover's knowledge (analyse's --rollouts; more when the "
+                               "verdict needs confirming).")] = DEFAULT_ROLLOUTS,
     seed: SeedOption = 0,
     bot: BotOption = DEFAULT_POLICY,
     as_json: JsonOption = False,
 ) -> None:
-    """From the table after event --at (or with another move there), let bots play on:
-    each player's chance to win the round and the match, and expected round points."""
+    """From the real table after event --at (or with another move there), let bots play on:
+    each player's chance to win the round and the match, and expected round points. With
+    --move, also the logged move played on, and both judged from the mover's knowledge as
+    analyse judges them (the same worlds for the same --seed and --bot)."""
     data = _read(file)
     _check(rollouts, bot)
+    if worlds < MIN_ROLLOUTS:
+        raise usage(f"--worlds must be at least {MIN_ROLLOUTS}, not {worlds}")
     event: dict[str, Any] | None = None
     if move is not None:
         event = json_object(move, "--move", "a JSON object (one event)")
     try:
-        result = whatif_bytes(data, str(file), seq=at, move=event, playouts=rollouts,
-                              seed=seed, policy=bot)
+        with stop_signals():
+            result = whatif_bytes(data, str(file), seq=at, move=event, playouts=rollouts,
+                                  seed=seed, policy=bot, worlds=worlds)
     except CaboLogError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
@@ -115,6 +125,10 @@ def whatif_command(
         raise failed(str(exc)) from None
     except ValueError as exc:
         raise usage(str(exc)) from None
+    except KeyboardInterrupt as exc:
+        stop = interruption(exc)
+        typer.echo(f"\ncabo-log: {stop.verb if stop else 'interrupted'}", err=True)
+        raise typer.Exit(stop.exit_code if stop else 130) from None
     typer.echo(json.dumps(result.as_json(), ensure_ascii=False) if as_json else result.text())
 
 

@@ -46,8 +46,12 @@ ForceOption = Annotated[bool, typer.Option(
 QuietOption = Annotated[bool, typer.Option(
     "--quiet", "-q", help="Only the summary: no progress bar, no line per rejected log.")]
 AnalyseOption = Annotated[bool, typer.Option(
-    "--analyse", help="Then analyse every loaded game's decisions into the 'decisions' "
-                      "table (slow: see 'cabo-log analyse').")]
+    "--analyse", help="Then analyse the decisions of the games of the paths given (those not "
+                      "analysed yet) into the 'decisions' table (slow: see 'cabo-log "
+                      "analyse').")]
+AllOption = Annotated[bool, typer.Option(
+    "--all", help="With --analyse: every game in the database not analysed yet, not only "
+                  "the paths'.")]
 RolloutsOption = Annotated[Optional[int], typer.Option(  # noqa: UP045
     "--rollouts", min=2, help="With --analyse: sampled worlds per compared option "
                               "(default: 8).", show_default=False)]
@@ -78,7 +82,8 @@ def load_command(paths: PathsArgument, db: DbOption = None, jobs: JobsOption = N
                  allow_errors: AllowErrorsOption = False, force: ForceOption = False,
                  quiet: QuietOption = False, analyse: AnalyseOption = False,
                  rollouts: RolloutsOption = None, cluster: ClusterOption = None,
-                 parquet_out: ParquetOutOption = None, recurse: RecurseOption = True) -> None:
+                 parquet_out: ParquetOutOption = None, recurse: RecurseOption = True,
+                 analyse_all: AllOption = False) -> None:
     """Replay logs and load what the engine derives into DuckDB (safe to re-run).
 
     Ctrl-C or SIGTERM stops it within a second or two: the batches committed stay, the one in
@@ -89,10 +94,12 @@ def load_command(paths: PathsArgument, db: DbOption = None, jobs: JobsOption = N
         raise usage(f"no such file or folder: {', '.join(missing)}")
     if parquet_out is not None and cluster is None:
         raise usage("--parquet-out needs --cluster (use --cluster local:1 on one machine)")
+    if (analyse_all or rollouts is not None) and not analyse:
+        raise usage(f"{'--all' if analyse_all else '--rollouts'} needs --analyse")
     args = _LoadArgs(paths, database_path(db), jobs, force, cluster, parquet_out, recurse)
     summary = _load_and_say(args, quiet)
     if analyse:
-        _analyse(args.database, rollouts, jobs, not quiet and sys.stderr.isatty())
+        _analyse(args, rollouts, analyse_all, quiet)
     raise typer.Exit(summary.exit_code(allow_errors))
 
 
@@ -139,15 +146,23 @@ def _say(summary: Any, args: _LoadArgs, quiet: bool) -> None:
                    err=True)
 
 
-def _analyse(database: Path, rollouts: int | None, jobs: int | None, show: bool) -> None:
-    """``load --analyse``: the decisions of every game not analysed yet."""
+def _analyse(args: _LoadArgs, rollouts: int | None, everything: bool, quiet: bool) -> None:
+    """``load --analyse``: the decisions of the paths' games not analysed yet (``--all``:
+    of every game); a bar with a time estimate on a terminal, else a line per game."""
     from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, Settings
-    from cabo_log.analysis.store import analyse_database
+    from cabo_log.analysis.store import GameDone, analyse_database
+    from cabo_log.db.listing import listed_in
 
+    def said(game: GameDone) -> None:
+        typer.echo(game.text(), err=True)
+
+    bar = not quiet and sys.stderr.isatty()
     settings = Settings(rollouts=rollouts or DEFAULT_ROLLOUTS)
     try:
-        done = analyse_database(database, settings, jobs=jobs,
-                                progress=sys.stderr if show else None)
+        done = analyse_database(
+            args.database, settings, jobs=args.jobs, progress=sys.stderr if bar else None,
+            games=None if everything else listed_in(args.paths, args.recurse),
+            on_game=None if bar or quiet else said)
     except KeyboardInterrupt as exc:
         from cabo_log.stop import stopped_by
 
@@ -156,7 +171,7 @@ def _analyse(database: Path, rollouts: int | None, jobs: int | None, show: bool)
                      "finish)", stop.exit_code) from None
     for skipped in done.skipped:
         typer.echo(skipped, err=True)
-    typer.echo(f"{database}: {done.text()}")
+    typer.echo(f"{args.database}: {done.text()}")
 
 
 def _load(args: _LoadArgs, bar: Progress) -> Any:

@@ -30,7 +30,11 @@ from cabo_log.db.schema import SCHEMAS
 # frequent event kind (``event_tables``); 4: the times of an event only in ``events_timed``;
 # 5: ``games.record`` ('full' or 'tally': a score sheet has no events)
 # 6: ``game_players.kind`` (human, bot:expert, ...) and the ``ratings`` table
-SCHEMA_VERSION = "6"
+# 7: ``decision_options`` (each compared option of an analysed decision, for puzzles); a
+# database of version 6 is upgraded in place when written to (the table is added, the games
+# analysed before get their options at the next ``load --analyse``) and read as it is
+SCHEMA_VERSION = "7"
+UPGRADABLE = {"6"}   # versions read as they are, and brought to SCHEMA_VERSION by a writer
 
 LOADER_SCHEMAS: dict[str, pa.Schema] = {
     "files": pa.schema([
@@ -52,6 +56,11 @@ ANALYSIS_SCHEMAS: dict[str, pa.Schema] = {
         ("options", pa.int32()), ("expected", pa.float64()), ("best_expected", pa.float64()),
         ("loss", pa.float64()), ("stderr", pa.float64()), ("mark", pa.string()),
         ("accuracy", pa.float64()), ("implicit", pa.bool_()), ("must_fail", pa.bool_())]),
+    "decision_options": pa.schema([
+        ("game_id", pa.string()), ("seq", pa.int64()), ("option", pa.int32()),
+        ("move", pa.string()), ("move_type", pa.string()), ("text", pa.string()),
+        ("expected", pa.float64()), ("rollouts", pa.int32()), ("margin", pa.float64()),
+        ("stderr", pa.float64()), ("best", pa.bool_()), ("chosen", pa.bool_())]),
     "analyses": pa.schema([
         ("game_id", pa.string()), ("ruleset", pa.string()), ("player", pa.string()),
         ("decisions", pa.int32()), ("blunders", pa.int32()), ("mistakes", pa.int32()),
@@ -235,6 +244,8 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, path: object) -> None:
         con.execute(statement)
     if "meta" not in tables:
         con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
+    else:   # an upgradable version: the DDL above added what it lacked
+        con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [SCHEMA_VERSION])
 
 
 def check_version(con: duckdb.DuckDBPyConnection, path: object) -> None:
@@ -243,7 +254,7 @@ def check_version(con: duckdb.DuckDBPyConnection, path: object) -> None:
     except duckdb.Error:
         raise DatabaseError(f"{path} is not a cabo-log database (no meta table); "
                             "load games into it first") from None
-    if row is None or row[0] != SCHEMA_VERSION:
+    if row is None or (row[0] != SCHEMA_VERSION and row[0] not in UPGRADABLE):
         found = row[0] if row else "none"
         raise DatabaseError(f"{path} has cabo-log schema version {found}, this cabo-log uses "
                             f"{SCHEMA_VERSION}: load into a new database (--db)")

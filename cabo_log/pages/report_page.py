@@ -17,7 +17,7 @@ from cabo_log.db.reports import Report, plain, text
 from cabo_log.pages.assets import plotly_tag, script_json, static
 from cabo_log.pages.report_charts import figure, label
 
-__all__ = ["ChartBlock", "chart_blocks", "charts_html", "params_html", "prose_html",
+__all__ = ["ChartBlock", "chart_blocks", "charts_html", "legend_html", "params_html", "prose_html",
            "render_report_page", "table_html"]
 
 _ITEM = re.compile(r"^\s{2,}(\S.*?)\s+-\s+(.*)$")
@@ -98,6 +98,21 @@ def table_html(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
             f'<tbody>{"".join(body)}</tbody></table></div><p class="meta">{count}</p>')
 
 
+def legend_html(report: Report, columns: list[str], values: dict[str, Any]) -> str:
+    """Under a report's table, what each of its columns holds (those its header explains with
+    ``@column``): the "Columns:" legend the command line prints, as a definition list."""
+    known = [c for c in columns if c in report.columns]
+    if not known:
+        return ""
+    items = []
+    for column in known:
+        about = report.columns[column]
+        for param in report.params.values():
+            about = about.replace(f"${param.name}", text(values.get(param.name, param.default)))
+        items.append(f"<dt><code>{esc(column)}</code></dt><dd>{_inline(about)}</dd>")
+    return f'<h3>Columns</h3><dl class="legend">{"".join(items)}</dl>'
+
+
 def params_html(report: Report, values: dict[str, Any]) -> str:
     """What each parameter is, what it takes, and the value this page was made with."""
     if not report.params:
@@ -158,12 +173,13 @@ def render_report_page(columns: list[str], rows: list[tuple[Any, ...]], report: 
         body = (f'<section class="panel prose">{prose_html(report.doc, values)}'
                 f"{params_html(report, values)}</section>")
         charts = charts_html(chart_blocks(report, columns, rows))
+    legend = "" if report is None else legend_html(report, columns, values)
     script = (f"{plotly_tag(plotly)}<script>{static('report.js')}</script>" if charts else "")
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>cabo-log report: {esc(name)}</title><style>{static('report.css')}</style>"
             f"</head><body><header><h1>{esc(label(name))}</h1>{lead}</header><main>{body}"
             f'{charts}<section class="panel"><h2>The table</h2>{table_html(columns, rows)}'
-            f"{note_html(note)}</section></main><footer>Made by cabo-log report "
+            f"{note_html(note)}{legend}</section></main><footer>Made by cabo-log report "
             f"{esc(name)}.</footer>"
             f"{script}</body></html>\n")

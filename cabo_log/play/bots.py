@@ -6,13 +6,15 @@ objects from ``engine.moves``, which name positions, never cards). It never sees
 ``GameState``, so it cannot peek at hidden cards even by accident; ``tests/test_bots.py`` checks
 this. The public ruleset (card values, which powers exist) is given when the bot is created.
 
-Four bots are built in (``BOTS``), each in its own module:
+Five bots are built in (``BOTS``), each in its own module:
 
 - ``random`` (``random_bot``): a uniformly random legal move, the kind of move first; Cabo
   with a small probability so rounds end.
 - ``greedy`` and ``cautious`` (``greedy``): play like a decent human from what they know,
   with a few small "personality" probabilities that put rare cases into corpora.
 - ``expert`` (``expert``): counts cards and chooses every move by its expected value.
+- ``expert1`` (``expert1``): the expert's first revision, unchanged, the reference the current
+  one is measured against (``benchmarks/expert.py --versus expert1``).
 
 A bot that reads no row of the observation but its own may say so with a class attribute
 ``own_row_only = True`` (``random`` does): the simulator then hands it *partial* observations,
@@ -31,6 +33,7 @@ from typing import Protocol
 
 from cabo_log.play.counting import known_to_fail
 from cabo_log.play.expert import ExpertBot
+from cabo_log.play.expert1 import Expert1Bot
 from cabo_log.play.greedy import CautiousBot, GreedyBot
 from cabo_log.play.random_bot import RandomBot
 from engine.events import Event, Snap
@@ -64,7 +67,8 @@ class Bot(Protocol):
 BotFactory = Callable[[Ruleset], Bot]
 
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot,
-                               "cautious": CautiousBot, "expert": ExpertBot}
+                               "cautious": CautiousBot, "expert": ExpertBot,
+                               "expert1": Expert1Bot}
 
 
 def make_bot(name: str, rules: Ruleset) -> Bot:
@@ -119,6 +123,5 @@ def bot_snap(g: GameState, bots: Mapping[str, Bot], rngs: Mapping[str, random.Ra
     return None
 
 
-__all__ = ["BOTS", "Bot", "BotFactory", "CautiousBot", "ExpertBot", "GreedyBot", "RandomBot",
-           "bot_snap", "initial_peeks", "known_to_fail",
-           "make_bot"]
+__all__ = ["BOTS", "Bot", "BotFactory", "CautiousBot", "Expert1Bot", "ExpertBot", "GreedyBot",
+           "RandomBot", "bot_snap", "initial_peeks", "known_to_fail", "make_bot"]

@@ -46,10 +46,12 @@ from cabo_log.pages.report_page import (
     ChartBlock,
     chart_blocks,
     charts_html,
+    legend_html,
     note_html,
     prose_html,
     table_html,
 )
+from cabo_log.pages.web import puzzle_pages
 from cabo_log.pages.web.game_page import game_page
 from cabo_log.pages.web.games import (
     SORTS,
@@ -248,7 +250,8 @@ class Explorer:
         note = note_html(reports.left_out(cur, report, values))
         parts = {"prose": Markup(prose_html(report.doc, values)),
                  "charts": Markup(charts_html(chart_blocks(report, columns, rows))),
-                 "table": Markup(table_html(columns, rows) + note)}
+                 "table": Markup(table_html(columns, rows) + note
+                                 + legend_html(report, columns, values))}
         with self._lock:
             self._reports[key] = parts
             while len(self._reports) > 64:
@@ -328,6 +331,11 @@ def create_app(db: Path | str, *, hosts: Iterable[str] = LOOPBACK, port: int | N
         Route("/players/{player:path}", explorer.player), Route("/ratings", explorer.ratings),
         Route("/reports", explorer.report_list), Route("/reports/{name}", explorer.report),
         Route("/sql", explorer.sql), Route("/static/{name}", explorer.static),
+        Route("/puzzles", lambda r: puzzle_pages.index(explorer, r)),
+        Route("/puzzles/random", lambda r: puzzle_pages.random_puzzle(explorer, r)),
+        Route("/puzzles/{game_id:path}/{seq:int}/answer",
+              lambda r: puzzle_pages.answer(explorer, r)),
+        Route("/puzzles/{game_id:path}/{seq:int}", lambda r: puzzle_pages.puzzle(explorer, r)),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: not_found, 500: server_error,

@@ -1,28 +1,30 @@
 """A game's page in the explorer: its timeline page (the same as ``cabo-log timeline``), built
 from the log file the database recorded, with a bar back to the explorer, links to its key
-moments (``#seq=N`` opens the page at that event) and, when the database has a ``decisions``
-table (``load --analyse``), the analysis marks of the game.
+moments (``#seq=N`` opens the page at that event) and, when the game was analysed (``load
+--analyse``), its analysis drawn as ``timeline --analyse`` draws it (marks on the events'
+lanes and in the step view, the evaluation graph) with the marked decisions listed.
 
 The timeline is rebuilt from the file on each visit unless the file is unchanged (a small
-cache keyed on path, size and mtime): the page shows the log as it is, and a game still being
-written shows its latest state.
+cache keyed on path, size, mtime and the analysis shown): the page shows the log as it is,
+and a game still being written shows its latest state.
 """
 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
-from functools import lru_cache
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote
 
 import duckdb
 
-from cabo_log.db.reports import text
+from cabo_log.analysis.analyse import GameAnalysis
+from cabo_log.analysis.store import read_analysis
 from cabo_log.pages.timeline import build_timeline
 from cabo_log.pages.timeline_html import served_page
-from cabo_log.pages.web.games import game_row, table_exists
+from cabo_log.pages.web.games import game_row
+from engine import CaboLogError
 
 __all__ = ["GamePage", "game_page"]
 
@@ -42,17 +44,46 @@ def esc(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-@lru_cache(maxsize=32)
-def _timeline_page(path: str, size: int, mtime_ns: int) -> str:
-    """The timeline page of a log with its key moments, for this version of the file."""
+_PAGES: OrderedDict[tuple[str, int, int, str], str] = OrderedDict()
+_PAGES_KEPT = 32
+_PAGES_LOCK = threading.Lock()
+
+
+def _timeline_page(path: str, size: int, mtime_ns: int, analysis: GameAnalysis | None) -> str:
+    """The timeline page of a log with its key moments (and, analysed, its marks on the lanes,
+    in the step view and the evaluation graph, as ``timeline --analyse`` draws them), for this
+    version of the file: the last 32 are kept (a served database cannot change while open)."""
+    key = (path, size, mtime_ns, _fingerprint(analysis))
+    with _PAGES_LOCK:
+        if key in _PAGES:
+            _PAGES.move_to_end(key)
+            return _PAGES[key]
     tl = build_timeline(Path(path))
-    page = served_page(tl, PLOTLY_URL, SCRIPT_URL)
+    if analysis is not None:   # drawn on the lanes of the game's own players only
+        analysis = replace(analysis, decisions=[d for d in analysis.decisions
+                                                if d.player in tl.players])
+    page = served_page(tl, PLOTLY_URL, SCRIPT_URL, analysis)
     moments = _moments([(s.number, s.round, s.type, s.actor) for s in tl.steps
                         if s.type in MOMENT_TYPES])
     anchor = '<section class="panel"><div class="chart" id="chart-events">'
     if anchor in page:          # right under the step view; else at the end of the page
-        return page.replace(anchor, moments + "\n" + anchor, 1)
-    return page.replace("</main>", moments + "\n</main>", 1)
+        page = page.replace(anchor, moments + "\n" + anchor, 1)
+    else:
+        page = page.replace("</main>", moments + "\n</main>", 1)
+    with _PAGES_LOCK:
+        _PAGES[key] = page
+        while len(_PAGES) > _PAGES_KEPT:
+            _PAGES.popitem(last=False)
+    return page
+
+
+def _fingerprint(analysis: GameAnalysis | None) -> str:
+    """What of an analysis shows on the page, as a key."""
+    if analysis is None:
+        return ""
+    return repr((analysis.settings.rollouts, [(d.seq, d.player, str(d.mark), d.loss,
+                                              d.expected, d.chosen_text, d.best_text)
+                                             for d in analysis.decisions]))
 
 
 def game_page(con: duckdb.DuckDBPyConnection, game_id: str) -> GamePage:
@@ -65,26 +96,24 @@ def game_page(con: duckdb.DuckDBPyConnection, game_id: str) -> GamePage:
         return GamePage(404, f"Game {game_id!r} was loaded from {source}, which is no longer "
                              "there: load it again from where it is now.")
     st = path.stat()
-    page = _timeline_page(str(path), st.st_size, st.st_mtime_ns)
+    analysis = _analysis(con, game_id)
+    page = _timeline_page(str(path), st.st_size, st.st_mtime_ns, analysis)
     bar = ('<nav class="explorer" style="background:#1d2330;padding:8px 20px">'
            '<a href="/" style="color:#fff;text-decoration:none;font-weight:700">cabo-log</a>'
            ' <a href="/" style="color:#fff;margin-left:14px">\u2039 all games</a></nav>')
     page = page.replace("<body>", "<body>\n" + bar, 1)
-    marks = _marks(con, game_id)
-    if marks:
-        page = page.replace("</main>", marks + "\n</main>", 1)
+    if analysis is not None:
+        page = page.replace("</main>", _marks(analysis) + "\n</main>", 1)
     return GamePage(200, page)
 
 
-def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]
-          ) -> tuple[list[str], list[tuple[Any, ...]]]:
-    cur = con.cursor()
+def _analysis(con: duckdb.DuckDBPyConnection, game_id: str) -> GameAnalysis | None:
+    """The game's stored analysis (``load --analyse``); None without one, or when the
+    database's tables cannot give it (another program's rows)."""
     try:
-        result = cur.execute(sql, params)
-        columns = [d[0] for d in result.description or []]
-        return columns, result.fetchall()
-    finally:
-        cur.close()
+        return read_analysis(con, game_id)
+    except (duckdb.Error, ValueError, KeyError, TypeError, CaboLogError):
+        return None
 
 
 def _moments(steps: list[tuple[int, int, str, str | None]]) -> str:
@@ -100,41 +129,17 @@ def _moments(steps: list[tuple[int, int, str, str | None]]) -> str:
             + " \u00b7 ".join(links) + "</p></section>")
 
 
-_MARK_COLUMNS = ("seq", "player", "kind", "chosen_text", "best_text", "loss", "mark")
-"""What a reader needs of a ``decisions`` row (the analysis's own table has more)."""
-
-
-def _marks(con: duckdb.DuckDBPyConnection, game_id: str) -> str:
-    """The analysis marks, when ``load --analyse`` made a ``decisions`` table; each row links
-    to its event. Without the table (or without the columns it needs) nothing is shown."""
-    if not table_exists(con, "decisions"):
-        return ""
-    try:
-        columns, rows = _rows(con, f"SELECT * FROM decisions WHERE game_id = $1 "
-                                   f"ORDER BY seq LIMIT {MAX_MARKS}", [game_id])
-    except duckdb.Error:
-        return ""
-    if not rows:   # this game was not analysed (load --analyse): nothing to show
-        return ""
-    if "mark" in columns:
-        at = columns.index("mark")
-        rows = [r for r in rows if r[at] is not None]
-    if not rows:
+def _marks(analysis: GameAnalysis) -> str:
+    """The marked decisions in words, each linked to its step (the lanes and the step view
+    show them too)."""
+    marked = analysis.marked()[:MAX_MARKS]
+    if not marked:
         return ('<section class="panel" id="analysis"><h2>Analysis</h2><p class="meta">'
                 "No marked decision in this game.</p></section>")
-    shown = [c for c in _MARK_COLUMNS if c in columns] \
-        or [c for c in columns if c not in ("game_id", "ruleset")]
-    head = "".join(f"<th>{esc(c)}</th>" for c in shown)
-    body = []
-    for r in rows:
-        data = dict(zip(columns, r, strict=True))
-        cells = []
-        for c in shown:
-            value = esc(text(data[c]))
-            if c == "seq":
-                value = f'<a class="seq-link" href="#seq={quote(str(data[c]))}">{value}</a>'
-            cells.append(f"<td>{value}</td>")
-        body.append(f"<tr>{''.join(cells)}</tr>")
-    return ('<section class="panel" id="analysis"><h2>Analysis marks</h2>'
-            '<div style="overflow:auto"><table class="rounds"><thead><tr>' + head +
-            f'</tr></thead><tbody>{"".join(body)}</tbody></table></div></section>')
+    items = "".join(
+        f'<li><a class="seq-link" href="#seq={int(d.seq)}">{esc(d.mark)} seq {int(d.seq)}</a>'
+        f" {esc(d.player)} {esc(d.chosen_text)}: expected +{d.loss:.1f} points; best was to "
+        f"{esc(d.best_text)}</li>" for d in marked)
+    return ('<section class="panel" id="analysis"><h2>Analysis marks</h2><p class="meta">'
+            f"{analysis.settings.rollouts} rollouts per option; the marks are on the events' "
+            f"lanes and in the step view too.</p><ul class=\"marks\">{items}</ul></section>")
