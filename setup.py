@@ -35,7 +35,8 @@ KEEP_PYTHON: dict[str, str] = {
     "engine/errors.py": "mypyc makes the class-level ``kind`` of each error an instance default "
                         "that native exception classes never set (``err.kind`` would fail)",
     "engine/native.py": "the build hints' run-time no-op: compiled, the branch the type checker "
-                        "deems unreachable would raise instead of defining it",
+                        "deems unreachable would raise instead of defining it; and the "
+                        "CABO_LOG_PURE switch, which must run before any compiled module loads",
     "engine/listed.py": "``Listed`` is a ``tuple`` subclass, which mypyc cannot compile as a "
                         "native class; a list is grouped once per match and key, not per event",
     "engine/spec.py": "the declarations the generated modules are written from "
@@ -46,7 +47,9 @@ KEEP_PYTHON: dict[str, str] = {
 APP_MODULES: dict[str, str] = {
     # the load's row stage
     "cabo_log/db/rows.py": "the loader's visitor: an events row per event, from the outcome",
-    "cabo_log/db/row_layout.py": "the byte buffers and lists the visitor appends to",
+    "cabo_log/db/columns.py": "the column builders every row is written to, a value at a time",
+    "cabo_log/db/row_tables.py": "the typed tables of builders the visitor writes to",
+    "cabo_log/db/row_sink.py": "the chunk's tables, and the chain that hands each event on",
     "cabo_log/db/open_rows.py": "the powers and cabo_calls rows, opened and closed per event",
     "cabo_log/db/game_rows.py": "the game-level rows: round_scores per player and round",
     # the replay

@@ -92,9 +92,9 @@ def run_rows(stage: str, logs: list[bytes]) -> None:
     with paused_collector():   # as in a load worker
         chunk = Chunk()
         for i, data in enumerate(logs):
-            # as a worker: the rows appended in place to the chunk's lists (``collect`` alone:
-            # each game's own lists)
-            result, rows = collect(data, f"log{i}", chunk.sink if stage != "collect" else None)
+            # as a worker: the rows written in place into the chunk's builders (``collect``
+            # alone: never added, so each game's rows are dropped when the next one begins)
+            result, rows = collect(data, f"log{i}", chunk.sink)
             assert result.error is None and result.state is not None
             if stage != "collect":
                 chunk.add(result.state, rows, f"log{i}", f"{i:032x}")

@@ -53,6 +53,7 @@ import orjson
 from cabo_log.build_info import build_kind
 from cabo_log.db.loader import _chunks
 from cabo_log.db.replay_files import Task, replay_tasks, serialise
+from cabo_log.db.settings import LoadSettings
 from cabo_log.log.fastdecode import fast_body, fast_event
 from cabo_log.log.logfile import decode_line, iter_lines, parse_line
 from cabo_log.log.replay import replay_bytes
@@ -106,7 +107,7 @@ def main() -> None:
     paths = corpus(args.corpus, args.games)
     logs = [p.read_bytes() for p in paths]
     tasks = [Task(os.path.abspath(p), len(d), None) for p, d in zip(paths, logs, strict=True)]
-    chunks = list(_chunks(tasks))
+    chunks = list(_chunks(tasks, LoadSettings()))
     parsed = [[parse_event(decode_line(raw)) for _, raw in iter_lines(data)] for data in logs]
     events = sum(len(p) for p in parsed)
     size = sum(len(d) for d in logs)

@@ -30,33 +30,28 @@ Use it like this (``fn`` must be a module-level function, its argument and resul
 from __future__ import annotations
 
 import atexit
-import importlib.machinery
-import multiprocessing
 import os
-import pickle
 import signal
-import sys
-import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import connection
 from multiprocessing.connection import Connection
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-# the stop signals live in ``stop``; re-exported because the pool's users need both
+# the stop signals live in ``stop``, the forkserver's start in ``forkserver``, a worker's life in
+# ``worker``; re-exported because the pool's users need them together
+from cabo_log.forkserver import in_main, main_left_alone, prestart, start_forkserver
 from cabo_log.stop import (
-    STOP_SIGNALS,
     Interrupted,
-    blocked,
     deaf,
     interruption,
     received,
     stop_signals,
 )
+from cabo_log.worker import serve
 
 __all__ = ["Interrupted", "Pool", "WorkerDied", "cores", "deaf", "interruption", "prestart",
            "received", "stop_signals", "worker_count"]
@@ -85,109 +80,16 @@ def worker_count(requested: int | None, tasks: int) -> int:
     return max(1, min(wanted, cores(), tasks))
 
 
-# --- the worker side --------------------------------------------------------------------------
+# --- the parent side --------------------------------------------------------------------------
 
 class WorkerDied(Exception):
     """A worker process ended without being asked to (killed, out of memory)."""
 
 
-def _serve(conn: Connection, lifeline: Connection,
-           initializer: Callable[[], None] | None, nice: int = 0) -> None:
-    """A worker's life: tasks in, results out, until the pipe closes or the parent dies."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)   # the parent decides
-    if nice:
-        os.nice(nice)
-    threading.Thread(target=_leave_with, args=(lifeline,), daemon=True).start()
-    if initializer is not None:
-        initializer()
-    while True:
-        try:
-            task = conn.recv()
-        except (EOFError, OSError):
-            return
-        if task is None:
-            return
-        fn, arg = task
-        try:
-            reply: tuple[bool, Any] = (True, fn(arg))
-        except Exception as exc:  # noqa: BLE001 - handed to the parent, which raises it
-            reply = (False, _portable(exc))
-        try:
-            conn.send(reply)
-        except (OSError, ValueError):
-            return
-
-
-def _leave_with(lifeline: Connection) -> None:
-    """Only the parent holds the other end: end-of-file means it is gone, and so is the work."""
-    try:
-        lifeline.recv_bytes()
-    except (EOFError, OSError):
-        pass
-    os._exit(1)
-
-
-def _portable(exc: Exception) -> Exception:
-    try:
-        pickle.dumps(exc)
-    except Exception:  # noqa: BLE001 - any exception that cannot cross the pipe
-        return RuntimeError(f"{type(exc).__name__}: {exc}")
-    return exc
-
-
-# --- the parent side --------------------------------------------------------------------------
-
 @dataclass
 class _Worker:
     process: Any            # multiprocessing's ForkServerProcess
     conn: Connection
-
-
-def _start_forkserver(preload: Sequence[str]) -> Any:
-    """The forkserver (and the resource tracker it needs) start with SIGINT and SIGTERM
-    blocked, so that neither they nor the workers forked from them see a signal sent to the
-    process group. The tracker goes first: it unblocks the signals when it has started."""
-    from multiprocessing import forkserver, resource_tracker
-
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["__main__", __name__, *preload])
-    resource_tracker.ensure_running()
-    with blocked(STOP_SIGNALS), _parent_path():
-        forkserver.ensure_running()
-    return context
-
-
-def prestart(preload: Sequence[str]) -> None:
-    """Start the forkserver now, without waiting for it: it imports ``preload`` (what the
-    workers need) while this process goes on with its own start-up, and the ``Pool``
-    started later forks its workers from it at once. Harmless if no pool follows: the
-    forkserver, idle, leaves when this process ends (as it does after any pool)."""
-    _start_forkserver(preload)
-
-
-@contextmanager
-def _parent_path() -> Iterator[None]:
-    """The forkserver imports the preloaded modules (and so the workers run them) from this
-    process's ``sys.path``. Python 3.11's forkserver ignores the path it is handed and runs
-    ``python -c``, which puts its working folder first: started in a checkout, the workers
-    would import the checkout's ``engine`` and ``cabo_log`` sources while the parent ran
-    another build of them (an installed compiled one, a folder first on ``PYTHONPATH``, as the
-    differential tests do). So it starts with ``PYTHONSAFEPATH`` (no working
-    folder) and ``PYTHONPATH`` set to this process's path, made absolute (both stay in the
-    workers' environment)."""
-    names = ("PYTHONPATH", "PYTHONSAFEPATH")
-    saved = {name: os.environ.get(name) for name in names}
-    path = [os.path.abspath(entry or os.curdir) for entry in sys.path]
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in path if os.path.exists(p))
-    os.environ["PYTHONSAFEPATH"] = "1"
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 class Pool:
@@ -220,17 +122,17 @@ class Pool:
 
     def start(self, main: bool = True) -> None:
         """Start the workers now (``imap`` does it when needed). ``main=False``: the work
-        needs nothing of ``__main__`` (see ``_main_left_alone``)."""
+        needs nothing of ``__main__`` (see ``forkserver.main_left_alone``)."""
         if self.workers or self.jobs <= 1:
             return
-        context = _start_forkserver(self.preload)
+        context = start_forkserver(self.preload)
         _live.add(self)
         lifeline, self._lifeline = context.Pipe(duplex=False)
         try:
-            with _main_left_alone(not main):
+            with main_left_alone(not main):
                 for i in range(self.jobs):
                     mine, theirs = context.Pipe()
-                    process = context.Process(target=_serve, name=f"cabo-log-worker-{i}",
+                    process = context.Process(target=serve, name=f"cabo-log-worker-{i}",
                                               args=(theirs, lifeline, self.initializer,
                                                     self.nice),
                                               daemon=True)
@@ -253,14 +155,14 @@ class Pool:
             return map(fn, items)
         if not now:
             return self._imap(fn, items, window)
-        self.start(main=_in_main(fn) or _in_main(self.initializer))
+        self.start(main=in_main(fn) or in_main(self.initializer))
         dispatch = _Dispatch(self.workers, fn, iter(items), window or 2 * self.jobs)
         dispatch.hand_out()
         return dispatch.run()
 
     def _imap(self, fn: Callable[[T], R], items: Iterable[T],
               window: int | None) -> Iterator[R]:
-        self.start(main=_in_main(fn) or _in_main(self.initializer))
+        self.start(main=in_main(fn) or in_main(self.initializer))
         yield from _Dispatch(self.workers, fn, iter(items), window or 2 * self.jobs).run()
 
     def close(self) -> None:
@@ -301,31 +203,6 @@ class Pool:
         if self._lifeline is not None:
             self._lifeline.close()
             self._lifeline = None
-
-
-def _in_main(fn: Callable[..., Any] | None) -> bool:
-    return fn is not None and getattr(fn, "__module__", None) == "__main__"
-
-
-@contextmanager
-def _main_left_alone(alone: bool) -> Iterator[None]:
-    """Workers started inside do not import the parent's ``__main__``. multiprocessing has
-    each new worker run the parent's main script again (as ``__mp_main__``: its forkserver
-    never preloads it, as Python 3.11 drops the path it is given), so that functions defined
-    there can be found. For ``cabo-log`` that script is the console entry point: every worker
-    imported the command line (typer, click) before its first task, ~0.05 s of CPU each on
-    the way to the first result. A main module whose ``__spec__`` is named ``__main__`` is
-    left alone (``spawn._fixup_main_from_name``): it is given such a name meanwhile."""
-    main = sys.modules.get("__main__")
-    if not alone or main is None:
-        yield
-        return
-    saved = getattr(main, "__spec__", None)
-    main.__spec__ = importlib.machinery.ModuleSpec("__main__", None)
-    try:
-        yield
-    finally:
-        main.__spec__ = saved
 
 
 def _kill(process: Any) -> None:

@@ -3,6 +3,11 @@
 No I/O and no third-party imports; everything here is deterministic.
 """
 
+# ruff: noqa: E402  (the switch below comes before the package's own imports)
+from .native import prefer_sources
+
+prefer_sources(__path__)   # CABO_LOG_PURE=1: the sources, even beside compiled modules
+
 from .errors import (
     CaboLogError,
     IllegalEventError,

@@ -59,13 +59,15 @@ def _deck_values(g: GameState, codes: list[str]) -> list[int]:
     index = g.deck_index
     by_kind = g.deck_values
     counts = [0] * len(by_kind)
-    values: list[int] = []
+    values = [0] * len(codes)   # filled in place: no list grown card by card
+    at = 0
     for code in codes:
         kind = index.get(code, -1)
         if kind < 0:
             _deck_error(g, codes)
         counts[kind] = counts[kind] + 1   # not ``+=``: compiled, a generic number call
-        values.append(by_kind[kind])
+        values[at] = by_kind[kind]
+        at += 1
     if counts != g.deck_counts:
         _deck_error(g, codes)
     return values

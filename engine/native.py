@@ -1,4 +1,5 @@
-"""Class hints for the compiled build (docs/compiled.md), and nothing at run time.
+"""Class hints for the compiled build (docs/compiled.md), and the switch that runs the sources
+where compiled modules are installed (``CABO_LOG_PURE``).
 
 ``mypyc_attr(acyclic=True)`` makes a compiled class's instances untracked by the garbage
 collector (no collector header to allocate, link and unlink: an event or an outcome holds
@@ -12,6 +13,9 @@ compiled, its ``else`` branch, unreachable for the type checker, would be a trap
 
 from __future__ import annotations
 
+import os
+import sys
+from importlib.machinery import SOURCE_SUFFIXES, FileFinder, SourceFileLoader
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -20,3 +24,23 @@ else:
     def mypyc_attr(*_names: object, **_hints: object) -> Any:
         """The build hint as a no-op class decorator."""
         return lambda cls: cls
+
+
+def asked_pure() -> bool:
+    """Whether ``CABO_LOG_PURE`` asks for the sources (set, and not ``0``)."""
+    return os.environ.get("CABO_LOG_PURE", "") not in ("", "0")
+
+
+def prefer_sources(package_path: list[str]) -> None:
+    """Under ``CABO_LOG_PURE``, import the modules of a package (the folders of its
+    ``__path__`` and every folder below them) from their ``.py`` files, even where a compiled
+    build installed an extension module beside each: Python's import would otherwise take
+    the extension. Called by a package's ``__init__`` before it imports anything of its own;
+    a no-op unless asked (an editable or pure install has no extension to avoid anyway)."""
+    if not asked_pure():
+        return
+    for top in package_path:
+        for folder, subfolders, _ in os.walk(top):
+            subfolders[:] = [s for s in subfolders if s != "__pycache__"]
+            sys.path_importer_cache[folder] = FileFinder(folder,
+                                                         (SourceFileLoader, SOURCE_SUFFIXES))

@@ -37,7 +37,7 @@ def site_or_skip() -> Path:
 def run_dump(script: str, args: list[str], pythonpath: Path | None) -> dict[str, Any]:
     """``tests/<script>`` in a fresh process (with the compiled build first on the path when
     ``pythonpath`` is given); its standard output, a JSON object."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CABO_LOG_PURE")}
     if pythonpath is not None:
         env["PYTHONPATH"] = str(pythonpath)
     run = subprocess.run([sys.executable, str(ROOT / "tests" / script), *args], cwd=ROOT,

@@ -20,12 +20,12 @@ from typing import Any
 import orjson
 
 import cabo_log.db.chunk
-import cabo_log.db.open_rows
+import cabo_log.db.columns
 import cabo_log.db.rows
 from cabo_log.db.event_tables import widen
 from cabo_log.db.replay_files import Task, replay_tasks
 
-MODULES = (cabo_log.db.rows, cabo_log.db.open_rows, cabo_log.db.chunk)
+MODULES = (cabo_log.db.rows, cabo_log.db.columns, cabo_log.db.chunk)
 
 
 def describe(paths: list[str]) -> dict[str, Any]:

@@ -13,7 +13,8 @@ import pytest
 from cabo_log.log.replay import replay_bytes
 from cabo_log.play import bots as bots_module
 from cabo_log.play.bots import BOTS, Bot, GreedyBot, RandomBot, make_bot
-from cabo_log.play.simulate import _timeout_move, simulate
+from cabo_log.play.match import timeout_move
+from cabo_log.play.simulate import simulate
 from engine import BUILTINS, Event, GameState, Ruleset
 from engine.events import Cabo, Draw, Replace, Snap
 from engine.knowledge import Observation, observe, visible
@@ -135,6 +136,31 @@ def test_hidden_cards_do_not_change_a_bots_choice(ruleset: str, name: str) -> No
     assert compared > 20 and rows_differ > 10
 
 
+@pytest.mark.parametrize(("ruleset", "options"), [
+    ("edition1", {"target": 30}), ("edition2", {"target": 30}),
+    ("golf", {"kamikaze": True, "jokers": True, "target": 30}), ("online", {"target": 30}),
+])
+def test_hidden_cards_do_not_change_the_experts_aims(ruleset: str,
+                                                     options: dict[str, Any]) -> None:
+    """The same, at tables of experts near a short target: the reset gap, special hands, the
+    golf snaps and the call weighed against the discard read nothing but the observation
+    (the snap is asked at every state, whoever is to move)."""
+    rng = random.Random(9)
+    compared = 0
+    for g in states(ruleset, seed=4, bots="expert,expert1", options=options, every=6):
+        for seat in g.participants():
+            if not g.active[seat]:
+                continue
+            player = g.players[seat]
+            other = hide_differently(g, player, rng)
+            for name in ("expert", "expert1"):
+                one = decide(make_bot(name, g.rules), g, player, seed=compared)
+                two = decide(make_bot(name, other.rules), other, player, seed=compared)
+                assert one == two, (name, player)
+            compared += 1
+    assert compared > 20
+
+
 def test_the_simulator_hands_bots_observations_only(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[type] = []
 
@@ -207,8 +233,8 @@ def test_when_cabo_is_the_only_move_every_bot_and_the_server_call_it() -> None:
     for name in BOTS:
         bot = make_bot(name, g.rules)
         assert bot.choose(observe(g, player), only, random.Random(0)) == only[0]
-    assert _timeout_move(only) == only[0]
-    assert isinstance(_timeout_move([*only, Draw(None, False, player, "discard", None)]), Draw)
+    assert timeout_move(only) == only[0]
+    assert isinstance(timeout_move([*only, Draw(None, False, player, "discard", None)]), Draw)
 
 
 def test_registry() -> None:

@@ -12,7 +12,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from cabo_log.cli import _register_all, app
+from cabo_log.cli import app, register_all
 from cabo_log.log.gamelog import GameLog
 from cabo_log.log.replay import replay_bytes, replay_file
 from cabo_log.log.writes import seal
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_games" / "golf-snaps.jsonl"
 LINES = SAMPLE.read_bytes().splitlines()
 runner = CliRunner()
-_register_all()
+register_all()
 
 HEADER = {"type": "game", "format": "cabo-log/1", "seq": 0, "game_id": "g",
           "ruleset": "edition2", "players": ["ana", "bruno"]}

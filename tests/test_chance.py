@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from cabo_log.play.chance import below, choice, shuffle
+from cabo_log.play.chance import below, choice, seeded, shuffle
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -21,6 +21,15 @@ def test_draw_for_draw_the_standard_librarys(seed: int) -> None:
         theirs.shuffle(other)
         assert mine == other
     assert ours.random() == theirs.random()   # the streams are still in step
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**32, 2**63 + 5, 2**64 - 1])
+def test_a_seeded_generator_is_the_standard_librarys(seed: int) -> None:
+    ours, theirs = seeded(seed), random.Random(seed)
+    assert type(ours) is random.Random
+    assert ours.getstate() == theirs.getstate()
+    assert [ours.random() for _ in range(5)] == [theirs.random() for _ in range(5)]
+    assert ours.gauss(0, 1) == theirs.gauss(0, 1)
 
 
 def test_an_empty_sequence_has_no_choice() -> None:

@@ -29,13 +29,13 @@ COMMANDS = ["replay", "validate", "rules", "schema", "simulate", "load", "report
 def all_commands() -> list[str]:
     """Every command the CLI registers (other areas add theirs), at least COMMANDS."""
     if not cli.app.registered_commands:
-        cli._register_all()
+        cli.register_all()
     return sorted({c.name or "" for c in cli.app.registered_commands} | set(COMMANDS))
 
 
 def invoke(*args: str, **kwargs: Any) -> Any:
     if not cli.app.registered_commands:
-        cli._register_all()
+        cli.register_all()
     return CliRunner().invoke(cli.app, list(args), **kwargs)
 
 

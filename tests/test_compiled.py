@@ -16,6 +16,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import pytest
 from compiled_build import ROOT, run_dump
 
 from cabo_log.play.simulate import write_games
@@ -72,10 +73,31 @@ def test_the_compiled_engine_replays_exactly_like_the_pure_one(compiled: Path,
     assert sum(whole) >= 30 and not all(whole)  # the compiled fastlines, and the fallbacks
 
 
+@pytest.mark.parametrize(("value", "build"), [("1", "pure"), ("0", "compiled"),
+                                              ("", "compiled")])
+def test_cabo_log_pure_runs_the_sources_of_a_compiled_install(compiled: Path, value: str,
+                                                              build: str) -> None:
+    """``CABO_LOG_PURE=1`` at run time: the same install imports its ``.py`` files, the
+    engine's and the application's, and nothing of mypyc's (``0`` or empty: the extensions)."""
+    script = ("import sys, cabo_log.log.replay, cabo_log.play.match, engine.game\n"
+              "from cabo_log.build_info import build_kind\n"
+              "files = [cabo_log.log.fastlines.__file__, cabo_log.play.match.__file__,\n"
+              "         engine.game.__file__]\n"
+              "print(build_kind(), sorted({f.rsplit('.', 1)[-1] for f in files}),\n"
+              "      any('__mypyc' in name for name in sys.modules))\n")
+    env = {**os.environ, "PYTHONPATH": str(compiled), "CABO_LOG_PURE": value}
+    run = subprocess.run([sys.executable, "-P", "-c", script], env=env, cwd=ROOT,
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    expected = "['py'] False" if build == "pure" else "['so'] True"
+    assert run.stdout == f"{build} {expected}\n"
+
+
 def test_the_compiled_build_says_so_and_brings_its_runtime(compiled: Path) -> None:
     """``cabo-log --version`` names the build that runs, and the compiled wheel depends on
     mypyc's runtime library (the pure one does not: tests/test_build.py)."""
     env = {**os.environ, "PYTHONPATH": str(compiled)}
+    env.pop("CABO_LOG_PURE", None)
     run = subprocess.run([sys.executable, "-P", "-m", "cabo_log", "--version"], env=env, cwd=ROOT,
                          capture_output=True, text=True, check=False)
     assert (run.returncode, run.stdout) == (0, f"cabo-log {version('cabo-log')} (compiled)\n")

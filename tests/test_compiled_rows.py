@@ -1,5 +1,5 @@
 """The loader's rows with the compiled row modules (``APP_MODULES`` in setup.py:
-``cabo_log/db/rows.py``, ``open_rows.py``) are exactly the pure build's: every table's schema,
+``cabo_log/db/rows.py``, ``columns.py`` ...) are exactly the pure build's: every table's schema,
 row count and every column's values, in order, on the sample games (the invalid ones included,
 which a load rejects) and on simulated games of every ruleset, some with a line dropped or two
 lines swapped.
@@ -30,7 +30,7 @@ def test_the_compiled_row_modules_build_exactly_the_pure_rows(compiled: Path,
     logs += simulated(tmp_path)
     pure, fast = rows_dump(logs, None), rows_dump(logs, compiled)
     assert pure["compiled"] == []
-    assert fast["compiled"] == ["cabo_log.db.rows", "cabo_log.db.open_rows"]
+    assert fast["compiled"] == ["cabo_log.db.rows", "cabo_log.db.columns"]
     assert fast["tables"] == pure["tables"]
     tables = pure["tables"]
     statuses = [status for status, _ in tables["outcomes"]]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from cabo_log.log.builder import LogBuilder
 from cabo_log.log.fastdecode import canonical_size, fast_body, fast_event, fast_events
-from cabo_log.log.logfile import iter_events, parse_line
+from cabo_log.log.logfile import decode_line, iter_events, parse_line
 from cabo_log.log.replay import ReplayResult, replay_bytes
 from engine import CaboLogError, LogSyntaxError
 
@@ -72,6 +72,63 @@ def test_a_player_twice_in_the_hands_is_duplicate_key() -> None:
     err = error_of(HEADER + b"\n" + deal + b"\n")
     assert (err.code, err.line, err.message) == (
         "duplicate_key", 2, "the key 'ana' appears twice in one object")
+
+
+@pytest.mark.parametrize("header", [
+    HEADER.replace(b'"ruleset":', b'"game_id":"x","ruleset":'),
+    HEADER.replace(b'"ruleset":', b'"game_id" :"x","ruleset":'),
+    HEADER.replace(b'"ruleset":', b'"game_\\u0069d":"x","ruleset":'),
+    HEADER[:-1] + b',"bots":{"ana":"random","ana":"greedy"}}',
+])
+def test_a_key_twice_in_the_header_is_duplicate_key(header: bytes) -> None:
+    assert header != HEADER
+    err = error_of(header + b"\n" + DEAL + b"\n")
+    assert (err.code, err.line) == ("duplicate_key", 1)
+
+
+OBJECT_KEYS = st.sampled_from(["a", "b", "t", "a:b", '":', "a b"])
+JSON_TEXT = st.recursive(
+    st.one_of(st.integers(-5, 5).map(str),
+              st.sampled_from(['"x"', '"12:00"', '" : "', "null", "true"])),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3).map(lambda items: "[" + ",".join(items) + "]"),
+        st.lists(st.tuples(OBJECT_KEYS, st.sampled_from([":", " :", ": "]), inner),
+                 max_size=4).map(lambda pairs: "{" + ",".join(
+                     orjson.dumps(k).decode() + colon + v for k, colon, v in pairs) + "}")),
+    max_leaves=10)
+
+
+def has_repeated_key(value: Any, text: str) -> bool:
+    """Whether any object written in ``text`` repeats a key (read back by the standard
+    library with every pair kept)."""
+    import json
+
+    found = False
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal found
+        found = found or len({k for k, _ in pairs}) != len(pairs)
+        return dict(pairs)
+
+    json.loads(text, object_pairs_hook=pairs_hook)
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(inner=JSON_TEXT)
+def test_a_repeated_key_is_found_at_any_depth_however_the_line_is_spaced(inner: str) -> None:
+    """``decode_line`` proves most lines free of repeated keys by counting (no second parse):
+    whatever the spacing, nesting and strings with colons or quotes, it agrees with a parse
+    that keeps every pair."""
+    text = '{"type":"x","v":' + inner + "}"
+    raw = text.encode()
+    repeated = has_repeated_key(orjson.loads(raw), text)
+    if repeated:
+        with pytest.raises(LogSyntaxError) as caught:
+            decode_line(raw)
+        assert caught.value.code == "duplicate_key"
+    else:
+        assert decode_line(raw) == orjson.loads(raw)
 
 
 @pytest.mark.parametrize(("t", "shown"), [(b"{}", "dict"), (b"[1]", "list"),

@@ -243,7 +243,7 @@ def test_deep_nesting_and_huge_numbers() -> None:
 
 def _invoke(args: list[str]) -> Any:
     if not cli.app.registered_commands:
-        cli._register_all()
+        cli.register_all()
     return CliRunner().invoke(cli.app, args)
 
 

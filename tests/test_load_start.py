@@ -57,7 +57,7 @@ def test_each_command_is_registered_by_the_module_the_map_names() -> None:
 def test_a_command_imports_no_other_commands_library() -> None:
     """``cabo-log load`` does not import the analysis, the bots or the pages (nor Dask's side
     of the load); ``--help`` still lists every command."""
-    code = ("import sys; from cabo_log import cli; cli._register_for(['load']); "
+    code = ("import sys; from cabo_log import cli; cli.register_for(['load']); "
             "print(sorted(c.name for c in cli.app.registered_commands)); "
             "print(sorted(m for m in sys.modules if m.startswith(('cabo_log.analysis', "
             "'cabo_log.pages', 'cabo_log.play', 'cabo_log.db.cluster'))))")
@@ -210,10 +210,10 @@ def test_the_early_reading_knows_every_option_of_load() -> None:
     a flag would read its value as a path. The lists must be exactly the command's options."""
     import typer.main
 
-    from cabo_log.cli import _register_all, app
+    from cabo_log.cli import app, register_all
     from cabo_log.launch import LOAD_FLAGS, LOAD_VALUED
 
-    _register_all()
+    register_all()
     command = typer.main.get_command(app).commands["load"]
     flags: set[str] = set()
     valued: set[str] = set()

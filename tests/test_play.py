@@ -15,13 +15,13 @@ from pathlib import Path
 import orjson
 from typer.testing import CliRunner
 
-from cabo_log.cli import _register_all, app
+from cabo_log.cli import app, register_all
 from cabo_log.log.replay import replay_file
 from cabo_log.play.bots import BOTS
 
 CLI = str(Path(sys.executable).with_name("cabo-log"))
 runner = CliRunner()
-_register_all()
+register_all()
 
 
 def play(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
@@ -44,6 +44,13 @@ def test_a_whole_match_against_bots(tmp_path: Path) -> None:
     winners = ", ".join(result.state.winners)
     assert out[-2] == f"The match is over: {winners} " + (
         "wins" if len(result.state.winners) == 1 else "win")
+    # the log claims every round's points and the result, as the host's logs do (one dealer)
+    lines = [orjson.loads(raw) for raw in log.read_bytes().splitlines()]
+    claims = [(o["round"], o["points"]) for o in lines if o["type"] == "round_end"]
+    assert claims == [(r.round, r.points) for r in result.state.rounds]
+    assert lines[-1] == {"type": "game_end", "seq": len(lines) - 1,
+                         "winners": list(result.state.winners),
+                         "scores": result.state.cumulative_by_name()}
     # bots' draws from the deck are never named; zoe's own are
     bot_draws = [line for line in out if re.match(r"  (ana|bruno) drew ", line)]
     assert bot_draws and all(line.endswith("drew a card from the deck") for line in bot_draws)

@@ -4,6 +4,7 @@ incrementally in the ``ratings`` table (cabo_log.db.ratings)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -156,12 +157,14 @@ def test_kinds_from_the_header(tmp_path: Path) -> None:
 
 def test_the_timeline_header_shows_the_kinds(tmp_path: Path) -> None:
     from cabo_log.pages.timeline import build_timeline
-    from cabo_log.pages.timeline_html import _player_list
+    from cabo_log.pages.timeline_html import render_page
 
     write_games(tmp_path, "golf", games=1, players=2, bots="expert,random", seat_names="bots")
     tl = build_timeline(tmp_path / "golf-s0-000000.jsonl")
     assert tl.players == ("expert-1", "random-2")
-    assert _player_list(tl) == "expert-1 (bot:expert), random-2 (bot:random)"
+    meta = re.search(r'<p class="meta">(.*?)</p>', render_page(tl, "cdn"))
+    assert meta is not None
+    assert "players expert-1 (bot:expert), random-2 (bot:random) \u00b7" in meta.group(1)
 
 
 def test_ratings_command(tmp_path: Path) -> None:

@@ -1,19 +1,20 @@
-"""The rows a load worker writes in place into its chunk's buffers and lists
-(``row_layout.RowSink``): each event's row holds what its log line says, a rejected log leaves
-nothing behind, and the chunk gives the same record batches as one filled with games collected
-on their own."""
+"""The rows a load worker writes in place into its chunk's builders (``row_sink.RowSink``):
+each event's row holds what its log line says, a rejected log leaves nothing behind (the
+chunk gives the same record batches as one that never saw it), and a game's rows go only into
+the chunk whose sink they were collected in."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import orjson
+import pytest
+from column_values import values
 
-from cabo_log.db.byte_buffers import BytesWriter
 from cabo_log.db.chunk import Chunk
 from cabo_log.db.event_tables import widen
-from cabo_log.db.row_layout import FLAT, LAYOUTS
+from cabo_log.db.row_layout import LAYOUTS
 from cabo_log.db.rows import collect
 from cabo_log.play.simulate import write_games
 
@@ -24,13 +25,12 @@ VALID = [p for p in sorted(SAMPLES.glob("*.jsonl"))
 INVALID = sorted((SAMPLES / "invalid").glob("*.jsonl"))
 
 
-def _fill(chunk: Chunk, paths: list[Path], in_place: bool) -> list[Path]:
-    """Collect every log (in the chunk's sink, or on its own), add the valid ones; the paths
-    added."""
+def _fill(chunk: Chunk, paths: list[Path]) -> list[Path]:
+    """Collect every log in the chunk's sink, add the valid ones; the paths added."""
     added = []
     for path in paths:
         data = path.read_bytes()
-        result, rows = collect(data, path.name, chunk.sink if in_place else None)
+        result, rows = collect(data, path.name, chunk.sink)
         if result.error is None and result.state is not None:
             chunk.add(result.state, rows, path.name, "hash")
             added.append(path)
@@ -43,15 +43,10 @@ def _lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
             if raw.strip()]
 
 
-def _ints(buffer: BytesWriter, code: Literal["i", "q", "B"]) -> list[int]:
-    """A ``row_layout.Common`` buffer's values (``code``: their ``struct`` format)."""
-    return memoryview(buffer.getvalue()).cast(code).tolist()
-
-
 def test_each_row_holds_its_lines_seq_line_player_and_auto() -> None:
     mixed = [p for pair in zip(VALID, INVALID, strict=False) for p in pair]
     chunk = Chunk()
-    added = _fill(chunk, mixed, in_place=True)
+    added = _fill(chunk, mixed)
     # a last log collected into the sink but never added (its game rejected late)
     collect(VALID[0].read_bytes(), "late.jsonl", chunk.sink)
     assert len(added) == len(VALID)
@@ -62,24 +57,18 @@ def test_each_row_holds_its_lines_seq_line_player_and_auto() -> None:
             expected[event["type"]].append(
                 (game, seq, line, event.get("player"), bool(event.get("auto", False))))
     for kind in LAYOUTS:
-        common, flat = chunk.common[kind], chunk.events[kind]
+        columns = chunk.columns[kind]
         games = chunk.owner[kind]
-        assert common.rows() == len(games)
-        assert len(flat) == len(FLAT[kind]) * len(games)   # its own columns (but the listed)
-        seqs, lines = _ints(common.seq, "i"), _ints(common.line, "q")
-        players, autos = _ints(common.player, "i"), _ints(common.auto, "B")
-        got = []
-        for row, game in enumerate(games):
-            player = chunk.names[chunk.bases[game] + players[row]]
-            got.append((game, seqs[row], lines[row], player, bool(autos[row])))
+        assert {column.rows() for column in columns.values()} == {len(games)}, kind
+        got = list(zip(games, values(columns["seq"]), values(columns["line"]),
+                       values(columns["player"]), values(columns["auto"]), strict=True))
         assert got == expected[kind], kind
 
 
-def test_rows_in_place_give_the_batches_of_rows_copied() -> None:
-    in_place, copied = Chunk(), Chunk()
-    mixed = [*INVALID[:3], *VALID, *INVALID[3:6]]
-    assert _fill(in_place, mixed, in_place=True) == _fill(copied, mixed, in_place=False)
-    ours, theirs = in_place.batches(), copied.batches()
+def test_rejected_logs_leave_no_rows() -> None:
+    mixed, valid = Chunk(), Chunk()
+    assert _fill(mixed, [*INVALID[:3], *VALID, *INVALID[3:6]]) == _fill(valid, VALID)
+    ours, theirs = mixed.batches(), valid.batches()
     assert sorted(ours) == sorted(theirs)
     for table, batches in ours.items():
         assert len(batches) == len(theirs[table])
@@ -87,8 +76,15 @@ def test_rows_in_place_give_the_batches_of_rows_copied() -> None:
             assert a.equals(b), table
 
 
+def test_a_game_collected_into_another_sink_is_refused() -> None:
+    result, rows = collect(VALID[0].read_bytes(), VALID[0].name)   # a sink of its own
+    assert result.state is not None
+    with pytest.raises(ValueError, match="another chunk's sink"):
+        Chunk().add(result.state, rows, VALID[0].name, "hash")
+
+
 def test_the_buffered_columns_null_and_true_where_the_log_says(tmp_path: Path) -> None:
-    """``row_layout.Common``'s nullable and True-or-NULL columns, against the log's structure:
+    """The nullable and True-or-NULL columns every event has, against the log's structure:
     ``round_ended`` on the one event that ended each round (the line before its
     ``round_end``, or that line itself), ``implicit_skip`` on an event (not a power or a skip)
     right after one that earned a power, ``value`` where there is a ``card``, ``deck_left``
@@ -96,7 +92,7 @@ def test_the_buffered_columns_null_and_true_where_the_log_says(tmp_path: Path) -
     logs = [*VALID, *sorted(write_games(tmp_path, "edition2", games=4, seed=5, auto_rate=0.1,
                                         jobs=1).files)]
     chunk = Chunk()
-    assert len(_fill(chunk, logs, in_place=True)) == len(logs)
+    assert len(_fill(chunk, logs)) == len(logs)
     rows = sorted((row for batch in widen(chunk.batches())["events"]
                    for row in batch.to_pylist()), key=lambda r: (r["game_id"], r["seq"]))
     ended = skipped = 0

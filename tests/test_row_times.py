@@ -53,9 +53,9 @@ def expected(lines: list[bytes]) -> dict[int, tuple[float | None, str | None]]:
 
 def event_times(data: bytes) -> dict[int, tuple[float | None, str | None]]:
     """line -> (t_ms, t_iso) of the ``events`` rows the loader's worker builds."""
-    result, rows = collect(data, "timed.jsonl")
-    assert result.error is None and result.state is not None
     chunk = Chunk()
+    result, rows = collect(data, "timed.jsonl", chunk.sink)
+    assert result.error is None and result.state is not None
     chunk.add(result.state, rows, "timed.jsonl", "hash")
     table = pa.Table.from_batches(widen(chunk.batches())["events"]).to_pydict()
     return {line: (ms, iso) for line, ms, iso in zip(

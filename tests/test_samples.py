@@ -47,7 +47,7 @@ def in_progress(path: Path) -> bool:
 
 def invoke(*args: str) -> Any:
     if not cli.app.registered_commands:
-        cli._register_all()
+        cli.register_all()
     return CliRunner().invoke(cli.app, list(args))
 
 

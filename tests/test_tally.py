@@ -22,7 +22,7 @@ SAMPLES = ROOT / "sample_games"
 
 def invoke(*args: str) -> Any:
     if not cli.app.registered_commands:
-        cli._register_all()
+        cli.register_all()
     return CliRunner().invoke(cli.app, list(args))
 
 

@@ -152,7 +152,7 @@ def test_left_out_reports_exclude_the_sheets(db: Path) -> None:
 
 def test_report_command_prints_the_line_under_its_table(db: Path) -> None:
     if not cli.app.registered_commands:
-        cli._register_all()
+        cli.register_all()
     out = CliRunner().invoke(cli.app, ["report", "round_length", "--db", str(db)])
     assert out.exit_code == 0, out.stdout
     lines = out.stdout.splitlines()

@@ -15,7 +15,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from cabo_log.cli import _register_all, app
+from cabo_log.cli import app, register_all
 from cabo_log.log.gamelog import GameLog
 from cabo_log.log.repair import repair
 from cabo_log.log.replay import replay_file
@@ -24,7 +24,7 @@ SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
 SAMPLE = SAMPLES / "golf-snaps.jsonl"
 LINES = SAMPLE.read_bytes().splitlines()
 runner = CliRunner()
-_register_all()
+register_all()
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:

@@ -66,24 +66,29 @@ COMMAND_MODULES: dict[str, str] = {
 }
 
 
-def _register_all() -> None:
+def register_all() -> None:
+    """Register every command on ``app`` (what ``--help`` lists; tests that invoke ``app``
+    call it first). ``main`` registers only what its arguments reach (``register_for``)."""
     for module in dict.fromkeys(COMMAND_MODULES.values()):
         import_module(f"cabo_log.cli.{module}").register(app)
 
 
-def _register_for(args: list[str]) -> None:
+def register_for(args: list[str]) -> None:
     """Register the commands ``args`` can reach: only the named command's module when the
     first argument names one (a command does not pay for importing every other command's
     library: ``analyse`` alone pulled in the bots and the rollouts, ~0.1 s before a load could
     start its workers), else every command (``--help``, ``--version``, a typo)."""
     module = COMMAND_MODULES.get(args[0]) if args else None
     if module is None:
-        _register_all()
+        register_all()
     else:
         import_module(f"cabo_log.cli.{module}").register(app)
 
 
+_register_all = register_all   # the same, under the name some callers use
+
+
 def main() -> None:
     """The command line (the console script, ``launch.main``, first starts a load's workers)."""
-    _register_for(sys.argv[1:])
+    register_for(sys.argv[1:])
     app(prog_name="cabo-log")

@@ -14,29 +14,21 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from cabo_log.cli.database import (
+    CdnOption,
+    DatasetOption,
+    DbOption,
+    FormatOption,
+    OutputOption,
+    database_path,
+    emit,
+    open_for_reading,
+    output_format,
+)
 from cabo_log.cli.errors import failed, usage
-from cabo_log.db.basics import Format
 
 if TYPE_CHECKING:
     from cabo_log.progress import Progress
-
-DbOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
-    "--db", help="The DuckDB database file (default: $CABO_LOG_DB when it is set, else "
-                  "./cabo.duckdb).", envvar="CABO_LOG_DB", show_envvar=False, show_default=False,
-    metavar="FILE")]
-
-
-DatasetOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045 - typer needs Optional
-    "--dataset", help="For a --db of views over a Parquet dataset (load --parquet-out): the "
-    "dataset's folder, the only one its queries may read.", envvar="CABO_LOG_DATASET",
-    show_envvar=True, show_default=False, metavar="DIR")]
-
-
-def _db(path: Path | None) -> Path:
-    from cabo_log.db.basics import default_path
-
-    return path if path is not None else default_path()
-
 
 PathsArgument = Annotated[list[Path], typer.Argument(
     help="Log files and folders (searched for *.jsonl, in their subfolders too).")]
@@ -104,7 +96,7 @@ def load_command(paths: PathsArgument, db: DbOption = None, jobs: JobsOption = N
         raise usage("--parquet-out needs --cluster (use --cluster local:1 on one machine)")
     if (analyse_all or rollouts is not None) and not analyse:
         raise usage(f"{'--all' if analyse_all else '--rollouts'} needs --analyse")
-    args = _LoadArgs(paths, _db(db), jobs, force, cluster, parquet_out, recurse)
+    args = _LoadArgs(paths, database_path(db), jobs, force, cluster, parquet_out, recurse)
     summary = _load_and_say(args, quiet)
     if analyse:
         _analyse(args, rollouts, analyse_all, quiet)
@@ -229,51 +221,6 @@ def _kept(committed: int) -> str:
             "finish")
 
 
-def _open_for_reading(db: Path | None, dataset: Path | None, *, need_schema: bool) -> Any:
-    from cabo_log.db.database import DatabaseError, check_version
-    from cabo_log.db.readonly import open_readonly
-
-    database = _db(db)
-    try:
-        con = open_readonly(database, dataset=dataset)
-        if need_schema:
-            check_version(con, database)
-    except DatabaseError as exc:
-        raise failed(str(exc), 1) from None
-    return con
-
-
-FormatOption = Annotated[Optional[Format], typer.Option(  # noqa: UP045
-    "--format", "-f", help="How to print the rows (default: html when -o names a .html "
-                           "file, else table).", show_default=False)]
-CdnOption = Annotated[bool, typer.Option(
-    "--cdn", help="html: link plotly.js from its CDN instead of embedding it (smaller pages "
-                  "that need to be online).")]
-OutputOption = Annotated[Optional[Path], typer.Option(  # noqa: UP045
-    "--output", "-o", metavar="FILE", help="Write to this file instead of standard output.")]
-
-
-def _format(fmt: Format | None, output: Path | None) -> str:
-    """The format asked for, or implied by the output's name; HTML never goes to a terminal."""
-    if fmt is None:
-        fmt = Format.HTML if output is not None and output.suffix.lower() in (".html", ".htm") \
-            else Format.TABLE
-    if fmt is Format.HTML and output is None and sys.stdout.isatty():
-        raise usage("an HTML page is not for the terminal: write it to a file with -o FILE.html "
-                    "(or redirect the output)")
-    return str(fmt)
-
-
-def _emit(text: str, output: Path | None) -> None:
-    if output is None:
-        typer.echo(text)
-        return
-    try:
-        output.write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
-    except OSError as exc:
-        raise failed(f"cannot write {output}: {exc.strerror or exc}", 1) from None
-
-
 def report_command(
     name: Annotated[Optional[str], typer.Argument(  # noqa: UP045
         help="The report to run (see --list).", show_default=False)] = None,
@@ -300,13 +247,13 @@ def report_command(
         return
     if name is None:
         raise usage("which report? (cabo-log report --list shows them)")
-    form = _format(fmt, output)
+    form = output_format(fmt, output)
     try:
         report = reports.get(name)
         values = reports.bind(report, param or [])
     except reports.ReportError as exc:
         raise failed(str(exc), 2) from None
-    con = _open_for_reading(db, dataset, need_schema=True)
+    con = open_for_reading(db, dataset, need_schema=True)
     try:
         reports.check_values(con, report, values)
         columns, rows = reports.run(con, report, values)
@@ -321,7 +268,7 @@ def report_command(
                           plotly="cdn" if cdn else "inline", note=note)
     if note is not None and form in ("csv", "json"):
         typer.echo(note, err=True)   # beside the data, never inside what a program reads
-    _emit(text, output)
+    emit(text, output)
 
 
 def sql_command(
@@ -341,14 +288,14 @@ def sql_command(
     from cabo_log.db.readonly import QueryRefused, check_query
     from cabo_log.db.stream_out import STREAMED, batches, output_file, write_rows
 
-    form = _format(fmt, output)
-    con = _open_for_reading(db, dataset, need_schema=False)
+    form = output_format(fmt, output)
+    con = open_for_reading(db, dataset, need_schema=False)
     try:
         check_query(con, query)
         cursor = con.execute(query)
         columns = [d[0] for d in cursor.description or []]
         if form not in STREAMED:     # an HTML page is made whole (its table, at least)
-            _emit(reports.render(columns, cursor.fetchall(), form), output)
+            emit(reports.render(columns, cursor.fetchall(), form), output)
         elif output is None:
             _to_stdout(lambda out: write_rows(columns, batches(cursor), form, out))
         else:
@@ -390,7 +337,7 @@ def export_command(
     from cabo_log.db.export import export_parquet
 
     try:
-        counts = export_parquet(_db(db), parquet)
+        counts = export_parquet(database_path(db), parquet)
     except DatabaseError as exc:
         raise failed(str(exc), 1) from None
     except (OSError, duckdb.Error) as exc:

@@ -5,11 +5,14 @@ failed, 128 + N after signal N), never a traceback. Each command raises what the
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-__all__ = ["failed", "json_object", "usage"]
+if TYPE_CHECKING:
+    from engine import CaboLogError
+
+__all__ = ["failed", "json_object", "log_error", "unwritable", "usage"]
 
 
 def usage(message: str) -> typer.Exit:
@@ -21,6 +24,19 @@ def failed(message: str, code: int = 1) -> typer.Exit:
     """The command failed (exit 1, or the code given: 130 after Ctrl-C)."""
     typer.echo(f"cabo-log: {message}", err=True)
     return typer.Exit(code)
+
+
+def log_error(exc: CaboLogError) -> typer.Exit:
+    """A log at fault, or an event it refused: the error's own located line
+    (``FILE:LINE: code: message``) on stderr, exit 1."""
+    typer.echo(str(exc), err=True)
+    return typer.Exit(1)
+
+
+def unwritable(file: object, what: str, exc: OSError) -> typer.Exit:
+    """A file that cannot be written: ``FILE: cannot write WHAT (reason)``, exit 1."""
+    typer.echo(f"{file}: cannot write {what} ({exc.strerror or exc})", err=True)
+    return typer.Exit(1)
 
 
 def json_object(text: str, option: str, must: str = "a JSON object") -> dict[str, Any]:

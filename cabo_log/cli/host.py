@@ -5,11 +5,12 @@ from __future__ import annotations
 import socket
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from cabo_log.cli.errors import failed, usage
+from cabo_log.cli.listen import AllowHostOption, HostOption, PortOption
 
 
 def host_command(
@@ -19,15 +20,9 @@ def host_command(
     db: Annotated[Path | None, typer.Option(
         "--db", help="Load each finished game into this database (then 'serve' shows it).")
     ] = None,
-    host: Annotated[str, typer.Option(
-        "--host", metavar="ADDRESS",
-        help="The address to listen on; 127.0.0.1 keeps it to this machine.")
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
-    allow_host: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045 - typer
-        "--allow-host", metavar="NAME", help="Also answer requests addressed to this name "
-        "(e.g. the machine's name with --host 0.0.0.0); repeatable. Requests for any other "
-        "name are refused.")] = None,
+    host: HostOption = "127.0.0.1",
+    port: PortOption = 8000,
+    allow_host: AllowHostOption = None,
 ) -> None:
     """Host tables in the browser: open a table, invite people by link, add bots, play;
     or keep the score of a game played with real cards on a score sheet. Every move and

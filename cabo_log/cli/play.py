@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cabo_log.cli.errors import json_object, usage
+from cabo_log.cli.errors import json_object, log_error, usage
 from cabo_log.log.gamelog import GameLog
 from cabo_log.play.interactive import Match, Quit, new_match
 from cabo_log.stop import stopped_by
@@ -61,8 +61,7 @@ def play_command(
     except RulesetError as exc:
         raise usage(exc.message) from None
     except CaboLogError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(1) from None
+        raise log_error(exc) from None
     except (ValueError, KeyError) as exc:
         raise usage(str(exc)) from None
     with log:

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cabo_log.cli.db import DbOption, _db, _open_for_reading
+from cabo_log.cli.database import DbOption, database_path, open_for_reading
 from cabo_log.cli.errors import failed, usage
 from cabo_log.puzzles.selection import Theme
 
@@ -44,7 +44,7 @@ def puzzles_command(out: OutOption, db: DbOption = None, ruleset: RulesetOption 
 
     if out.exists() and not out.is_dir():
         raise usage(f"{out} is a file, not a folder: give -o a folder for the pages")
-    con = _open_for_reading(db, None, need_schema=True)
+    con = open_for_reading(db, None, need_schema=True)
     try:
         known = [r for (r,) in con.execute("SELECT DISTINCT ruleset FROM games").fetchall()]
         if ruleset is not None and ruleset not in known:
@@ -52,7 +52,7 @@ def puzzles_command(out: OutOption, db: DbOption = None, ruleset: RulesetOption 
                         f"{', '.join(sorted(known)) or 'none'})")
         summary = write_puzzles(con, out, ruleset=ruleset, theme=theme, limit=limit)
     except PuzzleError as exc:
-        raise failed(f"{_db(db)}: {exc}", 1) from None
+        raise failed(f"{database_path(db)}: {exc}", 1) from None
     except duckdb.Error as exc:
         raise failed(f"puzzles failed: {str(exc).strip().splitlines()[0]}", 1) from None
     except OSError as exc:

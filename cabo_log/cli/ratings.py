@@ -6,7 +6,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from cabo_log.cli.db import DbOption, FormatOption, OutputOption, _emit, _format, _open_for_reading
+from cabo_log.cli.database import (
+    DbOption,
+    FormatOption,
+    OutputOption,
+    emit,
+    open_for_reading,
+    output_format,
+)
 from cabo_log.cli.errors import failed
 
 RulesetOption = Annotated[Optional[str], typer.Option(  # noqa: UP045 - typer needs Optional
@@ -32,8 +39,8 @@ def ratings_command(db: DbOption = None, ruleset: RulesetOption = None,
     from cabo_log.db import reports
     from cabo_log.db.ratings import leaderboard, stale_games
 
-    form = _format(fmt, output)
-    con = _open_for_reading(db, None, need_schema=True)
+    form = output_format(fmt, output)
+    con = open_for_reading(db, None, need_schema=True)
     try:
         if not con.execute("SELECT count(*) FROM information_schema.tables "
                            "WHERE table_name = 'ratings'").fetchall()[0][0]:
@@ -61,7 +68,7 @@ def ratings_command(db: DbOption = None, ruleset: RulesetOption = None,
     if behind:
         typer.echo(f"{behind} complete game(s) are not rated yet: load again to rate them",
                    err=True)
-    _emit(reports.render(COLUMNS, rows, form), output)
+    emit(reports.render(COLUMNS, rows, form), output)
 
 
 def register(app: typer.Typer) -> None:

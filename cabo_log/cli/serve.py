@@ -3,25 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
 
 import typer
 
-from cabo_log.cli.db import DatasetOption, DbOption, _db
+from cabo_log.cli.database import DatasetOption, DbOption, database_path
 from cabo_log.cli.errors import failed
+from cabo_log.cli.listen import AllowHostOption, HostOption, PortOption
 
 
 def serve_command(
     db: DbOption = None,
-    host: Annotated[str, typer.Option(
-        "--host", metavar="ADDRESS",
-        help="The address to listen on; 127.0.0.1 keeps it to this machine.")
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
-    allow_host: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045 - typer
-        "--allow-host", metavar="NAME", help="Also answer requests addressed to this name "
-        "(e.g. the machine's name with --host 0.0.0.0); repeatable. Requests for any other "
-        "name are refused.")] = None,
+    host: HostOption = "127.0.0.1",
+    port: PortOption = 8000,
+    allow_host: AllowHostOption = None,
     dataset: DatasetOption = None,
 ) -> None:
     """Serve a web explorer over a database 'load' made: games to filter, each game's
@@ -32,7 +26,7 @@ def serve_command(
     from cabo_log.pages.guard import LOOPBACK, served_hosts
     from cabo_log.pages.web import create_app
 
-    database: Path = _db(db)
+    database: Path = database_path(db)
     hosts = served_hosts(host, allow_host or ())
     try:
         app = create_app(database, hosts=hosts, port=port or None, dataset=dataset)

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cabo_log.cli.errors import json_object, usage
+from cabo_log.cli.errors import json_object, log_error, unwritable, usage
 from cabo_log.cli.write import interrupted
 from cabo_log.log.gamelog import GameLog
 from cabo_log.log.scoresheet import open_sheet, start_sheet
@@ -72,11 +72,9 @@ def _open(file: Path, ruleset: str | None, players: str | None, options: str | N
     except RulesetError as exc:
         raise usage(exc.message) from None
     except CaboLogError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(1) from None
+        raise log_error(exc) from None
     except OSError as exc:
-        typer.echo(f"{file}: cannot write the score sheet ({exc.strerror or exc})", err=True)
-        raise typer.Exit(1) from None
+        raise unwritable(file, "the score sheet", exc) from None
 
 
 def register(app: typer.Typer) -> None:

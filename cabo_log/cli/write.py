@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cabo_log.cli.errors import usage
+from cabo_log.cli.errors import log_error, unwritable, usage
 from cabo_log.log.repair import RepairFailed, repair
 from cabo_log.log.writes import append_texts, seal
 from cabo_log.pages.timeline import NotAPlayer
@@ -51,11 +51,9 @@ def append_command(
         done = append_texts(file, texts, chain=chain, expect_seq=expect_seq,
                             fsync=not no_fsync)
     except CaboLogError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(1) from None
+        raise log_error(exc) from None
     except OSError as exc:
-        typer.echo(f"{file}: cannot write the log ({exc.strerror or exc})", err=True)
-        raise typer.Exit(1) from None
+        raise unwritable(file, "the log", exc) from None
     typer.echo(str(done))
 
 
@@ -70,8 +68,7 @@ def seal_command(
     try:
         done = seal(source, out)
     except CaboLogError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(1) from None
+        raise log_error(exc) from None
     typer.echo(f"{out}: sealed {done.last_line} lines; head {done.head}", err=True)
     typer.echo(str(done.head))
 
@@ -101,8 +98,7 @@ def follow_log(file: Path, viewer: str | None = None) -> None:
             typer.echo(f"{step.line:>5}  {step.text}")
             typer.echo(f"       -> {step.status}")
     except CaboLogError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(1) from None
+        raise log_error(exc) from None
     except NotAPlayer:
         raise usage(f"{viewer!r} is not a player of {file}") from None
     except KeyboardInterrupt as exc:

@@ -1,118 +1,172 @@
-"""Arrow arrays from what the row stage holds: lists of Python values, or machine values in
-byte buffers (``row_layout.Common``, ``open_rows.PowerColumns``, ``game_rows.ScoreColumns``)
-handed to Arrow as they are, and coded strings decoded by one ``take`` from a chunk's names.
-Each function is one conversion, chosen for what it costs per value (``chunk`` puts the columns
-together into each table's record batches).
+"""The row stage's builders (``columns``) -> Arrow arrays: one conversion per builder type,
+each handing the builder's buffers to Arrow as they are.
+
+A record batch's columns are converted together (``Conversion``), because every pyarrow
+call costs microseconds, as much as converting thousands of values: the bitmaps of all its
+columns (validities, booleans) are made by one cast, the strings of all its string columns by
+one ``take`` from the chunk's names. A column may be made of several tables' builders one
+after the other (an ``events`` table holding several kinds); a table without the column has
+NULL rows there.
 """
 
 from __future__ import annotations
 
-import struct
 from array import array
-from collections.abc import Sequence
-from itertools import repeat
-from typing import Any
+from collections.abc import Callable
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from cabo_log.db.schema import BOOL, I16, I32, I64
+from cabo_log.db.columns import (
+    BoolColumn,
+    Column,
+    Int16ListColumn,
+    IntColumn,
+    ListColumn,
+    StringColumn,
+    StringListColumn,
+)
+from cabo_log.db.schema import BOOL, I16, I32
 
-# a nullable bool's byte ("bool?": 0, 1, 2 for NULL) -> 1 where it has a value
-BYTE_VALID = bytes(1 if b < 2 else 0 for b in range(256))
+Part = tuple[Column | None, int]
+"""A column's rows from one table: its builder (None: the table has no such column) and
+how many rows the table has."""
 
-
-def buffered(data: bytes, held: str, kind: pa.DataType, rows: int, has: bytes | None,
-              base: pa.Array, names: pa.Array) -> pa.Array:
-    """A column of machine values (``held`` as ``open_rows.POWER_TYPES`` says; ``has``: a
-    byte a row, 0 where NULL) as Arrow: the buffer as it is, the coded ones decoded in one
-    ``take`` from the names (each row's ``base`` added to its code)."""
-    if held == "code":
-        codes = pa.Array.from_buffers(I32, rows, [None, pa.py_buffer(data)])
-        return names_of(names, pc.add(codes, base))
-    if held == "bool":
-        return bytes_array(data).cast(kind)
-    if held == "true?":
-        has = data
-    elif held == "bool?":
-        has = data.translate(BYTE_VALID)
-    validity = None
-    if has is not None:
-        nulls = has.count(0)
-        if nulls == rows:
-            return pa.nulls(rows, kind)
-        if nulls:
-            validity = bitmap(has)
-    if held in ("true?", "bool?"):
-        return pa.Array.from_buffers(kind, rows, [validity, bitmap(data)])
-    return pa.Array.from_buffers(kind, rows, [validity, pa.py_buffer(data)])
+# a bool builder's byte (0, 1, 2 for NULL) -> 1 where it has a value
+_BYTE_VALID = bytes(1 if b < 2 else 0 for b in range(256))
+_NULL_BOOLS = b"\x02"
 
 
-def bitmaps_of(flags: dict[str, bytes], rows: int) -> dict[str, pa.Buffer]:
+class Conversion:
+    """The columns of one record batch of ``rows`` rows, from their builders (``add``, one
+    call per column), made with one cast for every bitmap and one ``take`` for every string
+    (``arrays``)."""
+
+    def __init__(self, rows: int, names: pa.Array) -> None:
+        self.rows = rows
+        self.names = names
+        self.flags: list[bytes] = []   # a byte a row each, to make into bitmaps
+        self.codes: list[bytes] = []   # int32 codes into ``names``, to take
+        self.made: list[Callable[[list[pa.Buffer], list[pa.Array]], pa.Array]] = []
+
+    def _flag(self, data: bytes) -> int:
+        self.flags.append(data)
+        return len(self.flags) - 1
+
+    def _codes(self, data: bytes) -> int:
+        self.codes.append(data)
+        return len(self.codes) - 1
+
+    def _validity(self, valid: bytes, kind: pa.DataType) -> int | None:
+        """Where the bitmap of ``valid`` will be (None: no NULL); -1 when every row is NULL
+        (the column is then ``pa.nulls``)."""
+        nulls = valid.count(0)
+        if nulls == self.rows:
+            rows = self.rows
+            self.made.append(lambda bitmaps, strings: pa.nulls(rows, kind))
+            return -1
+        return self._flag(valid) if nulls else None
+
+    def add(self, kind: pa.DataType, parts: list[Part]) -> None:
+        """The next column, of Arrow type ``kind``, from each table's builder in turn."""
+        builder = next((column for column, _ in parts if column is not None), None)
+        rows = self.rows
+        if builder is None:
+            self.made.append(lambda bitmaps, strings: pa.nulls(rows, kind))
+        elif isinstance(builder, StringColumn):
+            codes = _joined(parts, lambda c: c.codes.getvalue(), 4)
+            if codes.count(0) == len(codes):   # every code 0: NULL (no take)
+                self.made.append(lambda bitmaps, strings: pa.nulls(rows, kind))
+            else:
+                at = self._codes(codes)
+                self.made.append(lambda bitmaps, strings: strings[at])
+        elif isinstance(builder, BoolColumn):
+            data = _joined(parts, lambda c: c.values.getvalue(), 1, _NULL_BOOLS)
+            valid = self._validity(data.translate(_BYTE_VALID), kind)
+            if valid != -1:
+                values = self._flag(data)
+                self.made.append(lambda bitmaps, strings: pa.Array.from_buffers(
+                    kind, rows, [None if valid is None else bitmaps[valid], bitmaps[values]]))
+        elif isinstance(builder, IntColumn):
+            valid = self._validity(_joined(parts, lambda c: c.valid.getvalue(), 1), kind)
+            if valid != -1:
+                data = pa.py_buffer(_joined(parts, lambda c: c.values.getvalue(),
+                                            builder.width))
+                self.made.append(lambda bitmaps, strings: pa.Array.from_buffers(
+                    kind, rows, [None if valid is None else bitmaps[valid], data]))
+        elif isinstance(builder, ListColumn):
+            self._list(kind, parts, builder)
+        else:   # pragma: no cover - every builder is handled above
+            raise TypeError(f"no conversion of {type(builder).__name__}")
+
+    def _list(self, kind: pa.DataType, parts: list[Part], builder: ListColumn) -> None:
+        """A list column: the offsets (each table's ends after the items of the tables before
+        it; a table without the column NULL rows of no items), the validity, the items."""
+        ends: list[bytes] = [bytes(4)]   # Arrow's offsets begin with 0
+        valid: list[bytes] = []
+        items: list[bytes] = []
+        count = 0   # the items of the tables before
+        for column, size in parts:
+            if not isinstance(column, ListColumn):
+                ends.append(array("i", (count,)).tobytes() * size)
+                valid.append(bytes(size))
+                continue
+            data = column.ends.getvalue()
+            if count:
+                data = pc.add(_int32(data), pa.scalar(count, I32)).buffers()[1].to_pybytes()
+            ends.append(data)
+            valid.append(column.valid.getvalue())
+            items.append(column.items.getvalue())
+            count += column.count
+        at = self._validity(b"".join(valid), kind)
+        if at == -1:
+            return
+        offsets = pa.py_buffer(b"".join(ends))
+        rows, total = self.rows, count
+        if isinstance(builder, StringListColumn):
+            item = self._codes(b"".join(items))
+            self.made.append(lambda bitmaps, strings: pa.Array.from_buffers(
+                kind, rows, [None if at is None else bitmaps[at], offsets],
+                children=[strings[item]]))
+        elif isinstance(builder, Int16ListColumn):
+            values = pa.Array.from_buffers(I16, total, [None, pa.py_buffer(b"".join(items))])
+            self.made.append(lambda bitmaps, strings: pa.Array.from_buffers(
+                kind, rows, [None if at is None else bitmaps[at], offsets], children=[values]))
+        else:   # pragma: no cover
+            raise TypeError(f"no conversion of {type(builder).__name__}")
+
+    def arrays(self) -> list[pa.Array]:
+        """The columns, in the order they were added."""
+        bitmaps = _bitmaps(self.flags, self.rows)
+        strings: list[pa.Array] = []
+        if self.codes:
+            every = pc.take(self.names, _int32(b"".join(self.codes)))
+            start = 0
+            for data in self.codes:
+                strings.append(every.slice(start, len(data) // 4))
+                start += len(data) // 4
+        return [make(bitmaps, strings) for make in self.made]
+
+
+def _joined(parts: list[Part], data: Callable[..., bytes], width: int, null: bytes = b""
+            ) -> bytes:
+    """The bytes of each table's builder one after the other (``null`` a row for a table
+    without the column, zero bytes by default)."""
+    return b"".join([data(column) if column is not None
+                     else (null * size if null else bytes(width * size))
+                     for column, size in parts])
+
+
+def _bitmaps(flags: list[bytes], rows: int) -> list[pa.Buffer]:
     """Each entry's bytes (one a row, 0 or not) -> Arrow's bitmap of them, all in one cast:
     joined, each padded to a whole number of bitmap bytes, and the result sliced."""
+    if not flags:
+        return []
     width = (rows + 7) // 8
     pad = bytes(width * 8 - rows)
-    bits: pa.Buffer = bytes_array(b"".join([data + pad for data in flags.values()])).cast(
+    bits: pa.Buffer = bytes_array(b"".join([data + pad for data in flags])).cast(
         BOOL).buffers()[1]
-    return {name: bits.slice(i * width, width) for i, name in enumerate(flags)}
-
-
-def bitmap(flags: bytes) -> pa.Buffer:
-    """One byte a row (0 or not) -> Arrow's bitmap of them."""
-    buffer: pa.Buffer = bytes_array(flags).cast(BOOL).buffers()[1]
-    return buffer
-
-
-def merged(segments: list[list[Any] | None], sizes: list[int], kind: pa.DataType
-            ) -> pa.Array:
-    """One ``events`` column from each kind's values (None: the kind has no such column, its
-    rows are NULL there): each run of NULL rows (kinds without the column, or with only NULLs
-    in it) one ``pa.nulls``, each kind's values one conversion. (Converting the values of
-    neighbouring kinds in one call was dearer: a NULL among them sends the whole list the slow
-    ``pa.array`` way instead of ``struct``.)"""
-    parts: list[pa.Array] = []
-    values: list[Any] = []
-    nulls = 0
-    for segment, size in zip(segments, sizes, strict=True):
-        if segment is None or (segment[0] is None and segment.count(None) == size):
-            if values:
-                parts.append(array_of(values, kind))
-                values = []
-            nulls += size
-            continue
-        if nulls:
-            parts.append(pa.nulls(nulls, kind))
-            nulls = 0
-        if values:
-            parts.append(array_of(values, kind))
-        values = segment
-    if values:
-        parts.append(array_of(values, kind))
-    if nulls:
-        parts.append(pa.nulls(nulls, kind))
-    return parts[0] if len(parts) == 1 else pa.concat_arrays(parts)
-
-
-def decoded(segments: list[list[Any] | None], sizes: list[int], base: pa.Array,
-            names: pa.Array) -> pa.Array:
-    """A ``CODED`` column: each row's code in its game's names (0 for NULL, and for the kinds
-    without the column) -> the str."""
-    try:   # the usual case: a game has fewer than 256 distinct values (names, cards)
-        codes = bytes_array(b"".join(bytes(s) if s is not None else bytes(n)
-                                      for s, n in zip(segments, sizes, strict=True)))
-    except ValueError:
-        codes = array_of([c for s, n in zip(segments, sizes, strict=True)
-                        for c in (s if s is not None else repeat(0, n))], I32)
-    return names_of(names, pc.add(codes.cast(I32), base))
-
-
-def names_of(names: pa.Array, indices: pa.Array) -> pa.Array:
-    """The strings of coded values: ``names`` at ``indices`` (codes plus their game's base).
-    The take keeps its bounds check (under 0.5 % of a worker's time): without it a code out of
-    range, a bug, would read memory that is not the names' and load wrong strings, or crash
-    the worker, instead of failing the chunk with an error."""
-    return pc.take(names, indices)
+    return [bits.slice(i * width, width) for i in range(len(flags))]
 
 
 def bytes_array(data: bytes) -> pa.Array:
@@ -120,37 +174,11 @@ def bytes_array(data: bytes) -> pa.Array:
     return pa.Array.from_buffers(pa.uint8(), len(data), [None, pa.py_buffer(data)])
 
 
-def int32(values: array[int] | bytes) -> pa.Array:
-    """Machine int32s (an ``array("i")`` or its bytes) as an Arrow int32 array (no copy)."""
-    data = bytes(values) if isinstance(values, array) else values
+def _int32(data: bytes) -> pa.Array:
+    """Machine int32s as an Arrow int32 array (no copy)."""
     return pa.Array.from_buffers(I32, len(data) // 4, [None, pa.py_buffer(data)])
 
 
-_MACHINE_INTS = {I16: "h", I32: "i", I64: "q"}
-
-
-def array_of(values: Sequence[Any], kind: pa.DataType) -> pa.Array:
-    """``pa.array(values, kind)``, with three shortcuts: no work for a column of NULLs, a
-    boolean column without NULLs packed by ``bytes`` and an integer column without NULLs by
-    ``struct`` (a fraction of ``pa.array``'s time; a NULL or a value out of range goes the
-    ``pa.array`` way, which says so).
-    Nothing counts the NULLs first: counting compares every value with None, which costs as
-    much as converting it."""
-    count = len(values)
-    if values[0] is None and values.count(None) == count:   # quick: None is None
-        return pa.nulls(count, kind)
-    if kind == BOOL:   # without NULLs, ``bytes`` packs them in C (a NULL raises TypeError)
-        try:
-            packed = bytes(values)
-        except TypeError:
-            return pa.array(values, kind)
-        return pa.Array.from_buffers(pa.uint8(), count, [None, pa.py_buffer(packed)]).cast(kind)
-    code = _MACHINE_INTS.get(kind)
-    if code is not None:
-        try:
-            packed = struct.pack(f"={count}{code}", *values)
-        except struct.error:
-            pass
-        else:
-            return pa.Array.from_buffers(kind, count, [None, pa.py_buffer(packed)])
-    return pa.array(values, kind)
+def int32(values: array[int] | bytes) -> pa.Array:
+    """Machine int32s (an ``array("i")`` or its bytes) as an Arrow int32 array (no copy)."""
+    return _int32(bytes(values) if isinstance(values, array) else values)

@@ -94,6 +94,15 @@ def replay_to_spool(job: Spooled) -> tuple[list[Outcome], SpoolFile | None]:
     return outcomes, spooled
 
 
+def write_stream(sink: pa.NativeFile, items: list[pa.RecordBatch]) -> None:
+    """One table's batches written to ``sink`` as an Arrow IPC stream (its schema first)."""
+    import pyarrow as pa
+
+    with pa.ipc.new_stream(sink, items[0].schema) as writer:
+        for batch in items:
+            writer.write_batch(batch)
+
+
 def spool(batches: dict[str, list[pa.RecordBatch]], folder: str, number: int,
           buffer: int) -> SpoolFile:
     """Write the tables' batches into ``NUMBER.arrow`` in ``folder``: each table an Arrow IPC
@@ -109,9 +118,7 @@ def spool(batches: dict[str, list[pa.RecordBatch]], folder: str, number: int,
         with pa.OSFile(path, "wb") as raw, pa.BufferedOutputStream(raw, buffer) as sink:
             for table, items in batches.items():
                 start = sink.tell()
-                with pa.ipc.new_stream(sink, items[0].schema) as writer:
-                    for batch in items:
-                        writer.write_batch(batch)
+                write_stream(sink, items)
                 parts.append((table, start, sink.tell() - start))
     except OSError as exc:   # a full disk (ENOSPC): said in words, with the file, to the load
         reason = os.strerror(exc.errno) if exc.errno else str(exc)
@@ -221,9 +228,7 @@ def serialise(batches: dict[str, list[pa.RecordBatch]]) -> bytes:
     parts = []
     for table, items in batches.items():
         sink = pa.BufferOutputStream()
-        with pa.ipc.new_stream(sink, items[0].schema) as writer:
-            for batch in items:
-                writer.write_batch(batch)
+        write_stream(sink, items)
         body = sink.getvalue().to_pybytes()
         name = table.encode()
         parts.append(len(name).to_bytes(2, "little") + name + len(body).to_bytes(8, "little"))

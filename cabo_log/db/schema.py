@@ -1,7 +1,8 @@
 """The tables of a game, as Arrow schemas: the one declaration of their columns.
 
-The rows are built by name from these schemas (``rows``, ``game_rows``, ``chunk``), ``database``
-derives its DDL from them, and docs/schema.md documents them; nothing else lists columns.
+The row stage's builders are written from these schemas (tools/gen_rows.py: a builder per
+column, by its Arrow type), ``database`` derives its DDL from them, and docs/schema.md
+documents them; nothing else lists columns.
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ SCHEMAS: dict[str, pa.Schema] = {
 }
 
 GAME_TABLES: tuple[str, ...] = tuple(SCHEMAS)
+# the ``events`` columns that no event writes: the chunk fills its kind and its line's time
+CHUNK_FILLED: tuple[str, ...] = ("type", "t_ms", "t_iso")
 # the columns of each table after its key (game_id, ruleset): the order of a row's tuple
 COLUMNS: dict[str, tuple[str, ...]] = {
     name: tuple(schema.names[2:]) for name, schema in SCHEMAS.items()}

@@ -4,71 +4,27 @@
 ``EventWords`` keeps what the viewer could see before each event (the words are said after the
 engine applied it) and tells the event from the engine's outcome: a card the viewer did not see
 is never named (``a card``), so a page or a terminal ``--as`` a player leaks nothing more than
-that player saw at the table. ``None`` as the viewer is the omniscient log. It sits here, with
-the other readers of a replay, so that both the pages and play/ can use it without play/
-reaching into pages/.
+that player saw at the table. ``None`` as the viewer is the omniscient log. The sentence of
+each kind of event is in ``told`` (one per kind of the spec), the small phrases in ``phrases``.
+It sits here, with the other readers of a replay, so that both the pages and play/ can use it
+without play/ reaching into pages/.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
+from cabo_log.log.phrases import a_card, card_label, join_words, plural
 from cabo_log.log.render import special_hand
 from cabo_log.log.replay import ReplayVisitor
+from cabo_log.log.told import TOLD, Teller, power_earned, tells
 from engine import EVERYBODY, Event, GameStart, GameState, Outcome, RoundResult
-from engine.events import (
-    Cabo,
-    Deal,
-    Discard,
-    Draw,
-    Forfeit,
-    GameEnd,
-    Peek,
-    Power,
-    Replace,
-    Reshuffle,
-    RoundEnd,
-    Skip,
-    Snap,
-    Tally,
-)
 from engine.outcome import NOTHING
-from engine.state import MATCH_OVER, POWER
-from engine.vocabulary import DrawSource, PowerKind
-
-_SUITS = {"H": "\u2665", "D": "\u2666", "S": "\u2660", "C": "\u2663"}
+from engine.state import MATCH_OVER
 
 
 class NotAPlayer(ValueError):
     """``--as`` names somebody who does not play in the game."""
-
-
-@cache
-def card_label(code: str) -> str:
-    """How a card is shown: ``"10H"`` -> ``"10♥"``, ``"JK"`` -> ``"JK"``, ``"7"`` -> ``"7"``
-    (remembered: a long match's page shows a card tens of thousands of times)."""
-    if code[-1:] in _SUITS and len(code) >= 2:
-        return code[:-1] + _SUITS[code[-1]]
-    return code
-
-
-def a_card(code: str) -> str:
-    """``"a 9"``, ``"an 8"``, ``"an A♠"``: a card named in a sentence."""
-    label = card_label(code)
-    article = "an" if label.startswith(("8", "11", "A")) else "a"
-    return f"{article} {label}"
-
-
-def join_words(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
 
 
 @dataclass
@@ -147,7 +103,9 @@ class EventWords:
         return a_card(g.code(card)) if self.knew(g, card) else hidden
 
     def describe(self, e: Event, g: GameState, b: Before) -> str:
-        text = self._describe(e, g, b)
+        """The event in words (``TOLD``, the sentence of its kind), with a lapsed power and
+        the end of a round or of the match it brought."""
+        text = TOLD[e.TYPE](self, e, g, b)
         fx = self.outcome
         if fx.lapsed is not None:
             text = f"({g.players[b.current]}'s {fx.lapsed} power lapsed) " + text
@@ -158,116 +116,15 @@ class EventWords:
                 text += "wins" if len(g.winners) == 1 else "win"
         return text
 
-    def _describe(self, e: Event, g: GameState, b: Before) -> str:  # noqa: C901
-        if isinstance(e, Deal):
-            by = f" by {e.dealer}" if e.dealer is not None else ""
-            return (f"Round {e.round} is dealt{by} to {join_words(list(e.hands))}; {e.first} "
-                    f"plays first; the discard pile starts with {a_card(e.discard)}")
-        if isinstance(e, Peek):
-            seat = g.seat[e.player]
-            cards = [g.card_id((seat, pos)) for pos in e.positions]
-            what = f"{e.player} looked at their cards {join_words([str(p) for p in e.positions])}"
-            if all(self.knew(g, c) for c in cards):
-                what += f" ({join_words([card_label(g.code(c)) for c in cards])})"
-            return what
-        if isinstance(e, Draw):
-            if e.source == DrawSource.DISCARD:
-                taken = a_card(g.code(g.drawn_id()))
-                return f"{e.player} took {taken} from the discard pile"
-            return f"{e.player} drew {self.name_card(g, g.drawn_id())} from the deck"
-        if isinstance(e, Discard):
-            text = f"{e.player} discarded {a_card(g.pile()[-1])}"
-            return text + power_earned(g)
-        if isinstance(e, Replace):
-            return self._replace(e, g, b)
-        if isinstance(e, Power):
-            return self._power(e, g, b)
-        if isinstance(e, Skip):
-            return f"{e.player} skipped the {b.pending_power} power"
-        if isinstance(e, Cabo):
-            return f"{e.player} called Cabo"
-        if isinstance(e, Snap):
-            seat = g.seat[e.player]
-            card = b.rows[seat][e.position]
-            top = a_card(g.code(b.pile_top)) if b.pile_top is not None else "nothing"
-            text = (f"{e.player} snapped their card {e.position} ({a_card(g.code(card))}) "
-                    f"onto {top}: ")
-            if self.outcome.success:
-                return text + "a match, the card goes to the discard pile"
-            text += "no match, it stays face up"
-            if self.outcome.penalty is not None:
-                text += f"; {e.player} takes a penalty card{self._penalty(g)}"
-            return text
-        if isinstance(e, Reshuffle):
-            return (f"The discard pile is shuffled into a new draw pile of "
-                    f"{plural(len(e.deck), 'card')}")
-        if isinstance(e, Tally):   # a score sheet's round: the hands as turned over
-            shown = "; ".join(f"{p} {' '.join(cards) or 'no cards'}"
-                              for p, cards in e.hands.items())
-            called = f"{e.caller} called Cabo" if e.caller else "nobody called Cabo"
-            return f"Round {e.round} on the score sheet: {called}; {shown}"
-        if isinstance(e, Forfeit):
-            text = f"{e.player} forfeited: left the match" + (f" ({e.reason})" if e.reason else "")
-            if self.outcome.discarded:
-                text += f"; the card they held ({a_card(self.outcome.discarded[0])}) is discarded"
-            return text
-        if isinstance(e, RoundEnd):
-            points = ", ".join(f"{p} {v}" for p, v in e.points.items())
-            return f"The log's claim of round {e.round}'s points ({points}) checks out"
-        if isinstance(e, GameEnd):
-            return (f"The log's claim of the result (winners: {join_words(list(e.winners))}) "
-                    "checks out")
-        return e.TYPE  # pragma: no cover - every event type is handled above
-
-    def _penalty(self, g: GameState) -> str:
+    def penalty(self, player: str) -> str:
+        """``; P takes a penalty card`` when the event dealt one (the card named only to the
+        omniscient log: nobody saw it), else nothing."""
         penalty = self.outcome.penalty
-        if self.seat is None and penalty is not None:
-            return f" ({a_card(penalty)}, seen by nobody)"
-        return ""
+        if penalty is None:
+            return ""
+        seen = f" ({a_card(penalty)}, seen by nobody)" if self.seat is None else ""
+        return f"; {player} takes a penalty card{seen}"
 
-    def _replace(self, e: Replace, g: GameState, b: Before) -> str:
-        seat = g.seat[e.player]
-        old = [b.rows[seat][p] for p in e.positions]
-        if b.drawn_source == DrawSource.DISCARD:
-            drawn = f"the {card_label(g.code(b.drawn))} taken from the discard pile"
-        elif self.knew(g, b.drawn):
-            drawn = f"the drawn {card_label(g.code(b.drawn))}"
-        else:
-            drawn = "the drawn card"
-        word = "card" if len(old) == 1 else "cards"
-        where = f"their {word} {join_words([str(p) for p in e.positions])}"
-        shown = f" ({join_words([a_card(g.code(c)) for c in old])})"
-        if self.outcome.success:
-            text = f"{e.player} replaced {where}{shown} with {drawn}"
-            return text + (power_earned(g) if g.phase == POWER else "")
-        text = (f"{e.player} tried to replace {where}{shown} with {drawn}: they differ, so "
-                f"they stay face up and {drawn} is added to the row")
-        if self.outcome.penalty is not None:
-            text += f"; {e.player} takes a penalty card{self._penalty(g)}"
-        return text
-
-    def _power(self, e: Power, g: GameState, b: Before) -> str:
-        if e.power == PowerKind.SWAP:
-            (sa, ia), (sb, ib) = self.outcome.places   # the user's own place first
-            pa, pb = g.players[sa], g.players[sb]
-            card_a, card_b = b.rows[sa][ia], b.rows[sb][ib]
-            own_a = "their" if pa == e.player else f"{pa}'s"
-            text = f"{e.player} swapped {own_a} card {ia} with {pb}'s card {ib}, unseen"
-            known = [f"{own_a} {card_label(g.code(card_a))}" if self.knew(g, card_a) else "",
-                     f"{pb}'s {card_label(g.code(card_b))}" if self.knew(g, card_b) else ""]
-            if any(known):
-                text += f" ({', '.join(k for k in known if k)})"
-            return text
-        assert e.target is not None
-        who, pos = e.target
-        card = g.card_id((g.seat[who], pos))
-        if e.power == PowerKind.PEEK:
-            text = f"{e.player} peeked at their card {pos}"
-        else:
-            text = f"{e.player} spied {who}'s card {pos}"
-        if self.knew(g, card):
-            text += f": {a_card(g.code(card))}"
-        return text
 
 class Narrator(EventWords, ReplayVisitor[list[str]]):
     """A replay visitor that keeps every event's words (``text`` is the last event's)."""
@@ -279,6 +136,8 @@ class Narrator(EventWords, ReplayVisitor[list[str]]):
 
     def begin(self, state: GameState, header: GameStart) -> None:
         self.start(state)
+        assert self.before is not None
+        self.text = TOLD[header.TYPE](self, header, state, self.before)   # not in ``texts``
 
     def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
         self.text = self.tell(event, state, outcome)
@@ -287,13 +146,6 @@ class Narrator(EventWords, ReplayVisitor[list[str]]):
 
     def result(self) -> list[str]:
         return self.texts
-
-
-def power_earned(g: GameState) -> str:
-    power = g.pending_power()
-    if g.phase == POWER and power is not None:
-        return f"; it gives the {power} power"
-    return ""
 
 
 def round_summary(r: RoundResult, special_name: str = "Kamikaze", sheet: bool = False) -> str:
@@ -320,5 +172,5 @@ def round_summary(r: RoundResult, special_name: str = "Kamikaze", sheet: bool = 
     return text
 
 
-__all__ = ["Before", "EventWords", "Narrator", "NotAPlayer", "a_card", "card_label",
-           "join_words", "plural", "power_earned", "round_summary"]
+__all__ = ["TOLD", "Before", "EventWords", "Narrator", "NotAPlayer", "Teller", "a_card",
+           "card_label", "join_words", "plural", "power_earned", "round_summary", "tells"]

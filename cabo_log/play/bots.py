@@ -6,13 +6,15 @@ objects from ``engine.moves``, which name positions, never cards). It never sees
 ``GameState``, so it cannot peek at hidden cards even by accident; ``tests/test_bots.py`` checks
 this. The public ruleset (card values, which powers exist) is given when the bot is created.
 
-Four bots are built in (``BOTS``), each in its own module:
+Five bots are built in (``BOTS``), each in its own module:
 
 - ``random`` (``random_bot``): a uniformly random legal move, the kind of move first; Cabo
   with a small probability so rounds end.
 - ``greedy`` and ``cautious`` (``greedy``): play like a decent human from what they know,
   with a few small "personality" probabilities that put rare cases into corpora.
 - ``expert`` (``expert``): counts cards and chooses every move by its expected value.
+- ``expert1`` (``expert1``): the expert's first revision, unchanged, the reference the current
+  one is measured against (``benchmarks/expert.py --versus expert1``).
 
 A bot that reads no row of the observation but its own may say so with a class attribute
 ``own_row_only = True`` (``random`` does): the simulator then hands it *partial* observations,
@@ -26,16 +28,19 @@ deterministic given the ``random.Random`` the simulator passes in.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Protocol
 
 from cabo_log.play.counting import known_to_fail
 from cabo_log.play.expert import ExpertBot
+from cabo_log.play.expert1 import Expert1Bot
 from cabo_log.play.greedy import CautiousBot, GreedyBot
 from cabo_log.play.random_bot import RandomBot
-from engine.events import Event
-from engine.knowledge import Observation
+from engine.events import Event, Snap
+from engine.knowledge import Observation, observe
+from engine.moves import peek_moves, snap_moves
 from engine.rulesets import Ruleset
+from engine.state import GameState
 
 
 class Bot(Protocol):
@@ -62,7 +67,8 @@ class Bot(Protocol):
 BotFactory = Callable[[Ruleset], Bot]
 
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot,
-                               "cautious": CautiousBot, "expert": ExpertBot}
+                               "cautious": CautiousBot, "expert": ExpertBot,
+                               "expert1": Expert1Bot}
 
 
 def make_bot(name: str, rules: Ruleset) -> Bot:
@@ -74,5 +80,48 @@ def make_bot(name: str, rules: Ruleset) -> Bot:
     return factory(rules)
 
 
-__all__ = ["BOTS", "Bot", "BotFactory", "CautiousBot", "ExpertBot", "GreedyBot", "RandomBot",
-           "known_to_fail", "make_bot"]
+def initial_peeks(g: GameState, bots: Mapping[str, Bot], rngs: Mapping[str, random.Random],
+                  ask: Callable[[str, Sequence[Event]], Event | None]) -> Iterator[Event]:
+    """The initial peeks of a fresh round, in seat order, each yielded to be written before
+    the next player's options are read: a bot's own choice (``bots``, each with its own
+    ``rngs[name]``), the only one the rules leave a person, or ``ask(name, options)``'s when a
+    person has several (None: they choose later). A peek of nothing yields nothing."""
+    for seat in g.participants():
+        name = g.players[seat]
+        options = peek_moves(g, name)
+        if not options:
+            continue
+        bot = bots.get(name)
+        if bot is not None:
+            choice = bot.peek(observe(g, name), options, rngs[name])
+        elif len(options) == 1:
+            choice = options[0]    # the rules fix which cards are looked at
+        else:
+            choice = ask(name, options)
+        if choice is not None:
+            yield choice
+
+
+def bot_snap(g: GameState, bots: Mapping[str, Bot], rngs: Mapping[str, random.Random]
+             ) -> Event | None:
+    """Golf, between turns: the snap of the first of ``bots`` (in their order) that makes one,
+    each asked from its own observation with its own ``rngs[name]``; None when no snap is
+    legal or none makes one. A bot out of the round, or with fewer than two cards, is not asked
+    (an empty row could not take the discard). The tables that mix people and bots (``play``,
+    the host) ask through here; the caller writes the snap and counts it."""
+    options = snap_moves(g)
+    if not options:
+        return None
+    for name, bot in bots.items():
+        seat = g.seat[name]
+        if not g.in_round(seat) or g.row_size(seat) < 2:
+            continue
+        mine = [m for m in options if isinstance(m, Snap) and m.player == name]
+        choice = bot.snap(observe(g, name), mine, rngs[name])
+        if choice is not None:
+            return choice
+    return None
+
+
+__all__ = ["BOTS", "Bot", "BotFactory", "CautiousBot", "Expert1Bot", "ExpertBot", "GreedyBot",
+           "RandomBot", "bot_snap", "initial_peeks", "known_to_fail", "make_bot"]

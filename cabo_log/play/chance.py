@@ -1,6 +1,6 @@
 """The random draws of the simulator's hot loop, written out: the same numbers as
 ``random.Random``'s own ``choice``, ``randrange(n)`` and ``shuffle``, from its C
-``getrandbits``.
+``getrandbits``, and the same generator as ``random.Random(seed)`` (``seeded``).
 
 Those three are Python code in the standard library (``Random._randbelow``): called from the
 compiled simulator (setup.py) they stay interpreted, a few function frames per
@@ -11,6 +11,7 @@ seed gives the same games either way; ``tests/test_chance.py`` compares them dra
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Sequence
 from typing import Final, TypeVar
@@ -19,6 +20,18 @@ T = TypeVar("T")
 
 
 _getrandbits: Final = random.Random.getrandbits   # the C method itself: no lookup per draw
+_seed: Final = _random.Random.seed                 # the C seeding, under ``Random.seed``
+
+
+def seeded(seed: int) -> random.Random:
+    """``random.Random(seed)`` for an int seed, in the same state: its ``__init__`` and
+    ``seed`` are Python code (interpreted even when called from the compiled simulator, a
+    match makes five generators) that seed the C generator with the int as it is and clear
+    the Gaussian spare; this does those two steps itself."""
+    rng = random.Random.__new__(random.Random)
+    _seed(rng, seed)
+    rng.gauss_next = None   # type: ignore[attr-defined]  # (set by random.py, not in its stub)
+    return rng
 
 
 def below(rng: random.Random, n: int) -> int:
@@ -49,4 +62,4 @@ def shuffle(rng: random.Random, items: list[T]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-__all__ = ["below", "choice", "shuffle"]
+__all__ = ["below", "choice", "seeded", "shuffle"]

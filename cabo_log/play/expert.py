@@ -18,7 +18,13 @@ the ruleset's data. What makes it stronger than ``greedy``:
   opponent's low one, hurting the leader or, in the final turns, the caller.
 - **Calling Cabo by its standing.** It deals the unseen cards at random into every unknown
   slot (``Style.samples`` times), applies the ruleset's ``caller_succeeds`` and caller penalty,
-  and calls when the call's chance and expected points beat playing on.
+  and calls when the call's chance and expected points beat playing on; never blind (two or
+  more of its own cards unknown on its first turn), and not before weighing the call against
+  taking a low discard first (``calls``).
+- **Playing for more than the total** (``aims``): a special hand (Kamikaze, shoot the moon, a
+  golf zero caller) is completed, kept and called at once; a known row totalling exactly the
+  gap to a resetting target is kept and not called away; in golf, a card whose snap would take
+  known equal cards of the row with it is put on the pile for that.
 
 Deterministic for a given ``random.Random`` (the sampling draws from it).
 """
@@ -30,6 +36,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cabo_log.play.aims import Aims, after_replace
+from cabo_log.play.calls import should_call, take_instead
 from cabo_log.play.counting import Counting, Unseen, known_to_fail
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
@@ -57,13 +65,20 @@ class Style:
     samples: int = 96              # deals of the unseen cards per Cabo decision
     call_gap: float = 6.0          # no sampling when the hand looks this much worse than the
     call_ceiling: float = 20.0     # best opponent's, or is worth more than this
+    blind_unknown: int = 2         # no call with this many own cards unknown ...
+    blind_turns: float = 1.0       # ... before this many turns each (its first turn)
+    take_margin: float = 0.5       # take the discard before calling when that saves this much
+    reset_hold: float = 0.7        # share of the exact-target reset a row on the gap keeps
 
 
 class Table:
     """One decision's view: values of the rows as the player knows them, and the pool."""
 
-    def __init__(self, obs: Observation, counting: Counting, style: Style) -> None:
+    def __init__(self, obs: Observation, counting: Counting, style: Style,
+                 gap: int | None = None) -> None:
         self.obs = obs
+        self.gap = gap   # round points that land exactly on a resetting target, or None
+        self._held: float | None = None
         self.me = obs.me
         self.pool: Unseen = counting.unseen(obs)
         values = counting.values
@@ -71,12 +86,19 @@ class Table:
         self.rows: dict[str, list[int | None]] = {
             p: [None if c is None else values[c] for c in row] for p, row in obs.rows.items()}
         self.mine = self.rows[obs.me]
+        self.unknown_mine = sum(1 for v in self.mine if v is None)
         self.others = {p: r for p, r in self.rows.items() if p != obs.me}
         turns = obs.turn / max(len(obs.rows), 1)
         kept = 1.0 - math.exp(-turns / style.keep_turns)
         low = self.pool.values[:max(1, int(len(self.pool.values) * style.keep_share))]
         self.bias = kept * (self.mean - sum(low) / len(low))
         self.opp_mean = self.mean - self.bias
+
+    def held_bonus(self, bot: ExpertBot) -> float:
+        """What its own row as it stands is worth beyond its total (counted once)."""
+        if self._held is None:
+            self._held = bot.bonus(self, self.mine)
+        return self._held
 
     def value(self, player: str, pos: int) -> float:
         v = self.rows[player][pos]
@@ -111,11 +133,29 @@ class ExpertBot:
         self.counting = Counting(rules)
         self.of = self.counting.values
         self.powers = rules.power_table()
+        self.aims = Aims(rules, hurt_weight=self.style.hurt_weight,
+                         reset_hold=self.style.reset_hold)
+        self.last_score: int | None = None
+        self.reset_used = False   # seen its own score drop: a once-only reset is spent
+
+    def _table(self, obs: Observation) -> Table:
+        """The decision's table, with the gap to a reset this player can still have (its
+        score seen to drop between decisions is a reset spent: the match's public scores)."""
+        score = obs.scores.get(obs.me, 0)
+        if self.last_score is not None and score < self.last_score:
+            self.reset_used = True
+        self.last_score = score
+        gap = self.aims.gap(score, not (self.aims.once and self.reset_used))
+        return Table(obs, self.counting, self.style, gap)
+
+    def bonus(self, table: Table, row: Sequence[int | None]) -> float:
+        """What ``row`` is worth beyond its total (special hand, reset): ``aims.Aims.bonus``."""
+        return self.aims.bonus(table, row, table.gap)
 
     # --- the protocol --------------------------------------------------------------------
     def choose(self, observation: Observation, legal_moves: Sequence[Event],
                rng: random.Random) -> Event:
-        table = Table(observation, self.counting, self.style)
+        table = self._table(observation)
         first = legal_moves[0]
         if isinstance(first, (Draw, Cabo)):
             return self._start(table, legal_moves, rng)
@@ -130,15 +170,20 @@ class ExpertBot:
 
     def snap(self, observation: Observation, options: Sequence[Event],
              rng: random.Random) -> Event | None:
-        """Snap a card it knows matches the top of the pile, when losing it lowers the hand."""
+        """Snap a card it knows matches the top of the pile, when losing it lowers the hand
+        and breaks no special hand or row on the reset gap."""
         if not options or not observation.discard:
             return None
         top = self.of[observation.discard[-1]]
-        row = observation.rows.get(observation.me, ())
+        own = observation.rows.get(observation.me, ())
+        if top <= 0 or not any(c is not None and self.of[c] == top for c in own):
+            return None   # nothing known to match: no table to build
+        table = self._table(observation)
+        row = table.mine
         for move in options:
-            if isinstance(move, Snap) and move.position < len(row):
-                code = row[move.position]
-                if code is not None and self.of[code] == top and top > 0:
+            if isinstance(move, Snap) and move.position < len(row) and row[move.position] == top:
+                rest = [v for i, v in enumerate(row) if i != move.position]
+                if top + self.bonus(table, rest) - self.bonus(table, row) > 0:
                     return move
         return None
 
@@ -146,10 +191,18 @@ class ExpertBot:
     def _start(self, table: Table, moves: Sequence[Event], rng: random.Random) -> Event:
         cabo = [m for m in moves if isinstance(m, Cabo)]
         draws = {m.source: m for m in moves if isinstance(m, Draw)}
-        if not draws or (cabo and should_call(self.rules, self.style, table, rng)):
+        if not draws:
             return cabo[0] if cabo else moves[0]
         deck = draws.get(DrawSource.DECK)
         take = draws.get(DrawSource.DISCARD)
+        if cabo and (self.aims.is_special(table.mine) or self.aims.is_zero(table.mine)):
+            return cabo[0]   # scored as a special hand: end the round before it can break
+        if cabo and should_call(self.rules, self.style, self.aims, table, rng):
+            if take is None or not table.obs.discard or not take_instead(
+                    self.rules, self.style, self.aims, table,
+                    self._take_drop(table, self.of[table.obs.discard[-1]]), rng):
+                return cabo[0]
+            return take
         if take is None or not table.obs.discard:
             return deck or moves[0]
         if deck is None:
@@ -157,6 +210,12 @@ class ExpertBot:
         top = self.of[table.obs.discard[-1]]
         taken = self._best_place(table, top, from_deck=False)
         return take if taken > self._deck_worth(table) else deck
+
+    def _take_drop(self, table: Table, top: int) -> float:
+        """How far taking a card of value ``top`` lowers the hand total at best (a known card,
+        or an own unknown one at the pool's mean): what a call after it would hold less."""
+        row = table.mine
+        return max((table.value(table.me, i) - top for i in range(len(row))), default=0.0)
 
     def _deck_worth(self, table: Table) -> float:
         """The expected gain of a deck draw: each card's best use, weighted by its count."""
@@ -192,13 +251,18 @@ class ExpertBot:
             options += [tuple(g[:limit]) for g in groups.values() if len(g) > 1]
         gains = [g for o in options if (g := self._replace_gain(table, o, value)) is not None]
         if from_deck:
-            gains.append(self._power_worth(table, value))
+            gains.append(self._discard_gain(table, value))
         return max(gains, default=0.0)
+
+    def _discard_gain(self, table: Table, value: int) -> float:
+        """Discarding a drawn card: its power, and the known equal cards of the row it lets
+        this player snap after it (golf)."""
+        return self._power_worth(table, value) + self.aims.snap_gain(table.mine, value)
 
     def _place_score(self, table: Table, move: Event, value: int,
                      from_deck: bool) -> float | None:
         if isinstance(move, Discard):
-            return self._power_worth(table, value) if from_deck else None
+            return self._discard_gain(table, value) if from_deck else None
         if isinstance(move, Replace):
             return self._replace_gain(table, move.positions, value)
         return None
@@ -212,12 +276,20 @@ class ExpertBot:
                     table.obs.rows[table.me], positions, self.of):
                 return None
         gain = sum(table.value(table.me, p) for p in positions) - value
-        if any(row[p] is None for p in positions):
+        blind = sum(1 for p in positions if row[p] is None)
+        if blind:
             gain += self.style.unknown_risk   # an unknown card leaves, a known one comes
-        if self.rules.power_from_replaced:
-            last = row[positions[-1]]
-            if last is not None:
-                gain += self._power_worth(table, last)
+        last = row[positions[-1]]
+        snaps = last is not None and last > 0 and self.aims.snap
+        if blind == table.unknown_mine or snaps:   # a row left fully known, or a snap to make
+            after = after_replace(row, positions, value)
+            gain += self.bonus(table, after) - table.held_bonus(self)
+            if snaps and last is not None:
+                gain += self.aims.snap_gain(after, last)
+        else:
+            gain -= table.held_bonus(self)   # an unknown card stays: no row worth more
+        if last is not None and self.rules.power_from_replaced:
+            gain += self._power_worth(table, last)   # the card put on the pile (golf)
         return gain
 
     # --- powers --------------------------------------------------------------------------
@@ -228,7 +300,7 @@ class ExpertBot:
             return self.style.peek_value if table.unknown(table.me) else 0.0
         if power == PowerKind.SPY:
             return self.style.spy_value if any(table.unknown(p) for p in table.others) else 0.0
-        if power == PowerKind.SWAP:
+        if power == PowerKind.SWAP and table.held_bonus(self) <= 0:
             return max(0.0, best_swap(self.style, table)[0])
         return 0.0
 
@@ -249,7 +321,7 @@ class ExpertBot:
                             and move.target[0] == p and table.rows[p][move.target[1]] is None:
                         return move
             return skip
-        if power == PowerKind.SWAP:
+        if power == PowerKind.SWAP and table.held_bonus(self) <= 0:
             gain, swap = best_swap(self.style, table, moves)
             if swap is not None and gain >= self.style.swap_margin:
                 return swap
@@ -289,56 +361,4 @@ def best_swap(style: Style, table: Table, moves: Sequence[Event] | None = None
     return best
 
 
-# --- Cabo ------------------------------------------------------------------------------------
-
-
-def should_call(rules: Ruleset, style: Style, table: Table, rng: random.Random) -> bool:
-    """Call when the call succeeds often enough and scores better on average than the hand
-    would uncalled (both asking less as the round drags on)."""
-    mine = table.estimate(table.me)
-    best_other = min((table.estimate(p) for p in table.others), default=99.0)
-    if mine > best_other + style.call_gap or mine > style.call_ceiling:
-        return False   # hardly any deal of the unseen cards would make this call work
-    chance, if_called, uncalled = sample_call(rules, style, table, rng)
-    late = late_turns(style, table)
-    return (chance >= style.call_chance - style.impatience * late
-            and if_called < uncalled + style.late_points * late)
-
-
-def sample_call(rules: Ruleset, style: Style, table: Table, rng: random.Random
-                ) -> tuple[float, float, float]:
-    """Deal the unseen cards into the unknown slots ``Style.samples`` times: the call's
-    chance of success, its mean points, and the mean of the hand itself."""
-    slots = {p: len(table.unknown(p)) for p in table.rows}
-    need = sum(slots.values())
-    known = {p: sum(v for v in r if v is not None) for p, r in table.rows.items()}
-    wins = 0
-    if_called = uncalled = 0.0
-    for _ in range(style.samples):
-        dealt = table.pool.sample(need, rng)
-        k = 0
-        me = 0.0
-        others: list[int] = []
-        for p, n in slots.items():
-            total = known[p] + sum(dealt[k:k + n])
-            k += n
-            if p == table.me:
-                me = total
-            else:   # what this opponent keeps, and gains on their final turn
-                others.append(round(total - table.bias * n - style.final_gain))
-        ok = rules.caller_succeeds(round(me), others)
-        wins += ok
-        if_called += 0 if ok else me + rules.caller_penalty
-        uncalled += me
-    return wins / style.samples, if_called / style.samples, uncalled / style.samples
-
-
-def late_turns(style: Style, table: Table) -> float:
-    """Turns each beyond ``Style.patience``: the longer a round drags on, the less waiting can
-    still gain, so the call needs less (a table of careful players, or a stalemate of low
-    single cards, would otherwise play on for ever)."""
-    turns = table.obs.turn / max(len(table.rows), 1)
-    return max(0.0, turns - style.patience)
-
-
-__all__ = ["ExpertBot", "Style", "Table", "best_swap", "late_turns", "sample_call", "should_call"]
+__all__ = ["ExpertBot", "Style", "Table", "best_swap"]

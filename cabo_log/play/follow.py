@@ -3,7 +3,8 @@
 The follower reads whatever whole lines have been added since it last looked (a line without its
 newline yet is left for later: the writer may be in the middle of it), checks each exactly as a
 replay does (chain first, then the rules) and tells it in words with the state after it. The
-state is kept between polls, so following costs one ``apply`` per new line.
+state is kept between polls, so following costs one ``apply`` per new line, made in the
+replay's one loop with a visitor (``FollowedSteps``) that keeps each line's words.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cabo_log.log.chain import check_line, declared
+from cabo_log.log.fastlines import apply_events
 from cabo_log.log.lock import WriterError
 from cabo_log.log.logfile import decode_line
 from cabo_log.log.render import turn_number
@@ -25,7 +27,7 @@ from engine import (
     GameStart,
     GameState,
     LogSyntaxError,
-    apply,
+    Outcome,
     new_game,
     parse_event,
 )
@@ -58,8 +60,29 @@ def _label(code: str | None) -> str:
     return card_label(code) if code is not None else "-"
 
 
+class FollowedSteps(Narrator):
+    """The replay visitor of a follow: each event in words (``Narrator``) with the state after
+    it, kept as a ``Followed`` until the follower hands it out."""
+
+    def __init__(self, viewer: str | None = None) -> None:
+        super().__init__(viewer)
+        self.steps: list[Followed] = []
+
+    def event(self, line: int, event: Event, state: GameState, outcome: Outcome) -> None:
+        super().event(line, event, state, outcome)
+        self.steps.append(Followed(line, event, self.text, status(state)))
+
+    def taken(self) -> list[Followed]:
+        steps, self.steps = self.steps, []
+        return steps
+
+
 class Follower:
-    """Reads a growing log file incrementally; ``poll()`` returns the lines added since."""
+    """Reads a growing log file incrementally; ``poll()`` returns the lines added since.
+
+    The new lines are checked one by one as they are read (the chain first, then the line),
+    then applied in the replay's one loop (``fastlines.apply_events``) with ``FollowedSteps``
+    as its visitor."""
 
     def __init__(self, path: str | os.PathLike[str], viewer: str | None = None) -> None:
         self.path = Path(path)
@@ -67,7 +90,7 @@ class Follower:
         self.offset = 0
         self.line = 0
         self.state: GameState | None = None
-        self.words = Narrator(viewer)  # with a viewer: words that player could say
+        self.words = FollowedSteps(viewer)  # with a viewer: words that player could say
         self._previous = b""
         self._chained: bool | None = None
 
@@ -85,18 +108,31 @@ class Follower:
             data = f.read(size - self.offset)
         end = data.rfind(b"\n") + 1
         self.offset += end
-        out: list[Followed] = []
+        events: list[Event] = []
+        numbers: list[int] = []
+        error: CaboLogError | None = None
         for raw in data[:end].split(b"\n")[:-1]:
             self.line += 1
             try:
-                step = self._one(raw)
+                event = self._read(raw)
             except CaboLogError as exc:
-                raise exc.located(self.file, self.line) from None
-            if step is not None:
-                out.append(step)
-        return out
+                error = exc.located(self.file, self.line)
+                break
+            if event is not None:
+                events.append(event)
+                numbers.append(self.line)
+        if events:
+            assert self.state is not None
+            reached, _, refused = apply_events(self.state, events, [], self.words, None, numbers)
+            if refused is not None:
+                raise refused.located(self.file, numbers[reached - 1]) from None
+        if error is not None:
+            raise error
+        return self.words.taken()
 
-    def _one(self, raw: bytes) -> Followed | None:
+    def _read(self, raw: bytes) -> Event | None:
+        """One line checked and read: the event to apply, or None (a blank line, or the
+        header, which starts the state and the words)."""
         if not raw.strip():
             return None
         if self.state is not None:
@@ -104,20 +140,16 @@ class Follower:
         obj = decode_line(raw)
         self._previous = raw
         event = parse_event(obj)
-        if self.state is None:
-            if not isinstance(event, GameStart):
-                raise LogSyntaxError("no_header", "the first line must be the 'game' header")
-            self.state = new_game(event)
-            if declared(obj):
-                self._chained = True   # the header declares its chain (format 1.1)
-            self.words.begin(self.state, event)
-            g = self.state
-            return Followed(self.line, event, f"Game {g.game_id}: {g.rules.name}, players "
-                            f"{', '.join(g.players)}", status(g))
-        done = apply(self.state, event)
-        self.words.event(self.line, event, self.state, done)
-        return Followed(self.line, event, self.words.text,
-                        status(self.state))
+        if self.state is not None:
+            return event
+        if not isinstance(event, GameStart):
+            raise LogSyntaxError("no_header", "the first line must be the 'game' header")
+        self.state = new_game(event)
+        if declared(obj):
+            self._chained = True   # the header declares its chain (format 1.1)
+        self.words.begin(self.state, event)
+        self.words.steps.append(Followed(self.line, event, self.words.text, status(self.state)))
+        return None
 
 
 def follow(path: str | os.PathLike[str], *, viewer: str | None = None, interval: float = 0.2,

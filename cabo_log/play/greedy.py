@@ -18,7 +18,13 @@ import random
 from collections.abc import Sequence
 
 from cabo_log.play.counting import Row, Values, values_for
-from cabo_log.play.tactics import is_special, moon_slot, own_swap, spoil_leader
+from cabo_log.play.tactics import (
+    is_special,
+    moon_slot,
+    own_swap,
+    spoil_leader,
+    swap_follow_up,
+)
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.rulesets import RESET_NEVER, RESET_ONCE, Ruleset
@@ -39,6 +45,9 @@ class GreedyBot:
         self.wrong_snap_rate = wrong_snap_rate
         self.call_at = call_at
         self.special = sorted(rules.special_row) if rules.special_row is not None else None
+        # the values whose card, replaced out, earns a swap (golf's power from the replaced)
+        self.swaps_from_replaced = {v for v, p in rules.powers if p == PowerKind.SWAP} \
+            if rules.power_from_replaced else set()
         self.mood = Personality(rules, moon_rate if self.special is not None else 0.0,
                                 slow_rate)
 
@@ -162,6 +171,12 @@ class GreedyBot:
                 end = rng.choice(("left", "right")) if self.rules.choose_failed_end else None
                 return Replace(None, False, obs.me, picked, None, end)
         gain, positions = best_placement(self.values, self.rules.max_replace, row, value)
+        if self.swaps_from_replaced and mood == "normal":   # golf: a jack out earns a swap
+            others = {p: r for p, r in obs.rows.items() if p != obs.me}
+            follow = swap_follow_up(self.values, self.special, row, others, obs.drawn,
+                                    self.swaps_from_replaced)
+            if follow is not None and follow[0] > gain:
+                return Replace(None, False, obs.me, (follow[1],), None, None)
         power = self.rules.power_of(value) is not None and obs.drawn_source == DrawSource.DECK
         if not can_discard or gain > (2.0 if power else 0.5):
             return Replace(None, False, obs.me, positions, None, None)

@@ -22,17 +22,16 @@ from cabo_log.log.gamelog import GameLog
 from cabo_log.log.round_words import round_account
 from cabo_log.log.words import Narrator
 from cabo_log.play import menus
-from cabo_log.play.bots import Bot, make_bot
+from cabo_log.play.bots import Bot, bot_snap, initial_peeks, make_bot
+from cabo_log.play.dealer import Dealer
 from cabo_log.play.menus import Entry, Slot
 from cabo_log.play.prompt import WIDTH, card_text, table_text
 from cabo_log.play.simulate import MAX_SNAPS, PLAYER_IDS, table
-from engine import CaboLogError, Event, GameStart, GameState, parse_event
-from engine.events import FORMAT, Deal, Draw, GameEnd, Reshuffle, RoundEnd, Snap
+from engine import Event, GameStart, GameState, Outcome, parse_event
+from engine.events import FORMAT, Draw, GameEnd, RoundEnd
 from engine.knowledge import Observation, observe
-from engine.moves import legal_moves, needs_deal, needs_reshuffle, peek_moves, snap_moves
-from engine.scoring import expected_first
+from engine.moves import legal_moves, needs_deal, snap_moves
 from engine.state import TURN_START
-from engine.vocabulary import DrawSource
 
 Ask = Callable[[str], str]      # shows a prompt, returns the line typed (EOFError at the end)
 Say = Callable[[str], None]
@@ -99,6 +98,7 @@ class Match:
         start = parse_event(header)
         assert isinstance(start, GameStart)
         self.words.begin(g, start)
+        self.dealer = Dealer(log, self.cards, self._heard)
 
     @property
     def state(self) -> GameState:
@@ -225,86 +225,41 @@ class Match:
 
     # --- the table ------------------------------------------------------------------------
     def _append(self, event: Event) -> None:
-        """Append one event (the drawn card named, a due reshuffle made first), tell it, and
-        add the claims a round's or the match's end calls for."""
+        """Append one move through the dealer (the drawn card named, a due reshuffle made
+        first, the claims a round's or the match's end calls for after it)."""
+        self.dealer.write(event)
+
+    def _heard(self, event: Event, done: Outcome) -> None:
+        """A line was written: tell it, and at a round's end give its whole account."""
         g = self.state
         if isinstance(event, Draw):
             self.window = 0
-            if event.source == DrawSource.DECK:
-                if needs_reshuffle(g):
-                    self._reshuffle()
-                top = g.deck_top()
-                event = Draw(None, event.auto, event.player, DrawSource.DECK, top)
-        rounds = len(g.rounds)
-        try:
-            self.log.append(event)
-        except CaboLogError as exc:
-            if exc.code != "reshuffle_missing":
-                raise
-            self._reshuffle()  # a penalty card is owed from an empty draw pile
-            self.log.append(event)
-        assert self.log.outcome is not None
-        self.words.event(self.log.lines, event, g, self.log.outcome)
+        self.words.event(self.log.lines, event, g, done)
         if not isinstance(event, (RoundEnd, GameEnd)):   # the log's claims: bookkeeping
             self.say(f"  {second_person(self.words.text, self.me)}")
-        if len(g.rounds) > rounds:
-            result = g.rounds[-1]
+        if done.round_ended is not None:
             self.say("")
-            for line in round_account(result, g.rules, self.me, width=None):
+            for line in round_account(done.round_ended, g.rules, self.me, width=None):
                 for part in textwrap.wrap(second_person(line, self.me), WIDTH,
                                           drop_whitespace=False, subsequent_indent="  "):
                     self.say(part.rstrip())
-            self._append(RoundEnd(None, False, result.round, dict(result.points)))
-        elif g.complete and not isinstance(event, (GameEnd, RoundEnd)):
-            self._append(GameEnd(None, False, g.winners, g.cumulative_by_name()))
-
-    def _reshuffle(self) -> None:
-        g = self.state
-        codes = g.pile()[:-1]
-        self.cards.shuffle(codes)
-        self._append(Reshuffle(None, False, tuple(codes)))
 
     def _deal(self) -> None:
-        g = self.state
-        seats = g.tiebreak if g.tiebreak is not None else tuple(g.active_players())
-        codes = g.rules.deck_codes()
-        self.cards.shuffle(codes)
-        hands = {g.players[p]: tuple(codes[4 * k:4 * k + 4]) for k, p in enumerate(seats)}
-        top = 4 * len(seats)
-        must = expected_first(g, seats) if g.rounds else None
-        first = must if must is not None else seats[self.cards.randrange(len(seats))]
         self.say("")
-        self._append(Deal(None, False, len(g.rounds) + 1, g.players[first], hands, codes[top],
-                          tuple(codes[top + 1:])))
+        self.dealer.deal()
 
     def _peeks(self) -> None:
-        g = self.state
-        for seat in g.participants():
-            player = g.players[seat]
-            options = peek_moves(g, player)
-            if not options:
-                continue
-            if player != self.me:
-                choice = self.bots[player].peek(observe(g, player), options, self.rngs[player])
-            elif len(options) == 1:
-                choice = options[0]
-            else:
-                choice = self._choose(options, "Which two of your cards do you look at?")
-            if choice is not None:
-                self._append(choice)
+        def ask(player: str, options: Sequence[Event]) -> Event:
+            return self._choose(options, "Which two of your cards do you look at?")
+
+        for choice in initial_peeks(self.state, self.bots, self.rngs, ask):
+            self._append(choice)
 
     def _snaps(self) -> bool:
         """Golf: a bot may snap between turns (the person snaps from their own menu)."""
-        g = self.state
-        options = snap_moves(g) if self.window < MAX_SNAPS else []
-        for player, bot in self.bots.items():
-            seat = g.seat[player]
-            if not options or not g.in_round(seat) or g.row_size(seat) < 2:
-                continue
-            mine = [m for m in options if isinstance(m, Snap) and m.player == player]
-            choice = bot.snap(observe(g, player), mine, self.rngs[player])
-            if choice is not None:
-                self.window += 1
-                self._append(choice)
-                return True
-        return False
+        choice = bot_snap(self.state, self.bots, self.rngs) if self.window < MAX_SNAPS else None
+        if choice is None:
+            return False
+        self.window += 1
+        self._append(choice)
+        return True

@@ -24,7 +24,7 @@ from typing import Any, Final
 from cabo_log.log.append import EventWriter, MemorySink
 from cabo_log.log.gamelog import GameLog
 from cabo_log.play.bots import Bot, make_bot
-from cabo_log.play.chance import below, shuffle
+from cabo_log.play.chance import below, seeded, shuffle
 from cabo_log.play.errors import SimulationError
 from cabo_log.play.lines import PLANS, Line, line_bytes, make_event, plan, stamp_fields
 from engine import CaboLogError, GameState, Outcome, finish
@@ -170,11 +170,11 @@ class Match:
 
     def __init__(self, rules: Ruleset, header: Line, bot_names: Sequence[str], seed: int,
                  forfeit_rate: float, auto_rate: float, out: Path | None = None) -> None:
-        master = random.Random(seed)
-        self.cards = random.Random(master.getrandbits(64))
-        self.table = random.Random(master.getrandbits(64))
+        master = seeded(seed)
+        self.cards = seeded(master.getrandbits(64))
+        self.table = seeded(master.getrandbits(64))
         clock_seed = master.getrandbits(64)   # drawn always: the bots' seeds come after it
-        self.bot_rngs = [random.Random(master.getrandbits(64)) for _ in bot_names]
+        self.bot_rngs = [seeded(master.getrandbits(64)) for _ in bot_names]
         self.bots: list[Bot] = [make_bot(name, rules) for name in bot_names]
         # a bot that reads no row but its own gets partial observations
         # (``GameState.observation``'s ``own_row_only``)
@@ -186,7 +186,7 @@ class Match:
         self.window_snaps = 0
         # seeding a Random is slow (it hashes the seed): the clock's only when there are times
         self.recorder = Recorder(header, out,
-                                 random.Random(clock_seed) if "t" in header else None)
+                                 seeded(clock_seed) if "t" in header else None)
         self.recorder.reshuffle = self._reshuffle
         self.state = self.recorder.state
         self.deck = rules.deck_codes()   # the ruleset's deck, copied for every deal

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cabo_log.log.render import turn_number
-from cabo_log.log.words import card_label
+from cabo_log.log.words import card_label, join_words
 from engine import Event
 from engine.events import Cabo, Discard, Draw, Peek, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
@@ -25,8 +25,7 @@ _card = card_text
 
 
 def _list(items: Sequence[object]) -> str:
-    words = [str(i) for i in items]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return join_words([str(i) for i in items])
 
 
 WIDTH = 79   # a terminal's 80 columns, the last one left free
@@ -59,11 +58,23 @@ def table_text(obs: Observation) -> list[str]:
     return lines
 
 
-def move_text(move: Event, obs: Observation) -> str:  # noqa: C901 - one branch per event type
-    """One of the player's legal moves in words (positions count from 0, as in the log)."""
+def move_text(move: Event, obs: Observation, *, own_cards: bool = True  # noqa: C901
+              ) -> str:
+    """One of the player's legal moves in words, in lower case (positions count from 0, as in
+    the log): the terminal's menu, and the host's buttons (``pages.table.views.move_label``).
+    ``own_cards``: name the cards of the player's own row the move gives up, as far as they
+    know them (the terminal does; the page shows them on the table, beside the buttons)."""
+    unseen = "??" if own_cards else "card"
     mine = obs.rows.get(obs.me, ())
-    top = _card(obs.discard[-1]) if obs.discard else "?"
-    held = _card(obs.drawn)
+
+    def card(code: str | None) -> str:
+        return card_label(code) if code is not None else unseen
+
+    def own(pos: int) -> str:
+        return f" ({card(mine[pos]) if pos < len(mine) else unseen})" if own_cards else ""
+
+    top = card(obs.discard[-1] if obs.discard else None)
+    held = card(obs.drawn)
     if isinstance(move, Draw):
         return "draw from the deck" if move.source == DrawSource.DECK \
             else f"take the {top} from the discard pile"
@@ -72,11 +83,12 @@ def move_text(move: Event, obs: Observation) -> str:  # noqa: C901 - one branch 
     if isinstance(move, Discard):
         return f"discard the {held}"
     if isinstance(move, Replace):
-        old = [_card(mine[p]) if p < len(mine) else "??" for p in move.positions]
         if len(move.positions) == 1:
-            return f"put the {held} in place of your card {move.positions[0]} ({old[0]})"
-        return (f"replace your cards {_list(move.positions)} ({_list(old)}) with the {held}: "
-                "only if they are all the same value")
+            pos = move.positions[0]
+            return f"put the {held} in place of your card {pos}{own(pos)}"
+        old = _list([card(mine[p]) if p < len(mine) else unseen for p in move.positions])
+        return (f"replace your cards {_list(move.positions)}{f' ({old})' if own_cards else ''} "
+                f"with the {held}: only if they are all the same value")
     if isinstance(move, Skip):
         return f"skip the {obs.pending_power} power"
     if isinstance(move, Power):
@@ -91,5 +103,5 @@ def move_text(move: Event, obs: Observation) -> str:  # noqa: C901 - one branch 
     if isinstance(move, Peek):
         return f"look at your cards {_list(move.positions)}"
     if isinstance(move, Snap):
-        return f"snap your card {move.position} ({_card(mine[move.position])}) onto the {top}"
+        return f"snap your card {move.position}{own(move.position)} onto the {top}"
     return str(move)  # pragma: no cover - every move type is handled above

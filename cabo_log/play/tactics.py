@@ -42,6 +42,32 @@ def own_swap(values: Values, special: list[int] | None, row: Row, others: dict[s
     return None
 
 
+def swap_follow_up(values: Values, special: list[int] | None, row: Row,
+                   others: dict[str, Row], drawn: str, swap_values: set[int]
+                   ) -> tuple[float, int] | None:
+    """Where the card replaced out earns a power (golf) and a swap then pays: the best gain of
+    replacing a known jack or queen (a value in ``swap_values``) with the ``drawn`` card and
+    then swapping as ``own_swap`` would, and the position replaced. The replacement alone may
+    save less than another (a king), the swap that follows gives the worst card away."""
+    best: tuple[float, int] | None = None
+    of = values.of
+    for i, code in enumerate(row):
+        if code is None or of[code] not in swap_values:
+            continue
+        after = list(row)
+        after[i] = drawn
+        swap = own_swap(values, special, tuple(after), others, "normal")
+        if swap is None:
+            continue
+        mine, (p, j) = swap
+        kept, theirs = after[mine], others[p][j]
+        given = of[kept] if kept is not None else values.mean
+        gain = of[code] - of[drawn] + given - (of[theirs] if theirs is not None else values.mean)
+        if best is None or gain > best[0]:
+            best = (gain, i)
+    return best
+
+
 def spoil_leader(values: Values, obs: Observation, others: dict[str, Row]
                  ) -> tuple[tuple[str, int], tuple[str, int]] | None:
     """Where the swap may exchange two other players' cards (edition1): give the leader's
@@ -89,4 +115,4 @@ def moon_slot(values: Values, special: list[int] | None, row: Row, value: int) -
     return unknown[0] if unknown else None
 
 
-__all__ = ["is_special", "moon_slot", "own_swap", "spoil_leader"]
+__all__ = ["is_special", "moon_slot", "own_swap", "spoil_leader", "swap_follow_up"]

@@ -51,7 +51,7 @@ def run(args: list[str]) -> tuple[int, str]:
     from cabo_log import cli
 
     if not cli.app.registered_commands:
-        cli._register_all()
+        cli.register_all()
     absolute = [str(ROOT / a) if a.startswith("sample_games/") else a for a in args]
     result = CliRunner().invoke(cli.app, absolute)
     if result.exception is not None and not isinstance(result.exception, SystemExit):

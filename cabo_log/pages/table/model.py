@@ -5,7 +5,8 @@
 ``"auto": true``), the forfeit of a seat whose hold ran out, the next deal. Every change bumps
 ``version``; the web layer then sends each browser its view (``view``). A table is not
 thread-safe: callers hold ``lock`` (the web app's worker threads do). All the moves come
-from the engine (``views.seat_moves``) and go through the one write path (``dealer.Dealer``).
+from the engine (``views.seat_moves``) and go through the one write path (``dealer.Dealer``);
+what each viewer reads is kept in ``feeds.Feeds``, classic mode's flashes in ``flashes.Flashes``.
 """
 
 from __future__ import annotations
@@ -13,37 +14,35 @@ from __future__ import annotations
 import random
 import secrets
 import threading
-from collections import deque
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from cabo_log.log.gamelog import GameLog
-from cabo_log.log.words import EventWords
 from cabo_log.pages.table.clock import Clock, Timing
 from cabo_log.pages.table.dealer import Dealer, start_seconds
+from cabo_log.pages.table.feeds import FEED_LINES, Feeds, PublicWords
+from cabo_log.pages.table.flashes import Flashes
 from cabo_log.pages.table.moves import parse_move
 from cabo_log.pages.table.seats import Presence, Seat
 from cabo_log.pages.table.views import (
     Mode,
-    Rows,
     dealt,
-    new_places,
     peeks_pending,
-    public_rows,
     public_view,
     seat_view,
 )
-from cabo_log.play.bots import Bot, make_bot
+from cabo_log.play.bots import Bot, bot_snap, initial_peeks, make_bot
 from cabo_log.play.match import MAX_SNAPS, timeout_move
 from engine import CaboLogError, Event, GameState, Outcome
-from engine.events import Cabo, Deal, Draw, Forfeit, GameEnd, Peek, RoundEnd, Snap
+from engine.events import Cabo, Draw, Forfeit, Peek
 from engine.knowledge import observe
-from engine.moves import legal_moves, needs_deal, peek_moves, snap_moves
+from engine.moves import legal_moves, needs_deal, peek_moves
 from engine.state import ROUND_OVER, TURN_START
 
 STAND_IN_BOT = "greedy"   # plays for a person who left, where the rules have no forfeits
-FEED_LINES = 200
+
+__all__ = ["FEED_LINES", "STAND_IN_BOT", "PublicWords", "Status", "Table"]
 
 
 class Status(StrEnum):
@@ -51,15 +50,6 @@ class Status(StrEnum):
     PLAYING = "playing"
     BETWEEN = "between_rounds"
     OVER = "over"
-
-
-class PublicWords(EventWords):
-    """Words that name only the cards lying face up (a seat nobody holds sees nothing else)."""
-
-    def start(self, state: GameState) -> None:
-        self.seat = len(state.players)
-        super().start(state)
-        self.seat = len(state.players)
 
 
 class Table:
@@ -87,16 +77,8 @@ class Table:
         self.confirmed: set[str] = set()
         self.window = 0                        # golf: bot snaps since the turn began
         self.snaps_asked = -1                  # the line count at which bots were asked
-        self.flashes: dict[str, list[dict[str, Any]]] = {n: [] for n in self.persons()}
-        self.known: dict[str, Rows] = {}
-        self.feeds: dict[str | None, deque[str]] = {None: deque(maxlen=FEED_LINES)}
-        self.words: dict[str | None, EventWords] = {None: PublicWords()}
-        if self.mode == Mode.ASSISTED:
-            for name in self.persons():
-                self.feeds[name] = deque(maxlen=FEED_LINES)
-                self.words[name] = EventWords(name)
-        for words in self.words.values():
-            words.start(g)
+        self.flashes = Flashes(self.persons(), timing)   # classic mode's
+        self.feeds = Feeds(g, self.persons() if self.mode == Mode.ASSISTED else [])
         now = clock.now()
         self.dealer = Dealer(log, start_seconds(header, now), clock.now, self._heard)
         self.lock = threading.Lock()           # held by whoever calls in (the web app)
@@ -306,21 +288,11 @@ class Table:
         return True
 
     def _deal(self) -> None:
+        """Deal the next round, and make the peeks nobody is to choose (the bots', the ones
+        the rules fix); a person with a choice makes theirs on the page (``views.seat_moves``)."""
         self.dealer.deal()
-        g = self.state
-        for seat in g.participants():
-            name = g.players[seat]
-            options = peek_moves(g, name)
-            if not options:
-                continue
-            if self.seats[name].played_by_bot:
-                choice = self.bots[name].peek(observe(g, name), options, self.rngs[name])
-            elif len(options) == 1:
-                choice = options[0]    # the rules fix which cards are looked at
-            else:
-                continue               # the person chooses (``views.seat_moves``)
-            if choice is not None:
-                self.dealer.write(choice)
+        for choice in initial_peeks(self.state, self.bots, self.rngs, lambda name, options: None):
+            self.dealer.write(choice)
 
     def _bot_move(self, name: str) -> None:
         g = self.state
@@ -334,18 +306,12 @@ class Table:
         if not g.rules.snap or self.window >= MAX_SNAPS or self.snaps_asked == self.log.lines:
             return False
         self.snaps_asked = self.log.lines
-        options = snap_moves(g)
-        for name, bot in self.bots.items():
-            seat = g.seat[name]
-            if not options or not g.in_round(seat) or g.row_size(seat) < 2:
-                continue
-            mine = [m for m in options if isinstance(m, Snap) and m.player == name]
-            choice = bot.snap(observe(g, name), mine, self.rngs[name])
-            if choice is not None:
-                self.window += 1
-                self.dealer.write(choice)
-                return True
-        return False
+        choice = bot_snap(g, self.bots, self.rngs)
+        if choice is None:
+            return False
+        self.window += 1
+        self.dealer.write(choice)
+        return True
 
     # --- what each seat is told ---------------------------------------------------------------
     def _heard(self, event: Event, done: Outcome) -> None:
@@ -354,37 +320,18 @@ class Table:
         self.deadline = None
         if isinstance(event, (Draw, Cabo)):
             self.window = 0
-        if not isinstance(event, (RoundEnd, GameEnd)):
-            for viewer, words in self.words.items():
-                self.feeds[viewer].append(words.tell(event, g, done))
-        for words in self.words.values():
-            words.moved_on(g)
+        self.feeds.tell(event, g, done)
         if self.mode == Mode.CLASSIC and dealt(g):
-            self._flash(event)
+            self.flashes.note(event, g)
         self._changed()
 
-    def _flash(self, event: Event) -> None:
-        g = self.state
-        shown = public_rows(g)
-        seconds = (self.timing.first_peek if isinstance(event, (Deal, Peek)) else self.timing.flash)
-        for name in self.persons():
-            if isinstance(event, Deal):
-                self.known[name] = {}
-            after = observe(g, name).rows
-            for owner, pos, code in new_places(self.known.get(name, {}), after, shown):
-                self.flashes[name].append({"owner": owner, "pos": pos, "card": code,
-                                           "seconds": seconds})
-            self.known[name] = after
-
     def take_flashes(self, name: str) -> list[dict[str, Any]]:
-        out = self.flashes.get(name, [])
-        self.flashes[name] = []
-        return out
+        """The classic-mode flashes waiting for ``name``'s page, handed out once."""
+        return self.flashes.take(name)
 
     def say(self, text: str) -> None:
         """A line of the table's own (joins, departures) in every feed."""
-        for feed in self.feeds.values():
-            feed.append(text)
+        self.feeds.say(text)
         self._changed()
 
     def _changed(self) -> None:
@@ -398,13 +345,12 @@ class Table:
         view = (seat_view(g, name, self.mode, bool(self.peeking()))
                 if playing and name is not None else public_view(g))
         now = self.clock.now()
-        feed = self.feeds.get(name if name in self.feeds else None, self.feeds[None])
         view.update({
             "type": "view", "id": self.id, "me": name, "ruleset": g.rules.name,
             "mode": str(self.mode), "step": self.step, "status": str(self.status),
             "lines": self.log.lines,
             "players": [self._player(s, g, now) for s in self.seats.values()],
-            "feed": list(feed)[-40:],
+            "feed": self.feeds.shown(name),
             "deadline_in": None if self.deadline is None else max(0.0, self.deadline - now),
             "bot_in": None if self.bot_due is None else max(0.0, self.bot_due - now),
             "between_in": None if self.between_until is None

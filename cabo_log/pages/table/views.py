@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
-from cabo_log.log.words import card_label
+from cabo_log.play.prompt import move_text
 from engine import Event, GameState
-from engine.events import Cabo, Discard, Draw, Peek, Power, Replace, Skip, Snap, to_dict
+from engine.events import Peek, Power, Replace, Snap, to_dict
 from engine.knowledge import Observation, observe
 from engine.moves import legal_moves, peek_moves, snap_moves
 from engine.state import DRAWN, MATCH_OVER, POWER, ROUND_OVER, TURN_START
-from engine.vocabulary import DrawSource, PowerKind
+from engine.vocabulary import DrawSource
 
 Rows = dict[str, tuple[str | None, ...]]
 Place = tuple[str, int]
@@ -74,45 +74,11 @@ def new_places(before: Rows, after: Rows, shown: Rows) -> list[tuple[str, int, s
     return out
 
 
-def _list(items: Sequence[int]) -> str:
-    words = [str(i) for i in items]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _card(code: str | None) -> str:
-    return card_label(code) if code is not None else "card"
-
-
-def move_label(move: Event, obs: Observation) -> str:  # noqa: C901 - one branch per move type
-    """A move in words; positions count from 0, as in the log and ``cabo-log play``."""
-    top = _card(obs.discard[-1]) if obs.discard else "card"
-    held = _card(obs.drawn)
-    if isinstance(move, Draw):
-        return "Draw from the deck" if move.source == DrawSource.DECK else f"Take the {top}"
-    if isinstance(move, Cabo):
-        return "Call Cabo"
-    if isinstance(move, Discard):
-        return f"Discard the {held}"
-    if isinstance(move, Replace):
-        if len(move.positions) == 1:
-            return f"Put the {held} in place of your card {move.positions[0]}"
-        return f"Replace your cards {_list(move.positions)} with the {held}"
-    if isinstance(move, Skip):
-        return f"Skip the {obs.pending_power} power"
-    if isinstance(move, Power):
-        if move.power == PowerKind.SWAP and move.cards is not None:
-            (pa, ia), (pb, ib) = move.cards
-            first = "your" if pa == obs.me else f"{pa}'s"
-            return f"Swap {first} card {ia} with {pb}'s card {ib}"
-        assert move.target is not None
-        who, pos = move.target
-        return (f"Look at your card {pos}" if move.power == PowerKind.PEEK
-                else f"Spy on {who}'s card {pos}")
-    if isinstance(move, Peek):
-        return f"Look at your cards {_list(move.positions)}"
-    if isinstance(move, Snap):
-        return f"Snap your card {move.position} onto the {top}"
-    return move.TYPE  # pragma: no cover - every move type is handled above
+def move_label(move: Event, obs: Observation) -> str:
+    """A move in words on its button (``play.prompt.move_text``, as ``cabo-log play`` says it,
+    capitalised); the cards of the seat's row are on the table beside it, not in the words."""
+    text = move_text(move, obs, own_cards=False)
+    return text[:1].upper() + text[1:]
 
 
 def move_places(move: Event) -> list[Place]:
