@@ -34,11 +34,12 @@ SAID = re.compile(r"^cabo-log: (interrupted|terminated)(?:; .+)?$")
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """40 logs (2.5 MB: enough for ``load`` to start its workers before typer)."""
+    """200 logs (12 MB): enough for ``load`` to start its workers before typer, and for both
+    commands to outlast the last moment on an idle machine, so every moment is a stop."""
     folder = tmp_path_factory.mktemp("early") / "logs"
     folder.mkdir()
     events = simulate_game("edition1", players=3, seed=0, game_id="x")
-    for n in range(40):
+    for n in range(200):
         events[0] = {**events[0], "game_id": f"g{n}"}
         (folder / f"g{n}.jsonl").write_bytes(b"".join(dumps_event(e) for e in events))
     return folder
