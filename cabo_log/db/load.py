@@ -134,13 +134,16 @@ class _Held:
     def release(self) -> None:
         """Close the writer and the database: after a stop, without folding the write-ahead
         log in when DuckDB still calls the connection busy (``close_after_load``). A stop
-        that comes while closing is a stop too: everything was committed or rolled back."""
-        from cabo_log.db.load_connection import close_after_load
-
+        that comes while closing is a stop too: everything was committed or rolled back.
+        Without a connection nothing is imported: a stop that cut the first import of DuckDB
+        short leaves its extension half set up, and importing it again would abort the
+        process."""
         try:
             if self.writer is not None:
                 self.writer.close()
             if self.con is not None:
+                from cabo_log.db.load_connection import close_after_load
+
                 close_after_load(self.con, stopping=self.writer is None or self.writer.stopping)
         except KeyboardInterrupt as exc:
             stop = interruption(exc)
