@@ -21,7 +21,7 @@ Two calls a strong player does not make:
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from cabo_log.play.aims import Aims
 from engine.rulesets import Ruleset
@@ -30,21 +30,40 @@ if TYPE_CHECKING:
     from cabo_log.play.expert import Style, Table
 
 
+Verdict = Literal["finish", "call", "play"]
+"""A Cabo decision: call to end the match won, call for the round, or play on."""
+
+
 def should_call(rules: Ruleset, style: Style, aims: Aims, table: Table,
                 rng: random.Random) -> bool:
-    """Call when the call succeeds often enough and scores better on average than the hand
-    would uncalled (both asking less as the round drags on); never blind on its first turn."""
+    """Whether to call (``call_verdict`` is not ``"play"``)."""
+    return call_verdict(rules, style, aims, table, rng) != "play"
+
+
+def call_verdict(rules: Ruleset, style: Style, aims: Aims, table: Table,
+                 rng: random.Random) -> Verdict:
+    """``"finish"`` when the call most likely ends the match won (a sure thing: nothing to
+    wait for); ``"call"`` when the call succeeds often enough and scores better on average
+    than the hand would uncalled (both asking less as the round drags on); else ``"play"``.
+    Never blind on its first turn, nor when the call could end the match lost."""
     late = late_turns(style, table)
     blind = len(table.unknown(table.me)) >= style.blind_unknown
     if blind and turns_each(table) < style.blind_turns:
-        return False
+        return "play"
     mine = table.estimate(table.me)
     best_other = min((table.estimate(p) for p in table.others), default=99.0)
-    if mine > best_other + style.call_gap or mine > style.call_ceiling:
-        return False   # hardly any deal of the unseen cards would make this call work
-    chance, if_called, uncalled = sample_call(rules, style, aims, table, rng)
-    return (chance >= style.call_chance - style.impatience * late
-            and if_called < uncalled + style.late_points * late)
+    near = max(table.obs.scores.values(), default=0) + style.call_ceiling >= rules.target
+    if not near and (mine > best_other + style.call_gap or mine > style.call_ceiling):
+        return "play"   # hardly any deal of the unseen cards would make this call work
+    view = sample_call(rules, style, aims, table, rng)
+    if view.ends_won >= style.finish_chance and view.ends_lost <= style.finish_risk:
+        return "finish"   # the call most likely ends the match in its favour
+    if view.ends_lost > style.finish_risk and late == 0:
+        return "play"   # the call could end the match lost: improve first, while it can wait
+    if (view.chance >= style.call_chance - style.impatience * late
+            and view.if_called < view.uncalled + style.late_points * late):
+        return "call"
+    return "play"
 
 
 def take_instead(rules: Ruleset, style: Style, aims: Aims, table: Table, drop: float,
@@ -53,24 +72,37 @@ def take_instead(rules: Ruleset, style: Style, aims: Aims, table: Table, drop: f
     calling now: the same sampling, with the opponents one more turn better."""
     if drop <= 0:
         return False
-    _, now, _ = sample_call(rules, style, aims, table, rng)
-    _, later, _ = sample_call(rules, style, aims, table, rng, lower=drop,
-                              extra=style.final_gain)
+    now = sample_call(rules, style, aims, table, rng).if_called
+    later = sample_call(rules, style, aims, table, rng, lower=drop,
+                        extra=style.final_gain).if_called
     return later + style.take_margin < now
 
 
+class CallView(NamedTuple):
+    """What sampling a Cabo call now says: its chance of success, its mean points, the mean of
+    the hand uncalled (points as the match counts them), and the shares of deals in which the
+    round so ended also ends the match, won (a shared win counts half) or lost."""
+
+    chance: float
+    if_called: float
+    uncalled: float
+    ends_won: float = 0.0
+    ends_lost: float = 0.0
+
+
 def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: random.Random,
-                *, lower: float = 0.0, extra: float = 0.0) -> tuple[float, float, float]:
-    """Deal the unseen cards into the unknown slots ``Style.samples`` times: the call's
-    chance of success, its mean points, and the mean of the hand itself (points as the match
-    counts them). ``lower``: the hand lowered by this much; ``extra``: what each opponent
-    gains besides their final turn."""
+                *, lower: float = 0.0, extra: float = 0.0) -> CallView:
+    """Deal the unseen cards into the unknown slots ``Style.samples`` times and score the
+    call in each deal (``CallView``). ``lower``: the hand lowered by this much; ``extra``:
+    what each opponent gains besides their final turn."""
     slots = {p: len(table.unknown(p)) for p in table.rows}
     need = sum(slots.values())
     known = {p: sum(v for v in r if v is not None) for p, r in table.rows.items()}
-    score = table.obs.scores.get(table.me, 0)
+    scores = table.obs.scores
+    score = scores.get(table.me, 0)
+    others_at = [scores.get(p, 0) for p in slots if p != table.me]
     wins = 0
-    if_called = uncalled = 0.0
+    if_called = uncalled = won = lost = 0.0
     for _ in range(style.samples):
         dealt = table.pool.sample(need, rng)
         k = 0
@@ -85,9 +117,31 @@ def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: ran
                 others.append(round(total - table.bias * n - style.final_gain - extra))
         ok = rules.caller_succeeds(round(me), others)
         wins += ok
-        if_called += 0 if ok else aims.landed(score, me + rules.caller_penalty, table.gap)
+        mine = 0.0 if ok else aims.landed(score, me + rules.caller_penalty, table.gap)
+        if_called += mine
         uncalled += aims.landed(score, me, table.gap)
-    return wins / style.samples, if_called / style.samples, uncalled / style.samples
+        end = match_end(rules, score + mine, others_at, others, ok)
+        won += end > 0
+        lost += end < 0
+    n = style.samples
+    return CallView(wins / n, if_called / n, uncalled / n, won / n, lost / n)
+
+
+def match_end(rules: Ruleset, mine: float, others_at: list[int], others: list[int],
+              ok: bool) -> float:
+    """Whether a round that ends with the caller at match total ``mine`` and the others
+    scoring their ``others`` totals on top of ``others_at`` ends the match: 1 won, 0.5 a
+    shared win, -1 lost, 0 the match goes on. The others' resets are not counted (their
+    reset may be spent); edition1's lowest hand scores 0 when the call fails."""
+    low = min(others, default=0)
+    final = [at + (0 if (not ok and rules.lowest_scores_zero and t == low) else t)
+             for at, t in zip(others_at, others, strict=True)]
+    if not any(rules.is_over_target(round(v)) for v in [mine, *final]):
+        return 0.0
+    best = min(final, default=mine + 1)
+    if mine < best:
+        return 1.0
+    return 0.5 if mine == best else -1.0
 
 
 def turns_each(table: Table) -> float:
@@ -102,4 +156,4 @@ def late_turns(style: Style, table: Table) -> float:
     return max(0.0, turns_each(table) - style.patience)
 
 
-__all__ = ["late_turns", "sample_call", "should_call", "take_instead", "turns_each"]
+__all__ = ["CallView", "Verdict", "call_verdict", "late_turns", "match_end", "sample_call", "should_call", "take_instead", "turns_each"]

@@ -1,0 +1,59 @@
+"""The ``expert`` plays for the match, not only the round: a Cabo call that ends the match
+in its favour is made whatever its hand, where the round's arithmetic alone would not call.
+Each position is worked out by hand from RULES.md."""
+
+from __future__ import annotations
+
+import random
+
+from cabo_log.play.calls import match_end
+from cabo_log.play.expert import ExpertBot
+from cabo_log.play.expert1 import Expert1Bot
+from engine import BUILTINS
+from engine.events import Cabo
+from test_expert_aims import picks, seen, start
+
+EDITION1 = BUILTINS["edition1"]
+EDITION2 = BUILTINS["edition2"]
+ONLINE = BUILTINS["online"]
+
+
+def test_online_calls_to_end_the_match_while_ahead() -> None:
+    """Online, ana 40, bruno 95 (the match ends when a player has >= 100). ana holds a known
+    8 9 10 Q = 39, a hand nobody calls on for the round. But if she calls, bruno scores his
+    whole hand: any four cards but the very lowest (>= 5) take him to 100 or more, which ends
+    the match; ana has at most 40 + 39 + 5 = 84 (a failed call), the lowest total: she wins.
+    The first revision, reading only the round, draws."""
+    rows = {"ana": ("8H", "9S", "10D", "QC"), "bruno": (None,) * 4}
+    obs = seen(ONLINE, rows, discard=("5S",), turn=6, scores={"ana": 40, "bruno": 95})
+    assert picks(ExpertBot(ONLINE), obs, start()) == {start()[2]}
+    assert Cabo not in {type(m) for m in picks(Expert1Bot(ONLINE), obs, start())}
+
+
+def test_no_finishing_call_when_the_opponent_is_far_from_the_target() -> None:
+    """The same hand at 40 against 60: bruno's hand cannot take him to 100 in one round, so
+    the call is a round call like any, and 39 points of known cards do not make one."""
+    rows = {"ana": ("8H", "9S", "10D", "QC"), "bruno": (None,) * 4}
+    obs = seen(ONLINE, rows, discard=("5S",), turn=6, scores={"ana": 40, "bruno": 60})
+    assert Cabo not in {type(m) for m in picks(ExpertBot(ONLINE), obs, start())}
+
+
+def test_match_end_reads_the_target_and_the_lowest_total() -> None:
+    """``match_end``: ana's match total after the round against the others' totals plus their
+    round points. Online ends at >= 100, edition2 only above 100 (exactly 100 resets)."""
+    assert match_end(ONLINE, 84, [95], [5], ok=False) == 1.0        # 84 against 100: won
+    assert match_end(ONLINE, 84, [95], [4], ok=False) == 0.0        # 99: the match goes on
+    assert match_end(ONLINE, 101, [60], [12], ok=False) == -1.0     # ana over, 72 lowest
+    assert match_end(ONLINE, 100, [95], [5], ok=False) == 0.5       # 100 each: shared
+    assert match_end(EDITION2, 84, [95], [5], ok=False) == 0.0      # exactly 100: goes on
+    # edition1: when the call fails the lowest hand scores 0, so bruno's 5 does not count
+    assert match_end(EDITION1, 104, [95], [5], ok=False) == -1.0
+    assert match_end(EDITION1, 90, [95], [8], ok=True) == 1.0
+
+
+def test_the_finishing_call_is_deterministic_for_a_seed() -> None:
+    rows = {"ana": ("8H", "9S", "10D", "QC"), "bruno": (None,) * 4}
+    obs = seen(ONLINE, rows, discard=("5S",), turn=6, scores={"ana": 40, "bruno": 95})
+    a = ExpertBot(ONLINE).choose(obs, start(), random.Random(3))
+    b = ExpertBot(ONLINE).choose(obs, start(), random.Random(3))
+    assert a == b
