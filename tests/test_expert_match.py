@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import random
 
+from test_expert_aims import picks, seen, start
+
 from cabo_log.play.calls import match_end
 from cabo_log.play.expert import ExpertBot
 from cabo_log.play.expert1 import Expert1Bot
 from engine import BUILTINS
 from engine.events import Cabo
-from test_expert_aims import picks, seen, start
 
 EDITION1 = BUILTINS["edition1"]
 EDITION2 = BUILTINS["edition2"]

@@ -156,4 +156,5 @@ def late_turns(style: Style, table: Table) -> float:
     return max(0.0, turns_each(table) - style.patience)
 
 
-__all__ = ["CallView", "Verdict", "call_verdict", "late_turns", "match_end", "sample_call", "should_call", "take_instead", "turns_each"]
+__all__ = ["CallView", "Verdict", "call_verdict", "late_turns", "match_end", "sample_call",
+           "should_call", "take_instead", "turns_each"]
