@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import random
 
-from test_expert_aims import picks, seen, start
+from test_expert_aims import picks, placements, seen, start
 
 from cabo_log.play.calls import match_end
 from cabo_log.play.expert import ExpertBot
 from cabo_log.play.expert1 import Expert1Bot
 from engine import BUILTINS
-from engine.events import Cabo
+from engine.events import Cabo, Discard, Replace
 
 EDITION1 = BUILTINS["edition1"]
 EDITION2 = BUILTINS["edition2"]
@@ -58,3 +58,18 @@ def test_the_finishing_call_is_deterministic_for_a_seed() -> None:
     a = ExpertBot(ONLINE).choose(obs, start(), random.Random(3))
     b = ExpertBot(ONLINE).choose(obs, start(), random.Random(3))
     assert a == b
+
+
+def test_last_turn_lowers_the_hand_rather_than_peek() -> None:
+    """Online, bruno called: this is ana's last turn, the round ends after it. She holds
+    AS 2H 8D and one unknown card and draws a 7. Discarding it earns a peek, but a card seen
+    now can no longer be used: worth nothing. Replacing the 8 lowers her total by 1 (the
+    unknown card, about 6.7 on average, would rather gain -0.3). The first revision, valuing
+    the peek as on any turn, discards."""
+    rows = {"ana": ("AS", "2H", "8D", None), "bruno": (None,) * 4}
+    obs = seen(ONLINE, rows, discard=("5S",), drawn="7C")
+    obs.caller = "bruno"
+    moves = placements(4)
+    eight = Replace(None, False, "ana", (2,), None, None)
+    assert picks(ExpertBot(ONLINE), obs, moves) == {eight}
+    assert picks(Expert1Bot(ONLINE), obs, moves) == {Discard(None, False, "ana")}

@@ -63,6 +63,8 @@ def call_verdict(rules: Ruleset, style: Style, aims: Aims, table: Table,
     if (view.chance >= style.call_chance - style.impatience * late
             and view.if_called < view.uncalled + style.late_points * late):
         return "call"
+    if view.edge <= -style.call_edge:
+        return "call"   # the others score so much more that even the failures pay
     return "play"
 
 
@@ -88,6 +90,7 @@ class CallView(NamedTuple):
     uncalled: float
     ends_won: float = 0.0
     ends_lost: float = 0.0
+    edge: float = 0.0   # mean of its points less the others' mean points, the call made
 
 
 def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: random.Random,
@@ -102,7 +105,7 @@ def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: ran
     score = scores.get(table.me, 0)
     others_at = [scores.get(p, 0) for p in slots if p != table.me]
     wins = 0
-    if_called = uncalled = won = lost = 0.0
+    if_called = uncalled = won = lost = edge = 0.0
     for _ in range(style.samples):
         dealt = table.pool.sample(need, rng)
         k = 0
@@ -120,11 +123,15 @@ def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: ran
         mine = 0.0 if ok else aims.landed(score, me + rules.caller_penalty, table.gap)
         if_called += mine
         uncalled += aims.landed(score, me, table.gap)
+        low = min(others, default=0)
+        theirs = [0 if (not ok and rules.lowest_scores_zero and t == low) else t
+                  for t in others]
+        edge += mine - (sum(theirs) / len(theirs) if theirs else 0.0)
         end = match_end(rules, score + mine, others_at, others, ok)
         won += end > 0
         lost += end < 0
     n = style.samples
-    return CallView(wins / n, if_called / n, uncalled / n, won / n, lost / n)
+    return CallView(wins / n, if_called / n, uncalled / n, won / n, lost / n, edge / n)
 
 
 def match_end(rules: Ruleset, mine: float, others_at: list[int], others: list[int],

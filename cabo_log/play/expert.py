@@ -71,6 +71,7 @@ class Style:
     reset_hold: float = 0.7        # share of the exact-target reset a row on the gap keeps
     finish_chance: float = 0.5     # call when the call ends the match won this often ...
     finish_risk: float = 0.1       # ... and no call that ends it lost more often than this
+    call_edge: float = 99.0        # also call when the others score this much more on average
     feed_weight: float = 0.5       # share of what a card left on the pile gives an opponent
     feed_base: float = 1.0         # ... beyond what their deck draw would give them
 
@@ -85,6 +86,7 @@ class Table:
         self._held: float | None = None
         self.fed: dict[int, float] = {}   # ExpertBot.feed by card value, for this decision
         self.me = obs.me
+        self.final = obs.caller is not None and obs.caller != obs.me   # its last turn
         self.pool: Unseen = counting.unseen(obs)
         values = counting.values
         self.mean = self.pool.mean
@@ -325,7 +327,8 @@ class ExpertBot:
         gain = sum(table.value(table.me, p) for p in positions) - value
         blind = sum(1 for p in positions if row[p] is None)
         if blind:
-            gain += self.style.unknown_risk   # an unknown card leaves, a known one comes
+            if not table.final:   # an unknown card leaves, a known one comes (on a last
+                gain += self.style.unknown_risk   # turn nothing is left to know it for)
         last = row[positions[-1]]
         snaps = last is not None and last > 0 and self.aims.snap
         if blind == table.unknown_mine or snaps:   # a row left fully known, or a snap to make
@@ -341,8 +344,12 @@ class ExpertBot:
 
     # --- powers --------------------------------------------------------------------------
     def _power_worth(self, table: Table, value: int) -> float:
-        """What the power a discarded card of ``value`` earns is worth now."""
+        """What the power a discarded card of ``value`` earns is worth now. On its last turn
+        (someone else called) looking at a card is worth nothing: the round ends before it
+        could use what it saw."""
         power = self.powers.get(value)
+        if table.final and power in (PowerKind.PEEK, PowerKind.SPY):
+            return 0.0
         if power == PowerKind.PEEK:
             return self.style.peek_value if table.unknown(table.me) else 0.0
         if power == PowerKind.SPY:
