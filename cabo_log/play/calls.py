@@ -45,7 +45,7 @@ def call_verdict(rules: Ruleset, style: Style, aims: Aims, table: Table,
     """``"finish"`` when the call most likely ends the match won (a sure thing: nothing to
     wait for); ``"call"`` when the call succeeds often enough and scores better on average
     than the hand would uncalled (both asking less as the round drags on); else ``"play"``.
-    Never blind on its first turn, nor when the call could end the match lost."""
+    Never blind on its first turn (``Style.blind_unknown``)."""
     late = late_turns(style, table)
     blind = len(table.unknown(table.me)) >= style.blind_unknown
     if blind and turns_each(table) < style.blind_turns:
@@ -58,8 +58,6 @@ def call_verdict(rules: Ruleset, style: Style, aims: Aims, table: Table,
     view = sample_call(rules, style, aims, table, rng)
     if view.ends_won >= style.finish_chance and view.ends_lost <= style.finish_risk:
         return "finish"   # the call most likely ends the match in its favour
-    if view.ends_lost > style.finish_risk and late == 0:
-        return "play"   # the call could end the match lost: improve first, while it can wait
     if (view.chance >= style.call_chance - style.impatience * late
             and view.if_called < view.uncalled + style.late_points * late):
         return "call"

@@ -69,11 +69,9 @@ class Style:
     blind_turns: float = 1.0       # ... before this many turns each (its first turn)
     take_margin: float = 0.5       # take the discard before calling when that saves this much
     reset_hold: float = 0.7        # share of the exact-target reset a row on the gap keeps
-    finish_chance: float = 0.5     # call when the call ends the match won this often ...
+    finish_chance: float = 0.8     # call when the call ends the match won this often ...
     finish_risk: float = 0.1       # ... and no call that ends it lost more often than this
-    call_edge: float = 99.0        # also call when the others score this much more on average
-    feed_weight: float = 0.5       # share of what a card left on the pile gives an opponent
-    feed_base: float = 1.0         # ... beyond what their deck draw would give them
+    call_edge: float = 8.0         # also call when the others score this much more on average
 
 
 class Table:
@@ -84,7 +82,6 @@ class Table:
         self.obs = obs
         self.gap = gap   # round points that land exactly on a resetting target, or None
         self._held: float | None = None
-        self.fed: dict[int, float] = {}   # ExpertBot.feed by card value, for this decision
         self.me = obs.me
         self.final = obs.caller is not None and obs.caller != obs.me   # its last turn
         self.pool: Unseen = counting.unseen(obs)
@@ -271,50 +268,11 @@ class ExpertBot:
 
     def _place_score(self, table: Table, move: Event, value: int,
                      from_deck: bool) -> float | None:
-        """A placement's gain, less what the card it leaves on top of the pile is worth to the
-        opponents who may still take it (``feed``)."""
         if isinstance(move, Discard):
-            if not from_deck:
-                return None
-            return self._discard_gain(table, value) - self.feed(table, value)
+            return self._discard_gain(table, value) if from_deck else None
         if isinstance(move, Replace):
-            gain = self._replace_gain(table, move.positions, value)
-            top = table.mine[move.positions[-1]]
-            if gain is not None:
-                gain -= self.feed(table, top) if top is not None else self.blind_feed(table)
-            return gain
+            return self._replace_gain(table, move.positions, value)
         return None
-
-    def feed(self, table: Table, card: int) -> float:
-        """What a card of value ``card`` on top of the pile is worth to the opponents, who can
-        take it next: the most it lowers one of their hands (a known card, or an unknown one at
-        its estimate) beyond what a deck draw would give them (``Style.feed_base``), fully for
-        the leader and ``hurt_weight`` for the others, times ``Style.feed_weight``. A caller
-        plays no more, so feeds nobody."""
-        if self.style.feed_weight <= 0:
-            return 0.0
-        if card in table.fed:
-            return table.fed[card]
-        leader = table.leader()
-        fed = 0.0
-        for p in table.others:
-            if p == table.obs.caller:
-                continue
-            best = max((table.value(p, j) for j in range(len(table.rows[p]))), default=0.0)
-            gain = best - card - self.style.feed_base
-            if gain > 0:
-                fed += gain * (1.0 if p == leader else self.style.hurt_weight)
-        table.fed[card] = fed * self.style.feed_weight
-        return table.fed[card]
-
-    def blind_feed(self, table: Table) -> float:
-        """``feed`` of an own unknown card put on the pile (it shows when it lands there):
-        averaged over the cards it could be."""
-        if self.style.feed_weight <= 0:
-            return 0.0
-        counts = table.pool.by_value()
-        total = sum(counts.values())
-        return sum(n * self.feed(table, v) for v, n in counts.items()) / max(total, 1)
 
     def _replace_gain(self, table: Table, positions: Sequence[int], value: int) -> float | None:
         """The expected drop of the hand total when ``value`` replaces ``positions``; None for
