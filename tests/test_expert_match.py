@@ -5,11 +5,12 @@ Each position is worked out by hand from RULES.md."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from test_expert_aims import picks, placements, seen, start
 
 from cabo_log.play.calls import match_end
-from cabo_log.play.expert import ExpertBot
+from cabo_log.play.expert import ExpertBot, Style
 from cabo_log.play.expert1 import Expert1Bot
 from engine import BUILTINS
 from engine.events import Cabo, Discard, Replace
@@ -73,3 +74,20 @@ def test_last_turn_lowers_the_hand_rather_than_peek() -> None:
     eight = Replace(None, False, "ana", (2,), None, None)
     assert picks(ExpertBot(ONLINE), obs, moves) == {eight}
     assert picks(Expert1Bot(ONLINE), obs, moves) == {Discard(None, False, "ana")}
+
+
+def test_calls_when_the_opponent_scores_more_even_if_the_call_may_fail() -> None:
+    """Online, ana's third turn: she knows 3H 3S and two unknown cards (about 6.7 each on
+    average: some 19); she spied bruno's 9S, and his three other cards are unknown (some 29,
+    say 26 after his final turn). Her call succeeds (strictly lowest) only about half the
+    time, below the 65 % the round-points rule asks. But succeeding she scores 0 and bruno
+    some 26, while failing she scores her total + 5 and bruno still his: on average bruno
+    scores about nine points more than she does, where playing on between two even hands
+    gives neither an edge (``Style.call_edge``, 8). With enough deals to read that figure
+    steadily the expert calls; by the round-points rule alone it would not."""
+    rows = {"ana": ("3H", "3S", None, None), "bruno": ("9S", None, None, None)}
+    obs = seen(ONLINE, rows, discard=("9D",), turn=4)
+    steady = ExpertBot(ONLINE, replace(Style(), samples=2000))
+    assert picks(steady, obs, start()) == {start()[2]}
+    round_only = ExpertBot(ONLINE, replace(Style(), samples=2000, call_edge=99.0))
+    assert Cabo not in {type(m) for m in picks(round_only, obs, start())}
