@@ -7,6 +7,19 @@ hand would uncalled. Points are counted as the match counts them (``Aims.landed`
 that lands exactly on a resetting target is a drop to the reset value, so a row on the gap is
 not called away, and a failed call that lands there is worth making.
 
+Two more reasons to call, read from the same deals:
+
+- **The others' points** (``Style.call_edge``). A successful call scores 0 for the caller and
+  the whole hand for everybody else; a failed one costs the caller its hand and the penalty
+  while the others still score theirs. Between even hands playing on gives nobody an edge, so
+  a call after which the others score on average ``call_edge`` points more than the caller
+  is made even when it succeeds only about half the time.
+- **The end of the match** (``Style.finish_chance``). Each deal's round points are added to
+  the match scores: where the round so ended takes somebody to the target (``is_over_target``;
+  the reset is counted for the caller) and leaves the caller lowest in at least
+  ``finish_chance`` of the deals, and loses the match in at most ``finish_risk`` of them, it
+  calls at once, whatever its hand, and takes no discard first (``"finish"``).
+
 Two calls a strong player does not make:
 
 - **Blind.** On its first turn of a round (``Style.blind_turns``) with ``Style.blind_unknown``

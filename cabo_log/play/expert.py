@@ -18,9 +18,12 @@ the ruleset's data. What makes it stronger than ``greedy``:
   opponent's low one, hurting the leader or, in the final turns, the caller.
 - **Calling Cabo by its standing.** It deals the unseen cards at random into every unknown
   slot (``Style.samples`` times), applies the ruleset's ``caller_succeeds`` and caller penalty,
-  and calls when the call's chance and expected points beat playing on; never blind (two or
-  more of its own cards unknown on its first turn), and not before weighing the call against
-  taking a low discard first (``calls``).
+  and calls when the call's chance and expected points beat playing on, or when the others
+  would score far more than it on average, or when the call most likely ends the match won;
+  never blind (two or more of its own cards unknown on its first turn), and not before
+  weighing the call against taking a low discard first (``calls``).
+- **Its last turn.** After another player's call a peek or spy is worth nothing (the round
+  ends before it could use what it saw) and an unknown card costs only its mean.
 - **Playing for more than the total** (``aims``): a special hand (Kamikaze, shoot the moon, a
   golf zero caller) is completed, kept and called at once; a known row totalling exactly the
   gap to a resetting target is kept and not called away; in golf, a card whose snap would take
