@@ -82,12 +82,12 @@ def test_calls_when_the_opponent_scores_more_even_if_the_call_may_fail() -> None
     say 26 after his final turn). Her call succeeds (strictly lowest) only about half the
     time, below the 65 % the round-points rule asks. But succeeding she scores 0 and bruno
     some 26, while failing she scores her total + 5 and bruno still his: on average bruno
-    scores about nine points more than she does, where playing on between two even hands
-    gives neither an edge (``Style.call_edge``, 8). With enough deals to read that figure
+    scores about eleven points more than she does, where playing on between two even hands
+    gives neither an edge (``Style.call_edge``, 10). With enough deals to read that figure
     steadily the expert calls; by the round-points rule alone it would not."""
     rows = {"ana": ("3H", "3S", None, None), "bruno": ("9S", None, None, None)}
     obs = seen(ONLINE, rows, discard=("9D",), turn=4)
-    steady = ExpertBot(ONLINE, replace(Style(), samples=2000))
+    steady = ExpertBot(ONLINE, replace(Style(), samples=8000))
     assert picks(steady, obs, start()) == {start()[2]}
-    round_only = ExpertBot(ONLINE, replace(Style(), samples=2000, call_edge=99.0))
+    round_only = ExpertBot(ONLINE, replace(Style(), samples=8000, call_edge=99.0))
     assert Cabo not in {type(m) for m in picks(round_only, obs, start())}

@@ -74,7 +74,7 @@ class Style:
     reset_hold: float = 0.7        # share of the exact-target reset a row on the gap keeps
     finish_chance: float = 0.8     # call when the call ends the match won this often ...
     finish_risk: float = 0.1       # ... and no call that ends it lost more often than this
-    call_edge: float = 8.0         # also call when the others score this much more on average
+    call_edge: float = 10.0        # also call when the others score this much more on average
 
 
 class Table:
