@@ -65,9 +65,7 @@ def call_verdict(rules: Ruleset, style: Style, aims: Aims, table: Table,
         return "play"
     mine = table.estimate(table.me)
     best_other = min((table.estimate(p) for p in table.others), default=99.0)
-    scores = table.obs.scores
-    near = any(scores.get(p, 0) + table.estimate(p) + style.call_gap >= rules.target
-               for p in table.others)   # the round could take an opponent to the target
+    near = max(table.obs.scores.values(), default=0) + style.call_ceiling >= rules.target
     if not near and (mine > best_other + style.call_gap or mine > style.call_ceiling):
         return "play"   # hardly any deal of the unseen cards would make this call work
     view = sample_call(rules, style, aims, table, rng)
