@@ -115,6 +115,9 @@ def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: ran
     scores = table.obs.scores
     score = scores.get(table.me, 0)
     others_at = [scores.get(p, 0) for p in slots if p != table.me]
+    lead = max(others_at, default=0)
+    target = rules.target
+    zero_lowest = rules.lowest_scores_zero
     wins = 0
     if_called = uncalled = won = lost = edge = 0.0
     for _ in range(style.samples):
@@ -134,10 +137,15 @@ def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: ran
         mine = 0.0 if ok else aims.landed(score, me + rules.caller_penalty, table.gap)
         if_called += mine
         uncalled += aims.landed(score, me, table.gap)
-        low = min(others, default=0)
-        theirs = [0 if (not ok and rules.lowest_scores_zero and t == low) else t
-                  for t in others]
-        edge += mine - (sum(theirs) / len(theirs) if theirs else 0.0)
+        if not others:
+            continue
+        theirs = sum(others)
+        if not ok and zero_lowest:   # edition1: the lowest hand scores 0
+            low = min(others)
+            theirs -= low * others.count(low)
+        edge += mine - theirs / len(others)
+        if score + mine < target and lead + max(others) < target:
+            continue   # nobody reaches the target: the match goes on
         end = match_end(rules, score + mine, others_at, others, ok)
         won += end > 0
         lost += end < 0
