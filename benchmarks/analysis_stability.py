@@ -40,6 +40,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the simulated games")
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--rollouts", type=int, default=Settings().rollouts)
+    parser.add_argument("--bot", default=Settings().policy, help="the rollout policy")
     args = parser.parse_args()
     started = time.process_time()
     games = [simulate(args.ruleset, players=args.players, seed=game_seed(args.seed, i))
@@ -50,7 +51,7 @@ def main() -> None:
     cpus: dict[int, float] = {}
     for seed in (1, 2):
         wall, before = time.perf_counter(), cpu()
-        runs[seed] = [analyse_bytes(g.lines(), settings=Settings(args.rollouts, seed),
+        runs[seed] = [analyse_bytes(g.lines(), settings=Settings(args.rollouts, seed, args.bot),
                                     jobs=args.jobs) for g in games]
         walls[seed], cpus[seed] = time.perf_counter() - wall, cpu() - before
     same = either = either_same = total = exact = match = unclear = opposite = 0

@@ -16,8 +16,9 @@ over their total (``_paths``, remembered by its start), so a chance costs a few 
 multiplications.
 
 A decision is judged by the match (``at_stake``) where the round can decide the match: some
-active player's total is within the round-points distribution's 95th percentile of the target,
-so the match may end, or a reset may be reached, in this round.
+active player could reach the target in it, counting what the round could bring them at most
+(``round_reach``: their row at the deck's highest value plus the caller's penalty, or the
+special hand's penalty), so the match may end, or a reset be reached, in this round.
 """
 
 from __future__ import annotations
@@ -27,13 +28,12 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from cabo_log.analysis.rollout import Table
+from cabo_log.analysis.rollout import Table, resets_used
 from engine import GameState, new_game
 from engine.events import GameStart
 from engine.rulesets import RESET_ALWAYS, RESET_ONCE, Ruleset
 
 SAMPLE_ROUNDS = 240          # self-play rounds behind the round-points distribution
-STAKE_QUANTILE = 0.95        # "within reach": up to this quantile of a round's points
 MAX_ROUNDS_AHEAD = 80        # the model's horizon (the paths' mass left is then negligible)
 NEGLIGIBLE = 1e-6            # a path's probability mass below this is dropped
 
@@ -68,17 +68,26 @@ def _distribution(rules: Ruleset, seats: int) -> tuple[tuple[int, float], ...]:
     return tuple((x, n / len(sample)) for x, n in sorted(counts.items()))
 
 
-def reach(rules: Ruleset, seats: int) -> int:
-    """The round points a player reaches with 95 % chance or less (the stake's horizon)."""
-    sample = sorted(round_points_sample(rules, seats))
-    return sample[min(len(sample) - 1, int(STAKE_QUANTILE * len(sample)))]
+def round_reach(g: GameState, seat: int) -> int:
+    """The most points the current round could bring the player at ``seat``: every card of
+    their row at the deck's highest value, plus the caller's penalty (they may call, or
+    fail a call already made), or the special hand's penalty (another player's special row)
+    where the ruleset has one, whichever is more. Read off the ruleset's data and the row's
+    size, never a sample: a round that scores 28 is as possible as the rules make it."""
+    rules = g.rules
+    highest = max(rules.values().values())
+    reach = g.row_size(seat) * max(0, highest) + max(0, rules.caller_penalty)
+    if rules.special_row is not None or rules.special_caller_zero:
+        reach = max(reach, rules.special_points())
+    return reach
 
 
 def at_stake(g: GameState) -> bool:
-    """Whether this round can decide the match (see the module docstring)."""
-    seats = len(g.players)
-    horizon = reach(g.rules, seats)
-    return any(g.cumulative[p] + horizon >= g.rules.target for p in g.active_players())
+    """Whether this round can decide the match (see the module docstring): some active
+    player could reach the target in it (``round_reach``), so the match may end, or a
+    reset be reached, whatever the odds."""
+    target = g.rules.target
+    return any(g.cumulative[p] + round_reach(g, p) >= target for p in g.active_players())
 
 
 def _after_one(rules: Ruleset, total: int, used: bool) -> tuple[int, bool, bool]:
@@ -195,16 +204,6 @@ def win_chance(rules: Ruleset, seats: int, totals: tuple[int, ...],
         if any(not r.alive for r in rounds):
             break   # somebody ended the match for sure by round k
     return min(1.0, max(0.0, win))
-
-
-def resets_used(g: GameState) -> list[bool]:
-    """By seat: whether the player's total was already reset this match (from the rounds'
-    results: the once-only reset's memory)."""
-    used = [False] * len(g.players)
-    for result in g.rounds:
-        for name in result.resets:
-            used[g.seat[name]] = True
-    return used
 
 
 def match_win(g: GameState, player: str) -> float:
