@@ -30,7 +30,8 @@ def test_analyse_prints_the_blunder_in_words(tmp_path: Path) -> None:
     assert lines[-1].startswith("ana: accuracy ")
     # the points read as given away, not as a plus
     assert " over 2 decisions (" in lines[-1] and "+" not in out
-    assert lines[-1].endswith("expected round points given away")
+    assert "given away for sure: " in lines[-1]
+    assert lines[-1].endswith(" expected points in 2 decisions judged by round points")
     code, out, _ = run("analyse", str(log), "--player", "bruno", "--jobs", "1")
     assert code == 0 and " over 1 decision (" in out.splitlines()[-1]   # bruno's call
 

@@ -179,17 +179,30 @@ class GameAnalysis:
                 continue
             counts = ", ".join(f"{sum(1 for d in mine if d.mark == m)} {m}" for m in Mark)
             unclear = sum(1 for d in mine if d.unclear)
-            match = sum(1 for d in mine if d.view is View.MATCH)
             exact = sum(1 for d in mine if d.exact)
-            lost = sum(d.round_loss for d in mine)
-            by_match = sum(d.match_loss or 0.0 for d in mine)
-            chance = (f", and {by_match:.1f} % of match-winning chance where judged by the "
-                      "match" if match else "")
             lines.append(f"{p}: accuracy {acc:.1f} % over {plural(len(mine), 'decision')} "
-                         f"({counts}, {unclear} unclear; {match} judged by the match, "
-                         f"{exact} exact); {lost:.1f} expected round points given away"
-                         f"{chance}")
+                         f"({counts}, {unclear} unclear; {exact} exact); given away for sure: "
+                         f"{_sure_parts(mine)}")
         return "\n".join(lines)
+
+
+def _sure_parts(mine: list[DecisionResult]) -> str:
+    """What a player's decisions gave away for sure (the low ends of their intervals, as
+    accuracy counts them), by what they were judged by: "4.2 expected points in 60
+    decisions judged by round points, 12.5 % of match-winning chance in 40 judged by the
+    match"."""
+    by_round = [d for d in mine if d.view is not View.MATCH]
+    by_match = [d for d in mine if d.view is View.MATCH]
+    parts = []
+    if by_round:
+        points = sum(d.sure_loss for d in by_round)
+        parts.append(f"{points:.1f} expected points in {plural(len(by_round), 'decision')} "
+                     "judged by round points")
+    if by_match:
+        chance = sum(d.sure_loss for d in by_match) / POINTS_PER_PERCENT
+        parts.append(f"{chance:.1f} % of match-winning chance in {len(by_match)} judged by "
+                     "the match")
+    return ", ".join(parts)
 
 
 def plural(count: int, word: str) -> str:
