@@ -177,6 +177,43 @@ def e2_ninety_kept() -> LogBuilder:
     return e2_ninety().discard("ana")
 
 
+def e2_ninety_reset_spent() -> LogBuilder:
+    """edition2 with every own card peeked, ana's once-only reset already spent. Round 1:
+    bruno calls with 12 12 11 8 = 43 against 0 0 1 1 and fails: bruno 53, ana 2. Round 2:
+    ana calls with 13 13 12 11 = 49 against 0 0 1 1 and fails: 59, ana 61, bruno 55. Round
+    3: bruno calls with 0 0 1 1 against ana's 13 13 12 1 = 39: ana exactly 100, reset to 50
+    (her once). Round 4: the same against 13 13 12 2 = 40: ana 90, bruno 55. Round 5: ana
+    knows 8 1 1 0 = 10; bruno calls at once; ana draws a 2.
+    Keeping the 10 lands on exactly 100 a second time: no reset, the match ends, and ana
+    (100) wins only if bruno's round (a failed call: his four cards + 10) takes him past
+    100, that is if his cards total 35 or more (about 15 %). Replacing the 8 scores 4: 94,
+    and the match goes on with bruno about 91 (about 48 %): keeping is the blunder here,
+    where with the reset unused it was the best move."""
+    b = LogBuilder(EDITION2_OPEN, ["ana", "bruno"])
+    quick_round(b, "bruno", {"ana": ["0", "0", "1", "1"], "bruno": ["12", "12", "11", "8"]})
+    quick_round(b, "ana", {"ana": ["13", "13", "12", "11"], "bruno": ["0", "0", "1", "1"]})
+    quick_round(b, "bruno", {"ana": ["13", "13", "12", "1"], "bruno": ["0", "0", "1", "1"]})
+    quick_round(b, "bruno", {"ana": ["13", "13", "12", "2"], "bruno": ["0", "0", "1", "1"]})
+    assert b.state is not None
+    assert b.state.cumulative_by_name() == {"ana": 90, "bruno": 55}
+    assert [r.resets for r in b.state.rounds] == [(), (), ("ana",), ()]
+    b.deal({"ana": ["8", "1", "1", "0"], "bruno": ["6", "6", "7", "7"]}, "4", ["2"])
+    b.peek("ana", [0, 1, 2, 3]).peek("bruno", [0, 1, 2, 3])
+    b.cabo("bruno").draw("ana", "deck")
+    return b
+
+
+def e2_spent_kept() -> LogBuilder:
+    """edition2 at 90 with the reset spent: the 10 kept, 100 a second time: ``??`` by the
+    match."""
+    return e2_ninety_reset_spent().discard("ana")
+
+
+def e2_spent_replaced() -> LogBuilder:
+    """edition2 at 90 with the reset spent: the 8 replaced (94): the best: no mark."""
+    return e2_ninety_reset_spent().replace("ana", [0])
+
+
 def e2_must_fail() -> LogBuilder:
     """edition2 (``tests/analysis_logs.must_fail_log``): ana knows her 5 and 4, draws a 13
     and lists both: the replacement fails and the 13 joins her row: 13 more points than
@@ -376,6 +413,7 @@ BLUNDERS: dict[str, dict[str, Position]] = {
     "edition2": {"0 discarded over 13 12 11 10": e2_zero_discarded,
                  "known to fail": e2_must_fail, "Kamikaze missed": e2_kamikaze_missed,
                  "Cabo called on 46": e2_call_on_46,
+                 "90, reset spent: the 10 kept, 100 a second time": e2_spent_kept,
                  "90: 8 replaced, 100 -> 50 missed": e2_ninety_replaced},
     "golf": {"2 discarded over a black king": golf_two_discarded,
              "swap skipped": golf_swap_skipped, "Cabo called on 46": golf_call_on_46,
@@ -392,6 +430,7 @@ NO_MARK: dict[str, dict[str, Position]] = {
                  "91: the 8 replaced, 101 avoided": e1_ninety_one_replaced,
                  "Cabo called on 2": e1_call_on_2},
     "edition2": {"8 replaced, the 9 a point better": e2_eight_for_nine,
+                 "90, reset spent: the 8 replaced": e2_spent_replaced,
                  "90: the 10 kept, 100 -> 50": e2_ninety_kept},
     "golf": {"black king replaced": golf_king_replaced,
              "5 replaced, the 6 a point better": golf_red_king_replaced},

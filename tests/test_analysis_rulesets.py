@@ -68,6 +68,11 @@ def test_the_reset_positions_are_judged_by_the_match() -> None:
         assert d.round_loss == 0.0
         assert d.best_match_win is not None and d.match_win is not None
         assert d.best_match_win - d.match_win > 10.0
+    # edition2 with the once-only reset spent (read from the match's rounds): keeping the 10
+    # now ends the match at 100, so replacing the 8 is the best and keeping the blunder
+    d = verdicts(BLUNDERS["edition2"]["90, reset spent: the 10 kept, 100 a second time"])[0]
+    assert d.view is View.MATCH and d.exact and d.best_text == "replace 0", d.text()
+    assert d.round_loss > 5.0     # by round points, keeping the 10 is also 6 worse
     # one point apart: at 91, keeping the 10 makes 101 and ends the match lost
     d = verdicts(NO_MARK["edition1"]["91: the 8 replaced, 101 avoided"])[0]
     assert d.view is View.MATCH and d.best_text == "replace 0"
