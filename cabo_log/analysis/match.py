@@ -36,6 +36,7 @@ from engine.rulesets import RESET_ALWAYS, RESET_ONCE, Ruleset
 SAMPLE_ROUNDS = 240          # self-play rounds behind the round-points distribution
 MAX_ROUNDS_AHEAD = 80        # the model's horizon (the paths' mass left is then negligible)
 NEGLIGIBLE = 1e-6            # a path's probability mass below this is dropped
+NEGLIGIBLE_TAIL = 1e-6       # the match going on past a round with less chance: stop there
 
 
 @functools.lru_cache(maxsize=32)
@@ -121,6 +122,7 @@ class _Round:
         self.low = min([*alive, *ends], default=0)
         self.alive_tail = self._suffix(alive)
         self.every_tail = self._suffix(alive, ends)
+        self.alive_mass = self.alive_tail[0] if alive else 0.0   # the chance to go on
 
     def _suffix(self, *dists: dict[int, float]) -> list[float]:
         high = max([t for d in dists for t in d], default=self.low)
@@ -179,6 +181,35 @@ def _path(rules: Ruleset, seats: int, start: int, used: bool) -> _Path:
     return _Path(rules, seats, start, used)
 
 
+def _others_at_or_above(rounds: list[_Round], me: int, low: int
+                        ) -> tuple[list[float], list[float]]:
+    """For every total t from ``low`` to ``me``'s highest in round k: the chance that every
+    other player is at t or above in that round, ended or not (``every``), and not ended
+    (``alive``): products of their suffix sums, a list each (the inner loop of
+    ``win_chance``, kept to list indexing)."""
+    mine = rounds[me]
+    size = max([*mine.alive, *mine.ends], default=low) - low + 1
+    every = [1.0] * size
+    alive = [1.0] * size
+    for i, o in enumerate(rounds):
+        if i != me:
+            start = low - o.low
+            every = [a * b for a, b in zip(every, _window(o.every_tail, start, size),
+                                           strict=True)]
+            alive = [a * b for a, b in zip(alive, _window(o.alive_tail, start, size),
+                                           strict=True)]
+    return every, alive
+
+
+def _window(suffix: list[float], start: int, size: int) -> list[float]:
+    """``suffix[j]`` for j from ``start`` to ``start + size - 1``, with ``suffix[0]`` below 0
+    (all of the mass is at or above) and 0 past its end (none is)."""
+    before = max(0, min(size, -start))
+    body = suffix[max(0, start):max(0, start + size)]
+    out = [suffix[0]] * before + body
+    return out + [0.0] * (size - len(out))
+
+
 @functools.lru_cache(maxsize=65536)
 def win_chance(rules: Ruleset, seats: int, totals: tuple[int, ...],
                reset_used: tuple[bool, ...], me: int) -> float:
@@ -186,23 +217,24 @@ def win_chance(rules: Ruleset, seats: int, totals: tuple[int, ...],
     ``totals``, ``me`` an index into them), by the module's model."""
     paths = [_path(rules, seats, t, u) for t, u in zip(totals, reset_used, strict=True)]
     win = 0.0
-    tail = _Round.tail
     for k in range(MAX_ROUNDS_AHEAD):
         rounds = [p.round(k) for p in paths]
         mine = rounds[me]
-        others = [r for i, r in enumerate(rounds) if i != me]
         # the match ends in round k with me lowest: everybody's state at k with me lowest,
-        # minus the same where nobody ended the match
-        for states, every in ((mine.alive, True), (mine.ends, True), (mine.alive, False)):
-            sign = 1.0 if every else -1.0
-            for t, p in states.items():
-                for o in others:
-                    p *= tail(o.every_tail if every else o.alive_tail, o.low, t)
-                    if p == 0.0:
-                        break
-                win += sign * p
-        if any(not r.alive for r in rounds):
-            break   # somebody ended the match for sure by round k
+        # minus the same where nobody ended the match; ``every[t]`` and ``alive[t]`` are the
+        # chances that all the others are at t or above (ended or not, and not ended)
+        every, alive = _others_at_or_above(rounds, me, mine.low)
+        low = mine.low
+        for t, p in mine.alive.items():
+            win += p * (every[t - low] - alive[t - low])
+        for t, p in mine.ends.items():
+            win += p * every[t - low]
+        going = 1.0
+        for r in rounds:
+            going *= r.alive_mass
+        if going < NEGLIGIBLE_TAIL:
+            break   # the match goes on past round k with a negligible chance (the players'
+            # paths are independent: the product of their chances to go on)
     return min(1.0, max(0.0, win))
 
 
