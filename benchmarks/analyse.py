@@ -99,6 +99,8 @@ def main() -> None:
     parser.add_argument("--bot", default=Settings().policy, help="the rollout policy")
     parser.add_argument("--cores-only", action="store_true",
                         help="time the analysis on every core only (not on one core first)")
+    parser.add_argument("--one-core-only", action="store_true",
+                        help="time the analysis on one core only")
     args = parser.parse_args()
     started = time.process_time()
     game = simulate(args.ruleset, players=args.players, seed=game_seed(args.seed, 1))
@@ -118,14 +120,15 @@ def main() -> None:
                   f"{counter.calls / wall:.0f} rollouts/s, {counter.calls / decisions:.1f} "
                   f"rollouts per decision; {cpu / reference:.0f}x the reference in CPU time")
         cores = os.cpu_count() or 1
-        before = children_cpu()
-        decisions, wall, cpu = speed(data, DEFAULT_ROLLOUTS, cores, args.bot)
-        time.sleep(0.5)    # the forkserver reaps the last workers
-        workers = children_cpu() - before
-        print(f"{cores} cores, --bot {args.bot}: {decisions} decisions in {wall:.1f} s: "
-              f"{decisions / wall:.1f} decisions/s; "
-              f"CPU of the workers {workers:.1f} s (wall on {cores} idle cores >= "
-              f"{(workers + cpu) / cores:.1f} s)")
+        if not args.one_core_only:
+            before = children_cpu()
+            decisions, wall, cpu = speed(data, DEFAULT_ROLLOUTS, cores, args.bot)
+            time.sleep(0.5)    # the forkserver reaps the last workers
+            workers = children_cpu() - before
+            print(f"{cores} cores, --bot {args.bot}: {decisions} decisions in {wall:.1f} s: "
+                  f"{decisions / wall:.1f} decisions/s; "
+                  f"CPU of the workers {workers:.1f} s (wall on {cores} idle cores >= "
+                  f"{(workers + cpu) / cores:.1f} s)")
     if args.noise:
         counts = [int(x) for x in (args.rollouts or "4,8,16,32").split(",")]
         print("rollouts  mean |loss seed 1 - seed 2|  same mark  same mark if marked  decisions")
