@@ -51,7 +51,8 @@ def analyse_command(
         "--rollouts", "-r", help="Sampled worlds every option is played in first (at least "
                                  "2); the chosen move and the options that could still be "
                                  "best get twice as many, up to 8x, while the mark is "
-                                 "undecided. A last turn is exact.")] = DEFAULT_ROLLOUTS,
+                                 "undecided (more where rollouts are short). A last turn "
+                                 "is exact.")] = DEFAULT_ROLLOUTS,
     seed: SeedOption = 0,
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045 - typer needs Optional
         "--jobs", "-j", help="Worker processes (default: one per core).")] = None,
