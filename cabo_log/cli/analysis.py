@@ -37,10 +37,10 @@ def _check(rollouts: int, bot: str, least: int = 1) -> None:
 
 BotOption = Annotated[str, typer.Option(
     "--bot", metavar="BOT",
-    help="The bots that play the positions on (the rollout policy): auto (the default) is "
-         "the expert after a Cabo call, when only the final turns are left, and greedy "
-         "elsewhere and on whatif's real table; or any bot: expert (stronger, about 11x the "
-         "time), greedy, cautious, random.")]
+    help="The bots that play the positions on (the rollout policy): auto is the expert "
+         "after a Cabo call, when only the final turns are left, and greedy elsewhere and on "
+         "whatif's real table; or any bot: expert (stronger, about 11x the time per event), "
+         "greedy, cautious, random.")]
 SeedOption = Annotated[int, typer.Option("--seed", "-s", help="Seed of the rollouts.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
