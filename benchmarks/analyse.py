@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import sys
 import time
 from pathlib import Path
@@ -31,6 +30,23 @@ from cabo_log.analysis.analyse import analyse_bytes, summarise  # noqa: E402
 from cabo_log.analysis.decisions import read_decisions  # noqa: E402
 from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, Settings, evaluate  # noqa: E402
 from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process' children and everything they reaped (the worker pool's
+    forkserver reaps the workers, which ``RUSAGE_CHILDREN`` would only count once the
+    forkserver itself is reaped): utime + stime + cutime + cstime from /proc (Linux)."""
+    me, tick, total = os.getpid(), os.sysconf("SC_CLK_TCK"), 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me:    # ppid
+            total += sum(int(x) for x in fields[11:15]) / tick
+    return total
 
 
 class Counting:
@@ -45,10 +61,10 @@ class Counting:
         return self.inner(*args, **kwargs)
 
 
-def speed(data: bytes, rollouts: int, jobs: int) -> tuple[int, float, float]:
+def speed(data: bytes, rollouts: int, jobs: int, bot: str) -> tuple[int, float, float]:
     """(decisions, wall seconds, CPU seconds of this process) of analysing the whole game."""
     started, cpu = time.perf_counter(), time.process_time()
-    result = analyse_bytes(data, settings=Settings(rollouts=rollouts), jobs=jobs)
+    result = analyse_bytes(data, settings=Settings(rollouts=rollouts, policy=bot), jobs=jobs)
     return len(result.decisions), time.perf_counter() - started, time.process_time() - cpu
 
 
@@ -80,8 +96,11 @@ def main() -> None:
     parser.add_argument("--rollouts", default="", help="comma list, for --noise")
     parser.add_argument("--noise", type=int, default=0, metavar="DECISIONS")
     parser.add_argument("--no-speed", action="store_true")
+    parser.add_argument("--bot", default=Settings().policy, help="the rollout policy")
     parser.add_argument("--cores-only", action="store_true",
                         help="time the analysis on every core only (not on one core first)")
+    parser.add_argument("--one-core-only", action="store_true",
+                        help="time the analysis on one core only")
     args = parser.parse_args()
     started = time.process_time()
     game = simulate(args.ruleset, players=args.players, seed=game_seed(args.seed, 1))
@@ -94,21 +113,22 @@ def main() -> None:
         if not args.cores_only:
             counter = Counting()
             ev.play_out = counter  # type: ignore[assignment]
-            decisions, wall, cpu = speed(data, DEFAULT_ROLLOUTS, 1)
+            decisions, wall, cpu = speed(data, DEFAULT_ROLLOUTS, 1, args.bot)
             ev.play_out = counter.inner  # type: ignore[assignment]
-            print(f"one core, --rollouts {DEFAULT_ROLLOUTS}: {decisions} decisions in "
+            print(f"one core, --bot {args.bot}: {decisions} decisions in "
                   f"{wall:.1f} s (CPU {cpu:.1f} s): {decisions / wall:.1f} decisions/s, "
                   f"{counter.calls / wall:.0f} rollouts/s, {counter.calls / decisions:.1f} "
                   f"rollouts per decision; {cpu / reference:.0f}x the reference in CPU time")
         cores = os.cpu_count() or 1
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        decisions, wall, cpu = speed(data, DEFAULT_ROLLOUTS, cores)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        workers = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-        print(f"{cores} cores: {decisions} decisions in {wall:.1f} s: "
-              f"{decisions / wall:.1f} decisions/s; "
-              f"CPU of the workers {workers:.1f} s (wall on {cores} idle cores >= "
-              f"{(workers + cpu) / cores:.1f} s)")
+        if not args.one_core_only:
+            before = children_cpu()
+            decisions, wall, cpu = speed(data, DEFAULT_ROLLOUTS, cores, args.bot)
+            time.sleep(0.5)    # the forkserver reaps the last workers
+            workers = children_cpu() - before
+            print(f"{cores} cores, --bot {args.bot}: {decisions} decisions in {wall:.1f} s: "
+                  f"{decisions / wall:.1f} decisions/s; "
+                  f"CPU of the workers {workers:.1f} s (wall on {cores} idle cores >= "
+                  f"{(workers + cpu) / cores:.1f} s)")
     if args.noise:
         counts = [int(x) for x in (args.rollouts or "4,8,16,32").split(",")]
         print("rollouts  mean |loss seed 1 - seed 2|  same mark  same mark if marked  decisions")

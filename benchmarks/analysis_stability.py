@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cabo_log.analysis.analyse import GameAnalysis, analyse_bytes  # noqa: E402
 from cabo_log.analysis.evaluate import Settings, View  # noqa: E402
+from cabo_log.analysis.marks import band  # noqa: E402
 from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
 
 
@@ -40,6 +41,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the simulated games")
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--rollouts", type=int, default=Settings().rollouts)
+    parser.add_argument("--bot", default=Settings().policy, help="the rollout policy")
     args = parser.parse_args()
     started = time.process_time()
     games = [simulate(args.ruleset, players=args.players, seed=game_seed(args.seed, i))
@@ -50,10 +52,14 @@ def main() -> None:
     cpus: dict[int, float] = {}
     for seed in (1, 2):
         wall, before = time.perf_counter(), cpu()
-        runs[seed] = [analyse_bytes(g.lines(), settings=Settings(args.rollouts, seed),
-                                    jobs=args.jobs) for g in games]
+        settings = Settings(args.rollouts, seed, args.bot)
+        runs[seed] = [analyse_bytes(g.lines(), settings=settings, jobs=args.jobs)
+                      for g in games]
         walls[seed], cpus[seed] = time.perf_counter() - wall, cpu() - before
     same = either = either_same = total = exact = match = unclear = opposite = 0
+    # the same runs read with the sure band as the verdict (the mark of the low end of the
+    # loss's interval: an undecided loss gets the milder mark, or none)
+    sure_same = sure_either = sure_either_same = 0
     acc_diffs: list[float] = []
     for a, b in zip(runs[1], runs[2], strict=True):
         for x, y in zip(a.decisions, b.decisions, strict=True):
@@ -64,6 +70,11 @@ def main() -> None:
                 either += 1
                 either_same += x.verdict == y.verdict
                 opposite += not x.verdict or not y.verdict
+            sx, sy = str(band(x.sure_loss) or ""), str(band(y.sure_loss) or "")
+            sure_same += sx == sy
+            if sx or sy:
+                sure_either += 1
+                sure_either_same += sx == sy
             exact += x.exact
             match += x.view is View.MATCH
             unclear += x.unclear + y.unclear
@@ -78,6 +89,9 @@ def main() -> None:
     print(f"same verdict, seed 1 and seed 2: {100 * same / total:.1f} % of {total} decisions; "
           f"{100 * either_same / max(1, either):.1f} % of the {either} marked or unclear in "
           f"either run; {opposite} marked or unclear in one run and not in the other")
+    print(f"read by the sure band (the milder mark where undecided): same verdict "
+          f"{100 * sure_same / total:.1f} %; {100 * sure_either_same / max(1, sure_either):.1f} "
+          f"% of the {sure_either} marked in either run")
     print(f"accuracy difference per player and game: mean {sum(acc_diffs) / len(acc_diffs):.2f}"
           f", largest {max(acc_diffs):.2f} points ({len(acc_diffs)} players x games)")
     print(f"exact {exact}, judged by the match {match}, unclear {unclear} (both runs) "

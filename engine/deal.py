@@ -40,11 +40,20 @@ def deal(g: GameState, e: Deal) -> Outcome:
                                    f"this deal should start round {expected_round}, "
                                    f"not round {e.round}")
     seats = g.tiebreak if g.tiebreak is not None else tuple(g.active_players())
-    _check_hands(g, e, seats)
-    first = _check_first(g, e, seats)
+    # The cards in deal order, each hand checked on the way (dealt to a player of the
+    # round, four cards); on any doubt ``_check_hands`` judges the whole deal and words why.
+    hands = e.hands
+    players = g.players
+    if len(hands) != len(seats):
+        _check_hands(g, e, seats)
     codes: list[str] = []
     for p in seats:
-        codes.extend(e.hands[g.players[p]])
+        hand = hands.get(players[p])
+        if hand is None or len(hand) != 4:
+            _check_hands(g, e, seats)
+            raise AssertionError("_check_hands passed a deal the common case refused")
+        codes.extend(hand)
+    first = _check_first(g, e, seats)
     codes.append(e.discard)
     codes.extend(e.deck)
     _setup_round(g, e.round, seats, first, codes, _deck_values(g, codes))

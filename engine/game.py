@@ -63,11 +63,21 @@ _Derived = tuple[dict[str, int], dict[int, PowerKind], dict[str, int], dict[str,
 _DERIVED: Final[dict[Ruleset, _Derived]] = {}
 
 
+_LAST: list[tuple[Ruleset, _Derived]] = []
+
+
 def _derived(rules: Ruleset) -> _Derived:
     """The tables a game derives from its ruleset (values, powers, the deck counted, its kinds
     of card numbered with their values and counts, the card numbers of a full deck from the
     last down), worked out once per ruleset: a corpus names a few rulesets, and working them
-    out cost more than replaying a round. Each game gets copies (``new_game``)."""
+    out cost more than replaying a round. Each game gets copies (``new_game``).
+
+    A built-in ruleset without options is the same object in every header that names it:
+    the tables last used for that very object are found without hashing it (a frozen
+    dataclass hashes all its fields on every lookup)."""
+    for seen, tables in _LAST:
+        if seen is rules:
+            return tables
     found = _DERIVED.get(rules)
     if found is None:
         codes = rules.deck_codes()
@@ -81,6 +91,9 @@ def _derived(rules: Ruleset) -> _Derived:
         if len(_DERIVED) >= 64:   # house rules are data: keep the memory bounded
             _DERIVED.clear()
         _DERIVED[rules] = found
+    if len(_LAST) >= 8:
+        del _LAST[0]
+    _LAST.append((rules, found))
     return found
 
 

@@ -176,10 +176,16 @@ def _apply_resets(g: GameState, scored: list[int]) -> tuple[list[int], bool]:
 
 def _check_match_end(g: GameState, scored: list[int], points: list[int],
                      second_exact: bool) -> None:
-    active = g.active_players()
     if not g.ending:
-        g.ending = (second_exact or len(active) < 2
-                    or any(g.rules.is_over_target(g.cumulative[p]) for p in active))
+        active = g.active_players()
+        ending = second_exact or len(active) < 2
+        rules = g.rules
+        cumulative = g.cumulative
+        for p in active:   # a loop, not ``any`` of a generator: compiled, no generator object
+            if ending:
+                break
+            ending = rules.is_over_target(cumulative[p])
+        g.ending = ending
     if g.ending:
         decide_winners(g, {p: points[p] for p in scored})
 
@@ -218,11 +224,10 @@ def expected_first(g: GameState, participants: tuple[int, ...]) -> int | None:
     if not g.rounds:
         return None
     rule = g.rules.first_player
-    prev_first = g.seat[g.rounds[-1].first]
-    order = _seats_after(len(g.players), prev_first)
     if rule == FIRST_ROTATE:
         return rotate_first(g, participants)
     if rule == FIRST_FEWEST_POINTS:
+        order = _seats_after(len(g.players), g.seat[g.rounds[-1].first])
         points = g.rounds[-1].points
         candidates = [p for p in participants if g.players[p] in points]
         if not candidates:
@@ -235,9 +240,15 @@ def expected_first(g: GameState, participants: tuple[int, ...]) -> int | None:
 def rotate_first(g: GameState, participants: Sequence[int]) -> int:
     """The next seat after the previous round's first player, among ``participants`` (a
     rotating deal; also the simulator's choice where the ruleset lets the log decide)."""
-    prev_first = g.seat[g.rounds[-1].first]
-    return next((p for p in _seats_after(len(g.players), prev_first) if p in participants),
-                participants[0])
+    count = len(g.players)
+    seat = g.seat[g.rounds[-1].first]
+    for _ in range(count):   # the seats after it, in order (no list, no generator)
+        seat += 1
+        if seat == count:
+            seat = 0
+        if seat in participants:
+            return seat
+    return participants[0]
 
 
 def _seats_after(count: int, seat: int) -> list[int]:

@@ -41,21 +41,23 @@ def quick_round(b: LogBuilder, caller: str, hands: dict[str, list[str]]) -> None
     b.cabo(caller).draw(other, "deck").discard(other)
 
 
-def ninety() -> LogBuilder:
+def ninety(third: Sequence[str] = ("12", "12", "11", "1")) -> LogBuilder:
     """edition1 (exact 100 resets to 50, every time): ana has 90, bruno 48. In the fourth
     round ana knows her whole row, 8 1 1 0 = 10, and bruno's, 1 1 0 2 = 4; bruno calls;
     ana draws a 2.
     Keeping the 10 lands on exactly 100: reset to 50. Replacing the 8 scores 4 (bruno, the
     caller, ties the lowest total and scores 0; ana scores her 4): 94, one round from the
-    end with bruno far below."""
+    end with bruno far below. ``third``: ana's row when she calls (and fails) in round 3,
+    its total + 5 added to her 49."""
     b = LogBuilder("edition1", ["ana", "bruno"])
     # ana 13 13 12 11 = 49; bruno calls with 0 0 1 1: lowest, 0
     quick_round(b, "bruno", {"ana": ["13", "13", "12", "11"], "bruno": ["0", "0", "1", "1"]})
     # bruno calls with 12 12 11 8 = 43 against ana's 0 0 1 1: 48 to bruno, 0 to ana
     quick_round(b, "bruno", {"ana": ["0", "0", "1", "1"], "bruno": ["12", "12", "11", "8"]})
     # ana calls with 12 12 11 1 = 36 against 0 0 1 1: 41 to ana (90)
-    quick_round(b, "ana", {"ana": ["12", "12", "11", "1"], "bruno": ["0", "0", "1", "1"]})
-    assert b.state is not None and b.state.cumulative_by_name() == {"ana": 90, "bruno": 48}
+    quick_round(b, "ana", {"ana": list(third), "bruno": ["0", "0", "1", "1"]})
+    mine = 49 + sum(int(c) for c in third) + 5
+    assert b.state is not None and b.state.cumulative_by_name() == {"ana": mine, "bruno": 48}
     # round 4: ana peeks at 0 and 1, learns 2 and 3 with a 7 and an 8, and spies on all of
     # bruno's cards with 9s and 10s, while bruno discards what he draws
     b.deal({"ana": ["8", "1", "1", "0"], "bruno": ["1", "1", "0", "2"]}, "4",

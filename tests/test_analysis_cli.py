@@ -24,9 +24,16 @@ def test_analyse_prints_the_blunder_in_words(tmp_path: Path) -> None:
     code, out, _ = run("analyse", str(log), "--rollouts", "4", "--player", "ana", "--jobs", "1")
     assert code == 0
     lines = out.splitlines()
-    assert ("seq 6 ana replaced 0 and 1 (a 5 and a 4) with a 13: the replacement must fail — "
-            "expected +13.0 points; best was to discard: ?? (round points, 8 worlds)") in lines
+    assert ("seq 6 ana replaced 0 and 1 (a 5 and a 4) with a 13: the replacement must fail; "
+            "13.0 expected points given away; best was to discard: ?? (round points, 8 worlds)"
+            ) in lines
     assert lines[-1].startswith("ana: accuracy ")
+    # the points read as given away, not as a plus
+    assert " over 2 decisions (" in lines[-1] and "+" not in out
+    assert "given away for sure: " in lines[-1]
+    assert lines[-1].endswith(" expected points in 2 decisions judged by round points")
+    code, out, _ = run("analyse", str(log), "--player", "bruno", "--jobs", "1")
+    assert code == 0 and " over 1 decision (" in out.splitlines()[-1]   # bruno's call
 
 
 def test_analyse_json_is_the_documented_object(tmp_path: Path) -> None:
@@ -104,8 +111,8 @@ def test_whatif_with_a_move_prints_both_views(tmp_path: Path) -> None:
     diff = next(line for line in lines if line.startswith("  instead - logged") and "paired"
                 in line)
     assert diff.split()[3:6] == ["-13.00", "±", "0.00"]
-    assert ("analyse, over all 6 options: the logged move gave away 13.0 ± 0.0 points (??); "
-            "best was to discard") in text
+    assert ("analyse, over all 6 options, by round points: 13.0 expected points given away "
+            "by the logged move (??); best was to discard") in text
     # the real table: ana's 5 4 9 9 = 27 instead of 40, in every playout
     table = lines[next(k for k, line in enumerate(lines) if line.startswith("On the real")):]
     last = next(line for line in table if line.startswith("  instead - logged"))

@@ -216,7 +216,8 @@ def test_help_reads_as_prose(command: str, columns: str) -> None:
 
 def test_help_says_each_default_in_words() -> None:
     load = " ".join(invoke("load", "--help", env={"COLUMNS": "100"}).output.split())
-    assert "(default: 8)" in load and "(default: one per core;" in load
+    assert "(default: 4; as 'cabo-log analyse --rollouts')" in load
+    assert "(default: one per core;" in load
     assert "(default: $CABO_LOG_DB when it is set, else ./cabo.duckdb)" in load
     report = " ".join(invoke("report", "--help", env={"COLUMNS": "100"}).output.split())
     assert "How to print the rows (default: html when -o names a .html file, else table)." \

@@ -186,7 +186,10 @@ def _reseq(line: bytes, k: int, renumber: bool) -> bytes:
     obj.pop("seq", None)
     if renumber:
         obj["seq"] = k
-    return orjson.dumps(obj)
+    try:
+        return orjson.dumps(obj)
+    except orjson.JSONEncodeError:   # nested deeper than orjson writes: keep the line as is
+        return line
 
 
 def check_clean(data: bytes) -> None:

@@ -113,22 +113,28 @@ class DecisionResult:
         view = "match" if self.view is View.MATCH else "round points"
         return f"{view}, {'exact' if self.exact else f'{self.worlds} worlds'}"
 
+    def given_away(self) -> str:
+        """What the chosen move gave away, in words: "6.9 expected points given away" (± the
+        95 % interval's half-width when sampled), by the match "9.6 % of match-winning
+        chance given away (9.9 % against 19.5 %)"; "nothing given away" for the best move."""
+        if self.loss <= 0.0:
+            return "nothing given away"
+        half = 0.0 if self.exact else t975(self.worlds) * self.stderr
+        if self.view is View.MATCH and self.match_loss is not None:
+            spread = f" ± {half / POINTS_PER_PERCENT:.1f}" if half > 0 else ""
+            return (f"{self.match_loss:.1f}{spread} % of match-winning chance given away "
+                    f"({self.match_win or 0:.1f} % against {self.best_match_win or 0:.1f} %)")
+        spread = f" ± {half:.1f}" if half > 0 else ""
+        return f"{self.loss:.1f}{spread} expected points given away"
+
     def text(self) -> str:
         """One line in words (see the module docstring of ``cabo_log.analysis``)."""
         lapse = " (by letting the power lapse)" if self.implicit else ""
-        note = "the replacement must fail — " if self.must_fail else ""
-        if self.view is View.MATCH and self.match_loss is not None:
-            measure = (f"match-winning chance {self.match_win or 0:.1f} % against "
-                       f"{self.best_match_win or 0:.1f} % (-{self.match_loss:.1f})")
-        else:
-            measure = f"expected +{self.loss:.1f} points"
-        if not self.exact and self.stderr > 0:
-            unit = " %" if self.view is View.MATCH else ""
-            scale = 1 / POINTS_PER_PERCENT if self.view is View.MATCH else 1.0
-            measure += f" ± {t975(self.worlds) * self.stderr * scale:.1f}{unit}"
-        return (f"seq {self.seq} {self.player} {self.chosen_text}{lapse}: {note}{measure}; "
-                f"best was to {self.best_text}: {self.verdict or 'no mark'} "
-                f"({self.how()})")
+        note = "the replacement must fail; " if self.must_fail else ""
+        best = ("the best move" if self.loss <= 0.0
+                else f"best was to {self.best_text}")
+        return (f"seq {self.seq} {self.player} {self.chosen_text}{lapse}: {note}"
+                f"{self.given_away()}; {best}: {self.verdict or 'no mark'} ({self.how()})")
 
 
 @dataclass
@@ -173,13 +179,35 @@ class GameAnalysis:
                 continue
             counts = ", ".join(f"{sum(1 for d in mine if d.mark == m)} {m}" for m in Mark)
             unclear = sum(1 for d in mine if d.unclear)
-            match = sum(1 for d in mine if d.view is View.MATCH)
             exact = sum(1 for d in mine if d.exact)
-            lost = sum(d.loss for d in mine)
-            lines.append(f"{p}: accuracy {acc:.1f} % over {len(mine)} decisions "
-                         f"({counts}, {unclear} unclear; {match} judged by the match, "
-                         f"{exact} exact); {lost:.1f} expected points given away")
+            lines.append(f"{p}: accuracy {acc:.1f} % over {plural(len(mine), 'decision')} "
+                         f"({counts}, {unclear} unclear; {exact} exact); given away for sure: "
+                         f"{_sure_parts(mine)}")
         return "\n".join(lines)
+
+
+def _sure_parts(mine: list[DecisionResult]) -> str:
+    """What a player's decisions gave away for sure (the low ends of their intervals, as
+    accuracy counts them), by what they were judged by: "4.2 expected points in 60
+    decisions judged by round points, 12.5 % of match-winning chance in 40 judged by the
+    match"."""
+    by_round = [d for d in mine if d.view is not View.MATCH]
+    by_match = [d for d in mine if d.view is View.MATCH]
+    parts = []
+    if by_round:
+        points = sum(d.sure_loss for d in by_round)
+        parts.append(f"{points:.1f} expected points in {plural(len(by_round), 'decision')} "
+                     "judged by round points")
+    if by_match:
+        chance = sum(d.sure_loss for d in by_match) / POINTS_PER_PERCENT
+        parts.append(f"{chance:.1f} % of match-winning chance in {len(by_match)} judged by "
+                     "the match")
+    return ", ".join(parts)
+
+
+def plural(count: int, word: str) -> str:
+    """"1 decision", "2 decisions"."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _round(value: float | None) -> float | None:

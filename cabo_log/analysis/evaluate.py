@@ -43,7 +43,7 @@ from cabo_log.analysis.marks import (
 )
 from cabo_log.analysis.match import at_stake, match_win
 from cabo_log.analysis.movecache import MoveCache
-from cabo_log.analysis.rollout import DEFAULT_POLICY, Table
+from cabo_log.analysis.rollout import DEFAULT_POLICY, Table, policy_cost, resolve
 from engine import Event, GameState
 from engine.worlds import fork, sample_world
 
@@ -75,9 +75,10 @@ class Settings:
         return max(self.rollouts, self.budget or self.rollouts * BUDGET_FACTOR)
 
     def most_for(self, events: float) -> int:
-        """The most worlds an option gets when a rollout takes ``events`` events on average:
-        the default budget buys more worlds where rollouts are short, as many as the same
-        number of events would (counted, not timed: the same on every machine)."""
+        """The most worlds an option gets when a rollout takes ``events`` events on average
+        (counted in greedy's events: ``rollout.policy_cost``): the default budget buys more
+        worlds where rollouts are short, as many as the same number of events would
+        (counted, not timed: the same on every machine)."""
         if self.budget or events <= 0:
             return self.most
         worlds = self.most
@@ -255,7 +256,7 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
     n = min(settings.rollouts, settings.most)
     for r in results:
         run(r, n)
-    most = settings.most_for(run.events / max(1, run.rollouts))
+    most = settings.most_for(run.events * policy_cost(run.policy) / max(1, run.rollouts))
     while True:
         best = best_of(results, chosen, view)
         ev = Evaluation(decision, results, chosen, best, view)
@@ -299,7 +300,8 @@ class _Runner:
 
     def __init__(self, decision: Decision, settings: Settings, view: View) -> None:
         self.decision, self.settings, self.view = decision, settings, view
-        self.player, self.policy = decision.player, settings.policy
+        self.player = decision.player
+        self.policy = resolve(settings.policy, decision.state)
         self.worlds: list[GameState] = []
         self.seeds: list[int] = []
         self.cache = MoveCache()

@@ -20,6 +20,7 @@ from typing import Any
 from cabo_log.analysis.analyse import DecisionResult, summarise
 from cabo_log.analysis.decisions import option_key, read_decisions
 from cabo_log.analysis.evaluate import OptionResult, Settings, evaluate
+from cabo_log.analysis.rollout import resolve
 from cabo_log.analysis.words import infinitive, past
 from engine import Event
 from engine.events import Draw, to_dict, with_fields
@@ -102,6 +103,8 @@ def judge(data: bytes, file: str | None, seq: int, move: Event,
     if len(options) < 2:
         raise NotJudged(f"the decision at seq {seq} is forced: {player} had no other sensible "
                         "move")
+    # the bots that play it on, named (``auto`` resolved), as whatif prints them
+    settings = replace(settings, policy=resolve(settings.policy, decision.state))
     whole = evaluate(replace(decision, options=options), settings)
     if option_key(instead) == option_key(decision.chosen):
         logged_r = instead_r = whole.chosen

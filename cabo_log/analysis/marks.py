@@ -2,10 +2,9 @@
 
 The thresholds are in expected round points given away against the best option found (see
 docs/analysis.md): ``??`` a blunder from 6 points, ``?`` a mistake from 3, ``?!`` dubious from
-1.5. A decision is marked only when the loss is also clear of the noise: more than two
-standard errors of the paired difference (with few rollouts a large loss can be luck).
-Accuracy of a decision is ``100 * exp(-loss / 5)`` (best: 100; 5 points away: 37), and a
-player's accuracy in a game is the mean over their decisions with a choice.
+1.5. Accuracy of a decision is ``100 * exp(-sure / 5)`` (best: 100; 5 points away: 37), where
+``sure`` is the low end of the loss's 95 % interval, and a player's accuracy in a game is the
+mean over their decisions with a choice.
 
 Where a decision is judged by the match (``cabo_log.analysis.match``), its loss is the
 match-winning chance given away, counted ``POINTS_PER_PERCENT`` points per percentage point:

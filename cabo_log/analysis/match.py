@@ -16,8 +16,9 @@ over their total (``_paths``, remembered by its start), so a chance costs a few 
 multiplications.
 
 A decision is judged by the match (``at_stake``) where the round can decide the match: some
-active player's total is within the round-points distribution's 95th percentile of the target,
-so the match may end, or a reset may be reached, in this round.
+active player could reach the target in it, counting what the round could bring them at most
+(``round_reach``: their row at the deck's highest value plus the caller's penalty, or the
+special hand's penalty), so the match may end, or a reset be reached, in this round.
 """
 
 from __future__ import annotations
@@ -27,15 +28,15 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from cabo_log.analysis.rollout import Table
+from cabo_log.analysis.rollout import Table, resets_used
 from engine import GameState, new_game
 from engine.events import GameStart
 from engine.rulesets import RESET_ALWAYS, RESET_ONCE, Ruleset
 
 SAMPLE_ROUNDS = 240          # self-play rounds behind the round-points distribution
-STAKE_QUANTILE = 0.95        # "within reach": up to this quantile of a round's points
 MAX_ROUNDS_AHEAD = 80        # the model's horizon (the paths' mass left is then negligible)
 NEGLIGIBLE = 1e-6            # a path's probability mass below this is dropped
+NEGLIGIBLE_TAIL = 1e-6       # the match going on past a round with less chance: stop there
 
 
 @functools.lru_cache(maxsize=32)
@@ -68,17 +69,26 @@ def _distribution(rules: Ruleset, seats: int) -> tuple[tuple[int, float], ...]:
     return tuple((x, n / len(sample)) for x, n in sorted(counts.items()))
 
 
-def reach(rules: Ruleset, seats: int) -> int:
-    """The round points a player reaches with 95 % chance or less (the stake's horizon)."""
-    sample = sorted(round_points_sample(rules, seats))
-    return sample[min(len(sample) - 1, int(STAKE_QUANTILE * len(sample)))]
+def round_reach(g: GameState, seat: int) -> int:
+    """The most points the current round could bring the player at ``seat``: every card of
+    their row at the deck's highest value, plus the caller's penalty (they may call, or
+    fail a call already made), or the special hand's penalty (another player's special row)
+    where the ruleset has one, whichever is more. Read off the ruleset's data and the row's
+    size, never a sample: a round that scores 28 is as possible as the rules make it."""
+    rules = g.rules
+    highest = max(rules.values().values())
+    reach = g.row_size(seat) * max(0, highest) + max(0, rules.caller_penalty)
+    if rules.special_row is not None or rules.special_caller_zero:
+        reach = max(reach, rules.special_points())
+    return reach
 
 
 def at_stake(g: GameState) -> bool:
-    """Whether this round can decide the match (see the module docstring)."""
-    seats = len(g.players)
-    horizon = reach(g.rules, seats)
-    return any(g.cumulative[p] + horizon >= g.rules.target for p in g.active_players())
+    """Whether this round can decide the match (see the module docstring): some active
+    player could reach the target in it (``round_reach``), so the match may end, or a
+    reset be reached, whatever the odds."""
+    target = g.rules.target
+    return any(g.cumulative[p] + round_reach(g, p) >= target for p in g.active_players())
 
 
 def _after_one(rules: Ruleset, total: int, used: bool) -> tuple[int, bool, bool]:
@@ -112,6 +122,7 @@ class _Round:
         self.low = min([*alive, *ends], default=0)
         self.alive_tail = self._suffix(alive)
         self.every_tail = self._suffix(alive, ends)
+        self.alive_mass = self.alive_tail[0] if alive else 0.0   # the chance to go on
 
     def _suffix(self, *dists: dict[int, float]) -> list[float]:
         high = max([t for d in dists for t in d], default=self.low)
@@ -170,6 +181,35 @@ def _path(rules: Ruleset, seats: int, start: int, used: bool) -> _Path:
     return _Path(rules, seats, start, used)
 
 
+def _others_at_or_above(rounds: list[_Round], me: int, low: int
+                        ) -> tuple[list[float], list[float]]:
+    """For every total t from ``low`` to ``me``'s highest in round k: the chance that every
+    other player is at t or above in that round, ended or not (``every``), and not ended
+    (``alive``): products of their suffix sums, a list each (the inner loop of
+    ``win_chance``, kept to list indexing)."""
+    mine = rounds[me]
+    size = max([*mine.alive, *mine.ends], default=low) - low + 1
+    every = [1.0] * size
+    alive = [1.0] * size
+    for i, o in enumerate(rounds):
+        if i != me:
+            start = low - o.low
+            every = [a * b for a, b in zip(every, _window(o.every_tail, start, size),
+                                           strict=True)]
+            alive = [a * b for a, b in zip(alive, _window(o.alive_tail, start, size),
+                                           strict=True)]
+    return every, alive
+
+
+def _window(suffix: list[float], start: int, size: int) -> list[float]:
+    """``suffix[j]`` for j from ``start`` to ``start + size - 1``, with ``suffix[0]`` below 0
+    (all of the mass is at or above) and 0 past its end (none is)."""
+    before = max(0, min(size, -start))
+    body = suffix[max(0, start):max(0, start + size)]
+    out = [suffix[0]] * before + body
+    return out + [0.0] * (size - len(out))
+
+
 @functools.lru_cache(maxsize=65536)
 def win_chance(rules: Ruleset, seats: int, totals: tuple[int, ...],
                reset_used: tuple[bool, ...], me: int) -> float:
@@ -177,34 +217,25 @@ def win_chance(rules: Ruleset, seats: int, totals: tuple[int, ...],
     ``totals``, ``me`` an index into them), by the module's model."""
     paths = [_path(rules, seats, t, u) for t, u in zip(totals, reset_used, strict=True)]
     win = 0.0
-    tail = _Round.tail
     for k in range(MAX_ROUNDS_AHEAD):
         rounds = [p.round(k) for p in paths]
         mine = rounds[me]
-        others = [r for i, r in enumerate(rounds) if i != me]
         # the match ends in round k with me lowest: everybody's state at k with me lowest,
-        # minus the same where nobody ended the match
-        for states, every in ((mine.alive, True), (mine.ends, True), (mine.alive, False)):
-            sign = 1.0 if every else -1.0
-            for t, p in states.items():
-                for o in others:
-                    p *= tail(o.every_tail if every else o.alive_tail, o.low, t)
-                    if p == 0.0:
-                        break
-                win += sign * p
-        if any(not r.alive for r in rounds):
-            break   # somebody ended the match for sure by round k
+        # minus the same where nobody ended the match; ``every[t]`` and ``alive[t]`` are the
+        # chances that all the others are at t or above (ended or not, and not ended)
+        every, alive = _others_at_or_above(rounds, me, mine.low)
+        low = mine.low
+        for t, p in mine.alive.items():
+            win += p * (every[t - low] - alive[t - low])
+        for t, p in mine.ends.items():
+            win += p * every[t - low]
+        going = 1.0
+        for r in rounds:
+            going *= r.alive_mass
+        if going < NEGLIGIBLE_TAIL:
+            break   # the match goes on past round k with a negligible chance (the players'
+            # paths are independent: the product of their chances to go on)
     return min(1.0, max(0.0, win))
-
-
-def resets_used(g: GameState) -> list[bool]:
-    """By seat: whether the player's total was already reset this match (from the rounds'
-    results: the once-only reset's memory)."""
-    used = [False] * len(g.players)
-    for result in g.rounds:
-        for name in result.resets:
-            used[g.seat[name]] = True
-    return used
 
 
 def match_win(g: GameState, player: str) -> float:

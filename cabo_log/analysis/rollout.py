@@ -24,10 +24,16 @@ from engine.scoring import expected_first, rotate_first
 from engine.state import DRAWN, POWER, TURN_START
 from engine.vocabulary import DrawSource
 
-# The default rollout policy is greedy: the stronger `expert` bot (``--bot expert``) costs
-# about 6x as much per event (measured: README), which would break the budget of a typical
-# match analysed in under a minute.
-DEFAULT_POLICY = "greedy"
+# The default rollout policy, ``auto``: the expert where the rest of the round is short
+# (a Cabo was called: at most one turn per other player is left), plain greedy elsewhere.
+# The expert costs about 11x greedy per decision; where it plays only the final turns the
+# analysis of a typical match stays within its minute (docs/analysis.md, Rollout policies).
+AUTO = "auto"
+DEFAULT_POLICY = AUTO
+STRONG, CHEAP = "expert", "greedy"
+# CPU time per event of a bot's rollouts against greedy's (``benchmarks/rollout_cost.py``):
+# the analysis' budget of worlds counts events at this weight.
+POLICY_COST: dict[str, float] = {"expert": 11.0, "expert1": 11.0}
 MAX_TURNS = 400          # a round longer than this: the player to move is made to call Cabo
 MAX_SNAPS = 4            # snaps between two turns
 MAX_ROUNDS = 500         # a rollout to the end of the match plays at most this many rounds
@@ -42,7 +48,24 @@ ROLLOUT_BOTS: dict[str, Callable[[Ruleset], Bot]] = {"greedy": _plain_greedy}
 
 
 def policy_names() -> list[str]:
-    return sorted(BOTS)
+    """The names ``--bot`` takes: ``auto`` and every registered bot."""
+    return [AUTO, *sorted(BOTS)]
+
+
+def policy_cost(name: str) -> float:
+    """A rollout event's cost under the bot ``name``, in greedy's events."""
+    return POLICY_COST.get(name, 1.0)
+
+
+def resolve(name: str, g: GameState, whole_match: bool = False) -> str:
+    """The bot that plays a position on under the policy ``name``: ``auto`` is the expert
+    where a Cabo was called in the round (its final turns: a short rest, where the expert's
+    placements and powers are what the option is worth), greedy elsewhere and wherever
+    whole matches are played on (``whole_match``: whatif's real table); any other name is
+    itself."""
+    if name != AUTO:
+        return name
+    return STRONG if not whole_match and g.caller() >= 0 else CHEAP
 
 
 def make_policy(name: str, rules: Ruleset) -> Bot:
@@ -51,14 +74,42 @@ def make_policy(name: str, rules: Ruleset) -> Bot:
     return factory(rules) if factory is not None else make_bot(name, rules)
 
 
+def resets_used(g: GameState) -> list[bool]:
+    """By seat: whether the player's total was already reset this match (from the rounds'
+    results: the once-only reset's memory)."""
+    used = [False] * len(g.players)
+    for result in g.rounds:
+        for name in result.resets:
+            used[g.seat[name]] = True
+    return used
+
+
+def tell_resets(bot: Bot, used: bool) -> None:
+    """Tell a bot made mid-match that its player's once-only reset is spent. The bots learn
+    it by seeing their own total drop between two decisions, which a bot made for a rollout
+    never saw; the match's history (``resets_used``) says it. Sets the bots' own memory of
+    it where they have one (the expert's ``reset_used``, greedy's mood's ``reset_seen``)."""
+    if not used:
+        return
+    if hasattr(bot, "reset_used"):
+        setattr(bot, "reset_used", True)  # noqa: B010 (a Bot protocol has no such field)
+    mood = getattr(bot, "mood", None)
+    if mood is not None and hasattr(mood, "reset_seen"):
+        setattr(mood, "reset_seen", True)  # noqa: B010
+
+
 class Table:
-    """Plays a playable state (``engine.worlds.playable``) on with one bot per seat."""
+    """Plays a playable state (``engine.worlds.playable``) on with one bot per seat, each
+    told whether its player's once-only reset is spent (``tell_resets``)."""
 
     def __init__(self, g: GameState, policy: str, rng: random.Random,
                  cache: MoveCache | None = None) -> None:
         self.g = g
         self.rng = rng
+        policy = resolve(policy, g)
         self.bots = [make_policy(policy, g.rules) for _ in g.players]
+        for bot, used in zip(self.bots, resets_used(g), strict=True):
+            tell_resets(bot, used)
         self.snaps = 0
         self.cache = cache if cache is not None else MoveCache()
 

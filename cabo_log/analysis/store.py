@@ -20,7 +20,13 @@ from typing import Any, TextIO
 
 import pyarrow as pa
 
-from cabo_log.analysis.analyse import DecisionResult, GameAnalysis, OptionValue, analyse_bytes
+from cabo_log.analysis.analyse import (
+    DecisionResult,
+    GameAnalysis,
+    OptionValue,
+    analyse_bytes,
+    plural,
+)
 from cabo_log.analysis.decisions import Kind
 from cabo_log.analysis.evaluate import Settings
 from cabo_log.analysis.marks import Mark, accuracy_of
@@ -117,7 +123,7 @@ class GameDone:
             return f"{head}: skipped"
         r = self.result
         marked = len(r.marked())
-        return (f"{head}: {len(r.decisions)} decisions, {marked} marked, "
+        return (f"{head}: {plural(len(r.decisions), 'decision')}, {marked} marked, "
                 f"{self.seconds:.1f} s")
 
 

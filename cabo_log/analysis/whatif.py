@@ -24,7 +24,7 @@ from cabo_log.analysis.decisions import NeedsFullRecord
 from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, Settings
 from cabo_log.analysis.judgement import Judgement, NotJudged, judge
 from cabo_log.analysis.movecache import MoveCache
-from cabo_log.analysis.rollout import DEFAULT_POLICY, Table
+from cabo_log.analysis.rollout import DEFAULT_POLICY, Table, resolve
 from cabo_log.analysis.whatif_text import whatif_text
 from cabo_log.analysis.words import infinitive, past
 from cabo_log.log.logfile import iter_events, iter_lines
@@ -160,15 +160,16 @@ def whatif_bytes(data: bytes, file: str | None = None, *, seq: int,
     g, logged_g, event, before = _tables(data, file, seq, move)
     in_round = g.phase in (TURN_START, DRAWN, POWER)
     round_no = g.round_no() if in_round or g.rounds else 1
-    samples = _samples(g, seq, seed, policy, playouts)
-    result = WhatIf(file, g.game_id, seq, None, round_no, playouts, policy,
+    real = resolve(policy, g, whole_match=True)   # the real table plays whole matches
+    samples = _samples(g, seq, seed, real, playouts)
+    result = WhatIf(file, g.game_id, seq, None, round_no, playouts, real,
                     _outlook(g.players, samples))
     if event is None or logged_g is None:
         return result
     result.move = to_dict(event)
     result.mover = getattr(event, "player", None)
     result.move_text = infinitive(event, before) if before is not None else event.TYPE
-    logged = _samples(logged_g, seq, seed, policy, playouts)
+    logged = _samples(logged_g, seq, seed, real, playouts)
     result.logged = _outlook(logged_g.players, logged)
     result.logged_text = _logged_words(data, file, seq, before)
     result.differences = _differences(samples, logged, result.mover)

@@ -7,6 +7,9 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
+from cabo_log.analysis.evaluate import View
+from cabo_log.analysis.marks import band
+
 if TYPE_CHECKING:
     from cabo_log.analysis.judgement import Judgement, Value
     from cabo_log.analysis.whatif import Estimate, PlayerOutlook, WhatIf
@@ -46,18 +49,19 @@ def _knowledge(j: Judgement) -> list[str]:
     width = max(len(r[0]) for r in rows)
     v = j.verdict
     if v.loss > 0:
-        mark = f" ({v.mark})" if v.mark is not None else " (no mark: within the noise)" \
-            if v.loss >= 1.5 else ""
-        verdict = (f"the logged move gave away {v.loss:.1f} ± {v.stderr:.1f} points{mark}; "
-                   f"best was to {v.best_text}")
+        word = v.verdict or ("no mark: within the noise" if band(v.loss) else "no mark")
+        sure = ", ± a 95 % interval" if not v.exact and v.stderr > 0 else ""
+        verdict = (f"{v.given_away()} by the logged move ({word}{sure}); best was to "
+                   f"{v.best_text}")
     else:
         verdict = "the logged move was the best found"
+    view = "the match" if v.view is View.MATCH else "round points"
     return [_wrap(f"From what {j.player} knew, as analyse judges it: {j.player}'s expected "
                   f"points in round {j.round} (lower is better), in worlds where the cards "
                   f"{j.player} had not seen are re-dealt, {s.policy} bots playing the round "
                   f"to its end (--worlds {s.rollouts}, --seed {s.seed}); ± 1 standard error"),
             *[f"  {a:<{width}}  {b:>14}   {c}" for a, b, c in rows],
-            _wrap(f"  analyse, over all {len(v.options)} options: {verdict}")]
+            _wrap(f"  analyse, over all {len(v.options)} options, by {view}: {verdict}")]
 
 
 def _real_table(w: WhatIf) -> list[str]:

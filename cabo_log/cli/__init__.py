@@ -66,11 +66,24 @@ COMMAND_MODULES: dict[str, str] = {
 }
 
 
+_REGISTERED: set[str] = set()
+"""The modules whose commands are on ``app`` already."""
+
+
+def _register(module: str) -> None:
+    """Register ``module``'s commands on ``app``, once: a second registration would list each
+    command twice, and typer rebuilds the whole command list (reading every command's
+    signature) on each run of ``app``, so every later run would pay for the copies."""
+    if module not in _REGISTERED:
+        import_module(f"cabo_log.cli.{module}").register(app)
+        _REGISTERED.add(module)
+
+
 def register_all() -> None:
     """Register every command on ``app`` (what ``--help`` lists; tests that invoke ``app``
     call it first). ``main`` registers only what its arguments reach (``register_for``)."""
     for module in dict.fromkeys(COMMAND_MODULES.values()):
-        import_module(f"cabo_log.cli.{module}").register(app)
+        _register(module)
 
 
 def register_for(args: list[str]) -> None:
@@ -82,7 +95,7 @@ def register_for(args: list[str]) -> None:
     if module is None:
         register_all()
     else:
-        import_module(f"cabo_log.cli.{module}").register(app)
+        _register(module)
 
 
 _register_all = register_all   # the same, under the name some callers use

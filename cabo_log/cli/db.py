@@ -53,8 +53,9 @@ AllOption = Annotated[bool, typer.Option(
     "--all", help="With --analyse: every game in the database not analysed yet, not only "
                   "the paths'.")]
 RolloutsOption = Annotated[Optional[int], typer.Option(  # noqa: UP045
-    "--rollouts", min=2, help="With --analyse: sampled worlds per compared option "
-                              "(default: 8).", show_default=False)]
+    "--rollouts", min=2, help="With --analyse: sampled worlds every option is played in "
+                              "first, more while a mark is undecided (default: 4; as "
+                              "'cabo-log analyse --rollouts').", show_default=False)]
 ClusterOption = Annotated[Optional[str], typer.Option(  # noqa: UP045
     "--cluster", metavar="ADDRESS", help="Replay on a Dask cluster: a scheduler address "
                       "(tcp://host:8786), or local:N for N local worker processes.",

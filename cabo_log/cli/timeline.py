@@ -33,8 +33,9 @@ def timeline_command(
                           "the event lanes and in the step view, and a graph of each "
                           "player's expected round points.")] = False,
     rollouts: Annotated[Optional[int], typer.Option(  # noqa: UP045
-        "--rollouts", min=2, help="With --analyse: sampled worlds per compared option "
-                                  "(default: 8).",
+        "--rollouts", min=2, help="With --analyse: sampled worlds every option is played "
+                                  "in first, more while a mark is undecided (default: 4; "
+                                  "as 'cabo-log analyse --rollouts').",
         show_default=False)] = None,
     jobs: Annotated[Optional[int], typer.Option(  # noqa: UP045
         "--jobs", "-j", min=1, help="For a folder: worker processes (default: one per core; "

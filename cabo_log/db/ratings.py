@@ -29,6 +29,8 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from cabo_log.db import plackett_luce
+
 RATINGS_SCHEMA = pa.schema([
     ("ruleset", pa.string()), ("game_order", pa.int32()), ("game_id", pa.string()),
     ("file_hash", pa.string()), ("started_at", pa.string()), ("player", pa.string()),
@@ -52,12 +54,6 @@ class Finish:
     player: str
     kind: str | None
     place: int
-
-
-def _model() -> Any:
-    from openskill.models import PlackettLuce
-
-    return PlackettLuce(mu=START_MU, sigma=START_SIGMA)
 
 
 def _games(con: duckdb.DuckDBPyConnection, ruleset: str) -> list[tuple[str, str, str | None]]:
@@ -85,22 +81,23 @@ def _finishes(con: duckdb.DuckDBPyConnection, ruleset: str, ids: list[str]
     return out
 
 
-def rate(model: Any, current: dict[str, Rating], finishes: list[Finish]
+def rate(current: dict[str, Rating], finishes: list[Finish]
          ) -> list[tuple[Finish, Rating, float]]:
     """Rate one match: each player's (finish, rating after, ordinal change); ``current`` is
-    updated. A match of fewer than two players changes nothing and is not rated."""
+    updated. A match of fewer than two players changes nothing and is not rated. The update
+    is openskill's Plackett-Luce (``plackett_luce.rate``: the same float operations, without
+    its rating objects)."""
     if len(finishes) < 2:
         return []
-    start = (model.mu, model.sigma, 0)
+    start = (START_MU, START_SIGMA, 0)
     before = [current.get(f.player, start) for f in finishes]
-    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
-    after = model.rate(teams, ranks=[f.place for f in finishes])
+    after = plackett_luce.rate([(mu, sigma) for mu, sigma, _ in before],
+                               [f.place for f in finishes])
     out = []
-    for f, (mu0, sigma0, n), team in zip(finishes, before, after, strict=True):
-        r = team[0]
-        rating = (float(r.mu), float(r.sigma), n + 1)
+    for f, (mu0, sigma0, n), (mu, sigma) in zip(finishes, before, after, strict=True):
+        rating = (mu, sigma, n + 1)
         current[f.player] = rating
-        out.append((f, rating, (r.mu - 3 * r.sigma) - (mu0 - 3 * sigma0)))
+        out.append((f, rating, (mu - 3 * sigma) - (mu0 - 3 * sigma0)))
     return out
 
 
@@ -125,29 +122,25 @@ def _ratings_at(con: duckdb.DuckDBPyConnection, ruleset: str, kept: int) -> dict
         [ruleset, kept]).fetchall()}
 
 
-def _rows(model: Any, ruleset: str, kept: int, current: dict[str, Rating],
+def _rows(ruleset: str, kept: int, current: dict[str, Rating],
           games: Iterable[tuple[str, str, str | None]], finishes: dict[str, list[Finish]]
           ) -> dict[str, list[Any]]:
-    cols: dict[str, list[Any]] = {name: [] for name in RATINGS_SCHEMA.names}
+    rows: list[tuple[Any, ...]] = []
     order = kept
     for game_id, digest, started in games:
-        rated = rate(model, current, finishes.get(game_id, []))
+        rated = rate(current, finishes.get(game_id, []))
         order += 1   # every complete game has 2+ players (FORMAT.md): each one is rated
-        for f, (mu, sigma, n), change in rated:
-            for name, value in (("ruleset", ruleset), ("game_order", order),
-                                ("game_id", game_id), ("file_hash", digest),
-                                ("started_at", started), ("player", f.player),
-                                ("kind", f.kind), ("place", f.place), ("games", n),
-                                ("mu", mu), ("sigma", sigma), ("ordinal", mu - 3 * sigma),
-                                ("change", change)):
-                cols[name].append(value)
-    return cols
+        rows.extend((ruleset, order, game_id, digest, started, f.player, f.kind, f.place, n,
+                     mu, sigma, mu - 3 * sigma, change)
+                    for f, (mu, sigma, n), change in rated)
+    columns = zip(*rows, strict=True) if rows else [()] * len(RATINGS_SCHEMA)
+    return {name: list(values)
+            for name, values in zip(RATINGS_SCHEMA.names, columns, strict=True)}
 
 
 def update_ratings(con: duckdb.DuckDBPyConnection, *, rebuild: bool = False) -> int:
     """Bring the ``ratings`` table up to date with the games (all again with ``rebuild``), in
     one transaction; the number of games rated now."""
-    model = _model()
     rulesets = [r for (r,) in con.execute(
         "SELECT DISTINCT ruleset FROM games WHERE complete ORDER BY ruleset").fetchall()]
     rated = 0
@@ -165,7 +158,7 @@ def update_ratings(con: duckdb.DuckDBPyConnection, *, rebuild: bool = False) -> 
                 continue
             current = _ratings_at(con, ruleset, kept)
             finishes = _finishes(con, ruleset, [g for g, _, _ in todo])
-            table = pa.table(_rows(model, ruleset, kept, current, todo, finishes),
+            table = pa.table(_rows(ruleset, kept, current, todo, finishes),
                              schema=RATINGS_SCHEMA)
             con.register("_new_ratings", table)
             try:

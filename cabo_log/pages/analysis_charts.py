@@ -28,7 +28,7 @@ def mark_text(tl: Timeline, d: DecisionResult) -> str:
     if tl.viewer is None:
         return d.text()
     did = next((o.text for o in d.options if o.move == d.chosen), d.best_text)
-    return (f"seq {d.seq} {d.player} chose to {did}: expected +{d.loss:.1f} points; best was "
+    return (f"seq {d.seq} {d.player} chose to {did}: {d.given_away()}; best was "
             f"to {d.best_text}: {d.mark}")
 
 

@@ -138,8 +138,10 @@ def _marks(analysis: GameAnalysis) -> str:
                 "No marked decision in this game.</p></section>")
     items = "".join(
         f'<li><a class="seq-link" href="#seq={int(d.seq)}">{esc(d.mark)} seq {int(d.seq)}</a>'
-        f" {esc(d.player)} {esc(d.chosen_text)}: expected +{d.loss:.1f} points; best was to "
+        f" {esc(d.player)} {esc(d.chosen_text)}: {esc(d.given_away())}; best was to "
         f"{esc(d.best_text)}</li>" for d in marked)
     return ('<section class="panel" id="analysis"><h2>Analysis marks</h2><p class="meta">'
-            f"{analysis.settings.rollouts} rollouts per option; the marks are on the events' "
+            f"Each option played in {analysis.settings.rollouts} sampled worlds or more (up "
+            f"to {analysis.settings.most} while the verdict is undecided; none where exact), "
+            f"rollout bots: {esc(analysis.settings.policy)}. The marks are on the events' "
             f"lanes and in the step view too.</p><ul class=\"marks\">{items}</ul></section>")
