@@ -26,14 +26,14 @@ from engine.vocabulary import DrawSource
 
 # The default rollout policy, ``auto``: the expert where the rest of the round is short
 # (a Cabo was called: at most one turn per other player is left), plain greedy elsewhere.
-# The expert costs about 11x greedy per decision; where it plays only the final turns the
+# The expert costs about 14x greedy per event; where it plays only the final turns the
 # analysis of a typical match stays within its minute (docs/analysis.md, Rollout policies).
 AUTO = "auto"
 DEFAULT_POLICY = AUTO
 STRONG, CHEAP = "expert", "greedy"
 # CPU time per event of a bot's rollouts against greedy's (``benchmarks/rollout_cost.py``):
 # the analysis' budget of worlds counts events at this weight.
-POLICY_COST: dict[str, float] = {"expert": 11.0, "expert1": 11.0}
+POLICY_COST: dict[str, float] = {"expert": 14.0, "expert1": 12.0}
 MAX_TURNS = 400          # a round longer than this: the player to move is made to call Cabo
 MAX_SNAPS = 4            # snaps between two turns
 MAX_ROUNDS = 500         # a rollout to the end of the match plays at most this many rounds
