@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from cabo_log.analysis.analyse import analyse_bytes
 from cabo_log.analysis.decisions import Kind, read_decisions
 from cabo_log.analysis.evaluate import Settings
-from cabo_log.analysis.marks import Mark, accuracy_of, mark_of
+from cabo_log.analysis.marks import Mark, accuracy_of, band
 from cabo_log.analysis.movecache import MoveCache
 from cabo_log.analysis.whatif import Estimate, whatif_bytes
 from cabo_log.log.builder import LogBuilder
@@ -101,13 +101,12 @@ def test_options_are_the_legal_moves_with_the_chosen_one_as_made() -> None:
     assert len(legal_moves(place.state)) == 16
 
 
-def test_marks_follow_the_thresholds_and_the_noise() -> None:
-    assert mark_of(6.0, 0.5) is Mark.BLUNDER
-    assert mark_of(5.9, 0.5) is Mark.MISTAKE
-    assert mark_of(3.0, 0.0) is Mark.MISTAKE
-    assert mark_of(1.5, 0.1) is Mark.DUBIOUS
-    assert mark_of(1.4, 0.0) is None
-    assert mark_of(8.0, 4.5) is None          # within two standard errors: noise
+def test_marks_follow_the_thresholds() -> None:
+    assert band(6.0) is Mark.BLUNDER
+    assert band(5.9) is Mark.MISTAKE
+    assert band(3.0) is Mark.MISTAKE
+    assert band(1.5) is Mark.DUBIOUS
+    assert band(1.4) is None
     assert accuracy_of(0.0) == 100.0
     assert round(accuracy_of(5.0), 1) == 36.8  # 100 / e
 

@@ -31,7 +31,6 @@ class Mark(StrEnum):
 # (mark, least loss in expected round points), worst first
 THRESHOLDS: tuple[tuple[Mark, float], ...] = (
     (Mark.BLUNDER, 6.0), (Mark.MISTAKE, 3.0), (Mark.DUBIOUS, 1.5))
-NOISE_FACTOR = 2.0        # a mark needs loss > NOISE_FACTOR standard errors
 ACCURACY_SCALE = 5.0      # points given away that bring a decision's accuracy to 1/e
 POINTS_PER_PERCENT = 0.6  # a match-winning chance given away, in points (10 % = 6 points)
 CONFIDENCE_Z = 1.96       # a verdict's interval: 95 %, two-sided
@@ -77,16 +76,6 @@ def decided(loss: float, stderr: float, worlds: int = 0) -> bool:
     if 0 < worlds < MIN_MARK_WORLDS and band(high) is not None:
         return False
     return band(low) == band(high)
-
-
-def mark_of(loss: float, stderr: float) -> Mark | None:
-    """The mark of a decision that gave away ``loss`` points (± ``stderr``), or None."""
-    if loss <= NOISE_FACTOR * stderr:
-        return None
-    for mark, least in THRESHOLDS:
-        if loss >= least:
-            return mark
-    return None
 
 
 def accuracy_of(loss: float) -> float:
