@@ -62,6 +62,22 @@ def test_a_whole_edition2_match_typed_in(tmp_path: Path) -> None:
     assert header["record"] == "tally" and header["chain"] == "sha256"
 
 
+def test_golf_intro_names_the_kings_that_count_by_suit(tmp_path: Path) -> None:
+    """Golf's kings: black 13, red -1 (RULES.md); the keeper is told before the first round,
+    and a red king typed by its value scores -1. Other decks have no such line."""
+    done = run(["tally", "g.jsonl", "--ruleset", "golf", "--players", "ana,bruno"],
+               "ana\n-1 5 7 2\n13 3 3 3\nq\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "K counts by its suit: KD KH = -1, KC KS = 13" in done.stdout
+    result = replay_file(tmp_path / "g.jsonl")
+    assert result.state is not None
+    # ana: -1 + 5 + 7 + 2 = 13, the lower hand, so her call makes it: 0; bruno 13 + 9 = 22
+    assert [r.points for r in result.state.rounds] == [{"ana": 0, "bruno": 22}]
+    plain = run(["tally", "e.jsonl", "--ruleset", "edition1", "--players", "ana,bruno"],
+                "q\n", tmp_path)
+    assert "counts by its suit" not in plain.stdout
+
+
 def test_stop_and_resume_lose_nothing(tmp_path: Path) -> None:
     args = ["tally", "g.jsonl", "--ruleset", "golf", "--players", "ana,bruno"]
     done = run(args, "ana\nKH AS\n10 10\nbruno\nq\n", tmp_path)

@@ -21,6 +21,7 @@ from cabo_log.log.scoresheet import (
     next_round,
     read_cards,
     seated,
+    suit_values,
     tally_round,
 )
 from engine import CaboLogError, GameState, RoundResult
@@ -56,7 +57,19 @@ def intro(log: GameLog, g: GameState) -> str:
             f"target {rules.target}.\n"
             f"{where}type each player's cards as values (e.g. 7 12 0"
             f"{', or codes such as QH' if rules.deck != 'cabo' else ''}), "
-            "- for an empty row; q to stop.")
+            "- for an empty row; q to stop." + suit_hints(g))
+
+
+def suit_hints(g: GameState) -> str:
+    """The ranks the keeper must type by colour (golf's kings), each value with its cards,
+    read from the deck: a value typed alone is taken for the first card that has it."""
+    values = g.rules.values()
+    text = ""
+    for rank, kinds in suit_values(g.rules).items():
+        codes = sorted({c for c in g.rules.deck_codes() if c[:-1] == rank})
+        groups = [" ".join(c for c in codes if values[c] == v) + f" = {v}" for v in kinds]
+        text += f"\n{rank} counts by its suit: {', '.join(groups)} (type the value or the code)."
+    return text
 
 
 def _state(log: GameLog) -> GameState:
