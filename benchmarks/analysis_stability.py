@@ -6,7 +6,8 @@
 Each of ``--games`` simulated matches (greedy bots, game seeds from ``--seed``) is analysed
 at the default settings twice, with analysis seeds 1 and 2. Reported, over all decisions:
 the share with the same verdict in both runs (``??``, ``?``, ``?!``, none, or "unclear"), the
-same share among the decisions marked (or unclear) in either run, the largest and the mean
+same share among the decisions marked (or unclear) in either run, the share with the same
+mark (``??``, ``?``, ``?!`` or none, "unclear" being no mark), the largest and the mean
 difference of a player's accuracy in a game between the two runs, how many decisions were
 exact, judged by the match, unclear; and the wall and CPU time per run (the reference, in the
 same run: simulating the corpus once).
@@ -57,6 +58,7 @@ def main() -> None:
                       for g in games]
         walls[seed], cpus[seed] = time.perf_counter() - wall, cpu() - before
     same = either = either_same = total = exact = match = unclear = opposite = 0
+    marks_same = marks_either = marks_either_same = 0   # "unclear" read as no mark
     # the same runs read with the sure band as the verdict (the mark of the low end of the
     # loss's interval: an undecided loss gets the milder mark, or none)
     sure_same = sure_either = sure_either_same = 0
@@ -70,6 +72,12 @@ def main() -> None:
                 either += 1
                 either_same += x.verdict == y.verdict
                 opposite += not x.verdict or not y.verdict
+            mx, my = str(x.mark or "") if not x.unclear else "", \
+                str(y.mark or "") if not y.unclear else ""
+            marks_same += mx == my
+            if mx or my:
+                marks_either += 1
+                marks_either_same += mx == my
             sx, sy = str(band(x.sure_loss) or ""), str(band(y.sure_loss) or "")
             sure_same += sx == sy
             if sx or sy:
@@ -89,6 +97,9 @@ def main() -> None:
     print(f"same verdict, seed 1 and seed 2: {100 * same / total:.1f} % of {total} decisions; "
           f"{100 * either_same / max(1, either):.1f} % of the {either} marked or unclear in "
           f"either run; {opposite} marked or unclear in one run and not in the other")
+    print(f"same marks (unclear read as no mark): {100 * marks_same / total:.1f} % of "
+          f"{total} decisions; {100 * marks_either_same / max(1, marks_either):.1f} % of the "
+          f"{marks_either} marked in either run")
     print(f"read by the sure band (the milder mark where undecided): same verdict "
           f"{100 * sure_same / total:.1f} %; {100 * sure_either_same / max(1, sure_either):.1f} "
           f"% of the {sure_either} marked in either run")

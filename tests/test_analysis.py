@@ -42,7 +42,7 @@ def test_a_replacement_known_to_fail_is_a_blunder_and_discard_is_best() -> None:
     line = place.text()
     assert line == ("seq 6 ana replaced 0 and 1 (a 5 and a 4) with a 13: the replacement "
                     "must fail; 13.0 expected points given away; best was to discard: ?? "
-                    "(round points, 8 worlds)")
+                    "(round points, 16 worlds)")
     assert line in result.text().splitlines()
 
 

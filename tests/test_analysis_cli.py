@@ -25,7 +25,7 @@ def test_analyse_prints_the_blunder_in_words(tmp_path: Path) -> None:
     assert code == 0
     lines = out.splitlines()
     assert ("seq 6 ana replaced 0 and 1 (a 5 and a 4) with a 13: the replacement must fail; "
-            "13.0 expected points given away; best was to discard: ?? (round points, 8 worlds)"
+            "13.0 expected points given away; best was to discard: ?? (round points, 16 worlds)"
             ) in lines
     assert lines[-1].startswith("ana: accuracy ")
     # the points read as given away, not as a plus

@@ -16,7 +16,10 @@ the means. Every option is played in the first ``rollouts`` worlds; then, while 
 is not decided at 95 % (``marks.decided``) and the budget allows (8 x ``rollouts`` worlds,
 more where the rollouts are short: ``Settings.most_for``), the number of worlds doubles
 for the chosen move and every option that could still be the best (not clearly worse than the
-best so far). A decision whose budget runs out undecided is *unclear* where its loss is sure
+best so far). A chosen move that looks the best is settled once it still is in
+``MIN_BEST_WORLDS`` worlds, or earlier where no other option could beat it by a mark's worth
+(a lead in four worlds is not yet a verdict). A decision whose budget runs out undecided is
+*unclear* where its loss is sure
 to be marked (the low end of its interval is), and unmarked otherwise. Ties are never broken
 by the order of the options: a tie with the chosen move is no loss.
 
@@ -51,6 +54,7 @@ DEFAULT_ROLLOUTS = 4    # worlds every option is played in first
 MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds
 BUDGET_FACTOR = 8       # by default an option gets at most 8 x rollouts worlds (32) ...
 SHORT_FACTOR = 64       # ... and up to 64 x where the rollouts are short (the round's end)
+MIN_BEST_WORLDS = 8     # a chosen move found best in this many worlds is not marked
 REFERENCE_EVENTS = 30   # events of a typical rollout: shorter ones buy more worlds
 
 
@@ -186,8 +190,17 @@ class Evaluation:
 
     @property
     def settled(self) -> bool:
-        """Whether the verdict is decided at 95 % (``marks.decided``); exact ones always."""
-        return self.exact or decided(self.loss, self.stderr, self.paired_worlds)
+        """Whether the verdict is decided at 95 % (``marks.decided``); exact ones always. A
+        chosen move that is the best so far is settled once it is so in ``MIN_BEST_WORLDS``
+        worlds, or earlier where no other option could still be better by a mark's worth: a
+        lead seen in a few worlds is not yet a verdict."""
+        if self.exact:
+            return True
+        if self.chosen is self.best:
+            return len(self.chosen.points) >= MIN_BEST_WORLDS or not any(
+                _rival_open(r, self.chosen, self.view) for r in self.options
+                if r is not self.chosen and r.evaluated)
+        return decided(self.loss, self.stderr, self.paired_worlds)
 
     @property
     def sure_loss(self) -> float:
@@ -269,7 +282,8 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
             return ev
         n = min(2 * n, most)
         for r in results:
-            if r is chosen or r is best or _could_be_best(r, best, view):
+            if r is chosen or r is best or _could_be_best(r, best, view) or \
+                    (chosen is best and _rival_open(r, chosen, view)):
                 run(r, n)
 
 
@@ -279,6 +293,14 @@ def _could_be_best(r: OptionResult, best: OptionResult, view: View) -> bool:
     whichever option is then the best)."""
     mean, se = paired(r.costs(view), best.costs(view))
     return mean - CONFIDENCE_Z * se <= 0.0
+
+
+def _rival_open(r: OptionResult, chosen: OptionResult, view: View) -> bool:
+    """Whether ``r`` could still beat the chosen move (the best so far) by a mark's worth:
+    the high end of the 95 % interval of what the chosen move would give away against it."""
+    mean, se = paired(chosen.costs(view), r.costs(view))
+    n = min(len(chosen.points), len(r.points))
+    return band(interval(mean, se, n)[1]) is not None
 
 
 def _exact(decision: Decision, results: list[OptionResult], view: View) -> bool:

@@ -48,7 +48,7 @@ def band(loss: float) -> Mark | None:
 # uncertain, so the interval is wider than 1.96 of them
 _T975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
          10: 2.23, 12: 2.18, 15: 2.13, 20: 2.09, 30: 2.04, 60: 2.00}
-MIN_MARK_WORLDS = 8       # a sampled mark rests on at least this many worlds
+MIN_MARK_WORLDS = 16      # a sampled mark rests on at least this many worlds
 
 
 def t975(worlds: int) -> float:
