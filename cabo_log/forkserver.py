@@ -19,6 +19,8 @@ from cabo_log.stop import STOP_SIGNALS, blocked
 
 WORKER_MODULE = "cabo_log.worker"
 """What every worker runs (``worker.serve``): preloaded by the forkserver."""
+QUIET_START = "cabo_log.quiet_start"
+"""A child whose parent stopped before sending it its work leaves without a traceback."""
 
 
 def start_forkserver(preload: Sequence[str]) -> Any:
@@ -28,7 +30,7 @@ def start_forkserver(preload: Sequence[str]) -> Any:
     from multiprocessing import forkserver, resource_tracker
 
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["__main__", WORKER_MODULE, *preload])
+    context.set_forkserver_preload([QUIET_START, "__main__", WORKER_MODULE, *preload])
     resource_tracker.ensure_running()
     with blocked(STOP_SIGNALS), parent_path():
         forkserver.ensure_running()
