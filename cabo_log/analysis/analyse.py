@@ -7,7 +7,6 @@ are evaluated independently (each from its own seeded worlds), in worker process
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO, TypeVar
@@ -21,6 +20,7 @@ from cabo_log.analysis.marks import (
     game_accuracy,
     t975,
 )
+from cabo_log.analysis.stats import paired_difference
 from cabo_log.analysis.words import infinitive, must_fail, past
 from cabo_log.progress import Progress
 from cabo_log.workers import Pool, worker_count
@@ -283,19 +283,6 @@ def _margin(r: OptionResult, ev: Evaluation) -> tuple[float | None, float | None
     return paired_difference(r.points, ev.best.points)
 
 
-def paired_difference(a: Sequence[float], b: Sequence[float]
-                      ) -> tuple[float | None, float | None]:
-    """mean(a - b) over the worlds both were played in (the first ``min(len)``: every option
-    is played in the same worlds, in order) and its standard error; None where there are too
-    few worlds (none for the mean, under two for the error)."""
-    n = min(len(a), len(b))
-    if n < 1:
-        return None, None
-    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
-    mean = sum(diffs) / n
-    if n < 2:
-        return mean, None
-    return mean, math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
 
 
 def run_parallel(func: Callable[[T], R], items: Sequence[T], jobs: int | None,

@@ -30,7 +30,6 @@ runs it.
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -47,6 +46,7 @@ from cabo_log.analysis.marks import (
 from cabo_log.analysis.match import at_stake, match_win
 from cabo_log.analysis.movecache import MoveCache
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table, policy_cost, resolve
+from cabo_log.analysis.stats import paired_difference
 from engine import Event, GameState
 from engine.worlds import fork, sample_world
 
@@ -131,15 +131,8 @@ class OptionResult:
 
 def paired(a: list[float], b: list[float]) -> tuple[float, float]:
     """Mean and standard error of ``a - b`` over their common worlds."""
-    n = min(len(a), len(b))
-    if n == 0:
-        return 0.0, 0.0
-    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
-    mean = sum(diffs) / n
-    if n < 2:
-        return mean, 0.0
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean, math.sqrt(var / n)
+    mean, se = paired_difference(a, b)
+    return mean or 0.0, se or 0.0
 
 
 @dataclass

@@ -13,7 +13,6 @@ world, for their difference and its standard error over the same worlds.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,6 +20,7 @@ from cabo_log.analysis.analyse import DecisionResult, summarise
 from cabo_log.analysis.decisions import option_key, read_decisions
 from cabo_log.analysis.evaluate import OptionResult, Settings, evaluate
 from cabo_log.analysis.rollout import resolve
+from cabo_log.analysis.stats import mean_stderr
 from cabo_log.analysis.words import infinitive, past
 from engine import Event
 from engine.events import Draw, to_dict, with_fields
@@ -36,12 +36,8 @@ class Value:
 
     @classmethod
     def of(cls, samples: list[float]) -> Value:
-        n = len(samples)
-        mean = sum(samples) / n
-        if n < 2:
-            return cls(mean, 0.0, n)
-        var = sum((x - mean) ** 2 for x in samples) / (n - 1)
-        return cls(mean, math.sqrt(var / n), n)
+        mean, se = mean_stderr(samples)
+        return cls(mean, se or 0.0, len(samples))
 
     def as_json(self) -> dict[str, Any]:
         return {"mean": round(self.mean, 4), "stderr": round(self.stderr, 4),

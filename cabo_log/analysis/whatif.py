@@ -15,7 +15,6 @@ analysis' own evaluation (``judgement``), and prints both answers.
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +24,7 @@ from cabo_log.analysis.evaluate import DEFAULT_ROLLOUTS, Settings
 from cabo_log.analysis.judgement import Judgement, NotJudged, judge
 from cabo_log.analysis.movecache import MoveCache
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table, resolve
+from cabo_log.analysis.stats import mean_stderr
 from cabo_log.analysis.whatif_text import whatif_text
 from cabo_log.analysis.words import infinitive, past
 from cabo_log.log.logfile import iter_events, iter_lines
@@ -48,12 +48,8 @@ class Estimate:
 
     @classmethod
     def of(cls, samples: list[float]) -> Estimate:
-        n = len(samples)
-        mean = sum(samples) / n
-        if n < 2:
-            return cls(mean, 0.0)
-        var = sum((x - mean) ** 2 for x in samples) / (n - 1)
-        return cls(mean, Z95 * math.sqrt(var / n))
+        mean, se = mean_stderr(samples)
+        return cls(mean, Z95 * (se or 0.0))
 
     def as_json(self) -> dict[str, float]:
         return {"mean": round(self.mean, 4), "ci95": round(self.half_width, 4)}
