@@ -131,6 +131,7 @@ def test_journey(page: Any, server: str) -> None:
     page.fill("textarea[name=q]", "SELECT ruleset, count(*) AS games FROM games "
                                   "GROUP BY ALL ORDER BY ruleset")
     page.click("#sql-form button[type=submit]")
+    page.wait_for_selector("#sql-result table tbody tr")   # the answer's page has loaded
     assert rows(page, "#sql-result table") == ["edition1", "edition2", "golf", "online"]
     screenshot(page, "serve-sql.png")
     assert violations(page) == []
