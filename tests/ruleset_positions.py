@@ -1,8 +1,9 @@
 """Hand-worked positions in each of the four rulesets (``tests/test_analysis_rulesets.py``):
 each builds a log whose last decision is a clear blunder (``BLUNDERS``) or the best move or
 one within a point of it (``NO_MARK``); the arithmetic is in each builder's docstring.
-Every builder plays a round-1 position (match totals 0, judged by round points) unless it
-says otherwise."""
+golf's and online's positions of the match, and golf's Kamikaze, are in
+``tests/golf_online_positions.py``. Every builder here plays a round-1 position (match
+totals 0, judged by round points) unless it says otherwise."""
 
 from __future__ import annotations
 
@@ -10,11 +11,23 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from analysis_positions import OPEN_EDITION1, last_turn, ninety
+from golf_online_positions import (
+    GOLF_OPEN,
+    golf_kamikaze_broken,
+    golf_kamikaze_broken_a_point_worse,
+    golf_kamikaze_left_standing,
+    golf_match_won_either_way,
+    golf_point_loses_match,
+    golf_point_wins_match,
+    online_match_won_either_way,
+    online_point_loses_match,
+    online_point_wins_match,
+    quick_round,
+)
 
 from cabo_log.log.builder import LogBuilder
 
 EDITION2_OPEN: dict[str, Any] = {"base": "edition2", "name": "edition2-open", "peek_count": 4}
-GOLF_OPEN: dict[str, Any] = {"open_peek": True}
 Position = Callable[[], LogBuilder]
 
 
@@ -142,28 +155,6 @@ def e2_ninety(third_cards: Sequence[str] = ("12", "11", "5", "1")) -> LogBuilder
     b.peek("ana", [0, 1, 2, 3]).peek("bruno", [0, 1, 2, 3])
     b.cabo("bruno").draw("ana", "deck")
     return b
-
-
-def quick_round(b: LogBuilder, caller: str, hands: dict[str, list[str]]) -> None:
-    """A round in which ``caller`` calls Cabo at their first turn (the first player, as the
-    ruleset names or the log says, otherwise draws a 3 and discards it first) and the
-    others discard what they draw (3s): the points are the hands' arithmetic."""
-    rules = b.rules
-    assert rules is not None
-    first = caller if rules.first_player == "logged" or not b.state or not b.state.rounds \
-        else None
-    b.deal(hands, "4", ["3", "3", "3"], first=first)
-    for p in hands:
-        b.peek(p, list(rules.peek_positions or range(rules.peek_count)))
-    assert b.state is not None
-    order = list(hands)
-    start = b.state.players[b.state.to_act()]
-    order = order[order.index(start):] + order[:order.index(start)]
-    for p in order[:order.index(caller)]:
-        b.draw(p, "deck").discard(p)
-    b.cabo(caller)
-    for p in order[order.index(caller) + 1:] + order[:order.index(caller)]:
-        b.draw(p, "deck").discard(p)
 
 
 def e2_ninety_replaced() -> LogBuilder:
@@ -417,10 +408,13 @@ BLUNDERS: dict[str, dict[str, Position]] = {
                  "90: 8 replaced, 100 -> 50 missed": e2_ninety_replaced},
     "golf": {"2 discarded over a black king": golf_two_discarded,
              "swap skipped": golf_swap_skipped, "Cabo called on 46": golf_call_on_46,
-             "jack replaced out, its swap skipped": golf_jack_replaced_swap_skipped},
+             "jack replaced out, its swap skipped": golf_jack_replaced_swap_skipped,
+             "match: a point more, 100 reached": golf_point_loses_match,
+             "Kamikaze: bruno's left standing": golf_kamikaze_left_standing},
     "online": {"king over a known ace": online_king_over_ace, "known to fail": online_must_fail,
                "moon missed": online_moon_missed, "swap skipped": online_swap_skipped,
-               "Cabo called on two kings": online_call_on_kings},
+               "Cabo called on two kings": online_call_on_kings,
+               "match: a point more, 100 reached": online_point_loses_match},
 }
 
 NO_MARK: dict[str, dict[str, Position]] = {
@@ -433,7 +427,13 @@ NO_MARK: dict[str, dict[str, Position]] = {
                  "90, reset spent: the 8 replaced": e2_spent_replaced,
                  "90: the 10 kept, 100 -> 50": e2_ninety_kept},
     "golf": {"black king replaced": golf_king_replaced,
-             "5 replaced, the 6 a point better": golf_red_king_replaced},
+             "5 replaced, the 6 a point better": golf_red_king_replaced,
+             "match: a point less, bruno's call fails": golf_point_wins_match,
+             "match: won either way, 7 points apart": golf_match_won_either_way,
+             "Kamikaze: broken, the best swap": golf_kamikaze_broken,
+             "Kamikaze: broken, a point worse": golf_kamikaze_broken_a_point_worse},
     "online": {"king discarded": online_king_discarded,
-               "8 replaced, the 9 a point better": online_eight_for_nine},
+               "8 replaced, the 9 a point better": online_eight_for_nine,
+               "match: a point less, bruno's call fails": online_point_wins_match,
+               "match: won either way, 7 points apart": online_match_won_either_way},
 }

@@ -114,3 +114,25 @@ def test_rollout_bots_know_a_spent_once_only_reset() -> None:
         else:
             assert isinstance(ana, GreedyBot) and isinstance(bruno, GreedyBot)
             assert ana.mood.reset_seen is True and bruno.mood.reset_seen is False
+
+
+def test_golf_and_online_are_judged_by_the_match_near_the_target() -> None:
+    """Neither resets: reaching 100 ends the match. One round point (13 against 12) decides
+    it, so by round points the move is within a point and by the match it gives away all of
+    it; seven round points that win the match either way give away nothing."""
+    for ruleset in ("golf", "online"):
+        d = verdicts(BLUNDERS[ruleset]["match: a point more, 100 reached"])[0]
+        assert d.view is View.MATCH and d.exact and d.best_text == "replace 0", d.text()
+        assert d.round_loss == 1.0
+        assert (d.match_win, d.best_match_win) == (0.0, 100.0)
+        d = verdicts(NO_MARK[ruleset]["match: won either way, 7 points apart"])[0]
+        assert d.view is View.MATCH and d.exact and d.loss == 0.0, d.text()
+        assert d.round_loss == 7.0 and d.match_win == 100.0
+
+
+def test_golf_kamikaze_left_standing_costs_fifty() -> None:
+    """golf with the Kamikaze rule (a house rule: ``special_caller_zero``): bruno's call on
+    a row of exactly 0 gives ana 50 unless her jack's swap breaks it (14)."""
+    d = verdicts(BLUNDERS["golf"]["Kamikaze: bruno's left standing"])[0]
+    assert d.exact and d.view is View.ROUND and d.loss == 36.0, d.text()
+    assert d.expected == 50.0
