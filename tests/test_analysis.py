@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from cabo_log.analysis.analyse import analyse_bytes
 from cabo_log.analysis.decisions import Kind, read_decisions
 from cabo_log.analysis.evaluate import Settings
-from cabo_log.analysis.marks import Mark, accuracy_of, band
+from cabo_log.analysis.marks import Mark, accuracy_of, band, counted_loss, game_accuracy
 from cabo_log.analysis.movecache import MoveCache
 from cabo_log.analysis.whatif import Estimate, whatif_bytes
 from cabo_log.log.builder import LogBuilder
@@ -109,6 +109,25 @@ def test_marks_follow_the_thresholds() -> None:
     assert band(1.4) is None
     assert accuracy_of(0.0) == 100.0
     assert round(accuracy_of(5.0), 1) == 36.8  # 100 / e
+
+
+def test_accuracy_counts_what_is_settled() -> None:
+    """A settled loss (exact, or its interval within one band) counts at its estimate; an
+    undecided one at the threshold of the band its interval's low end is in."""
+    assert counted_loss(13.0, 13.0, True) == 13.0           # exact
+    assert counted_loss(17.4, 7.8, True) == 17.4            # a decided ``??``: the estimate
+    assert counted_loss(0.7, 0.1, True) == 0.7              # decided unmarked: the estimate
+    assert counted_loss(1.9, 0.0, False) == 0.0             # undecided, nothing sure
+    assert counted_loss(4.8, 2.47, False) == 1.5            # surely a ``?!`` at least
+    assert counted_loss(7.2, 3.42, False) == 3.0
+    assert counted_loss(9.0, 6.5, False) == 6.0             # a ``??`` on too few worlds
+    # the same undecided decision read on two seeds: 4.8 +- 1.1 (low end 2.5) and 4.3 +- 1.0
+    # (low end 2.2) moved a 287-decision game's accuracy by 0.01 points each as low ends;
+    # counted by their band they do not move it at all
+    one, two = counted_loss(4.8, 2.47, False), counted_loss(4.3, 2.25, False)
+    assert one == two == 1.5
+    assert accuracy_of(2.47) != accuracy_of(2.25)
+    assert game_accuracy([one, 0.0]) == game_accuracy([two, 0.0])
 
 
 def _positions(seed: int) -> list[tuple[GameState, int, Pools]]:

@@ -31,6 +31,9 @@ def test_analyse_prints_the_blunder_in_words(tmp_path: Path) -> None:
     # the points read as given away, not as a plus
     assert " over 2 decisions (" in lines[-1] and "+" not in out
     assert "given away for sure: " in lines[-1]
+    # seq 5 (ana drew from the deck) is unclear, so undecided, at 4 rollouts on the default
+    # seed
+    assert "1 unclear; 0 exact, 1 undecided)" in lines[-1], lines[-1]
     assert lines[-1].endswith(" expected points in 2 decisions judged by round points")
     code, out, _ = run("analyse", str(log), "--player", "bruno", "--jobs", "1")
     assert code == 0 and " over 1 decision (" in out.splitlines()[-1]   # bruno's call
@@ -47,6 +50,10 @@ def test_analyse_json_is_the_documented_object(tmp_path: Path) -> None:
     assert blunder["player"] == "ana" and blunder["mark"] == "??" and blunder["loss"] == 13.0
     assert blunder["chosen"] == {"type": "replace", "player": "ana", "positions": [0, 1]}
     assert blunder["best"] == {"type": "discard", "player": "ana"}
+    # accuracy counts what is settled: the exact blunder at its loss
+    assert blunder["settled"] is True and blunder["counted_loss"] == 13.0
+    for d in data["decisions"]:
+        assert d["counted_loss"] <= max(d["loss"], d["sure_loss"])
     assert {o["text"] for o in blunder["options"]} >= {"discard", "replace 0 and 1"}
     _, again, _ = run("analyse", str(log), "-r", "4", "--json", "-j", "2", "--seed", "3")
     assert again == out

@@ -108,3 +108,29 @@ def test_timeline_page_shows_marks_and_the_evaluation_graph(tmp_path: Path) -> N
     assert all(m["player"] == "bruno" for m in seen["analysis"]["marks"].values())
     assert "6" not in seen["analysis"]["marks"]
     jsonlib.dumps(seen)
+
+
+def test_an_analysis_read_back_has_the_accuracy_it_was_stored_with(tmp_path: Path) -> None:
+    """The pages draw a stored analysis from the database (``read_analysis``): its players'
+    accuracy is the one ``load --analyse`` stored, not 100 % for want of the counted
+    losses."""
+    from cabo_log.analysis.analyse import analyse_bytes
+    from cabo_log.analysis.store import read_analysis
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    must_fail_log().write(logs / "a.jsonl")
+    db = tmp_path / "x.duckdb"
+    load_paths([logs], db, jobs=1)
+    analyse_database(db, SETTINGS, jobs=1)
+    direct = analyse_bytes((logs / "a.jsonl").read_bytes(), settings=SETTINGS).accuracy()
+    stored = dict(query(db, "SELECT player, accuracy FROM analyses WHERE game_id = 'game-1'"))
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        back = read_analysis(con, "game-1")
+    finally:
+        con.close()
+    assert back is not None
+    assert back.accuracy() == direct
+    assert {p: round(a, 1) for p, a in stored.items()} == direct
+    assert direct["ana"] is not None and direct["ana"] < 100.0

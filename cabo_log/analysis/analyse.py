@@ -17,6 +17,7 @@ from cabo_log.analysis.marks import (
     POINTS_PER_PERCENT,
     Mark,
     band,
+    counted_loss,
     game_accuracy,
     t975,
 )
@@ -75,7 +76,9 @@ class DecisionResult:
     view: View = View.ROUND   # judged by round points or by the match
     exact: bool = False       # enumerated, not sampled
     unclear: bool = False     # a sure loss, but the budget ran out before its mark was decided
-    sure_loss: float = 0.0    # the low end of the loss's 95 % interval (accuracy counts it)
+    sure_loss: float = 0.0    # the low end of the loss's 95 % interval
+    settled: bool = True      # exact, or the loss's interval within one mark's band
+    counted_loss: float = 0.0  # what accuracy counts (``marks.counted_loss``)
     worlds: int = 0           # worlds the chosen move was played in (0: exact)
     round_loss: float = 0.0   # round points given away against the best by points
     match_loss: float | None = None      # match-winning chance given away, percent
@@ -98,6 +101,7 @@ class DecisionResult:
                 "implicit": self.implicit, "must_fail": self.must_fail,
                 "view": str(self.view), "exact": self.exact, "unclear": self.unclear,
                 "worlds": self.worlds, "sure_loss": round(self.sure_loss, 2),
+                "settled": self.settled, "counted_loss": round(self.counted_loss, 2),
                 "round_loss": round(self.round_loss, 2),
                 "match_loss": _round(self.match_loss), "match_win": _round(self.match_win),
                 "best_match_win": _round(self.best_match_win),
@@ -149,7 +153,7 @@ class GameAnalysis:
     def accuracy(self) -> dict[str, float | None]:
         out: dict[str, float | None] = {}
         for p in self.players:
-            acc = game_accuracy([d.sure_loss for d in self.decisions
+            acc = game_accuracy([d.counted_loss for d in self.decisions
                                  if d.player == p and not d.forced])
             out[p] = None if acc is None else round(acc, 1)
         return out
@@ -180,9 +184,10 @@ class GameAnalysis:
             counts = ", ".join(f"{sum(1 for d in mine if d.mark == m)} {m}" for m in Mark)
             unclear = sum(1 for d in mine if d.unclear)
             exact = sum(1 for d in mine if d.exact)
+            undecided = sum(1 for d in mine if not d.settled)
             lines.append(f"{p}: accuracy {acc:.1f} % over {plural(len(mine), 'decision')} "
-                         f"({counts}, {unclear} unclear; {exact} exact); given away for sure: "
-                         f"{_sure_parts(mine)}")
+                         f"({counts}, {unclear} unclear; {exact} exact, {undecided} "
+                         f"undecided); given away for sure: {_sure_parts(mine)}")
         return "\n".join(lines)
 
 
@@ -265,7 +270,8 @@ def summarise(ev: Evaluation) -> DecisionResult:
         mark=band(loss) if not forced and ev.settled else None, forced=forced,
         implicit=d.implicit, must_fail=must_fail(d.chosen, g), options=options,
         view=ev.view, exact=ev.exact, unclear=unclear, worlds=ev.worlds,
-        sure_loss=0.0 if forced else ev.sure_loss,
+        sure_loss=0.0 if forced else ev.sure_loss, settled=forced or ev.settled,
+        counted_loss=0.0 if forced else counted_loss(ev.loss, ev.sure_loss, ev.settled),
         round_loss=0.0 if forced else ev.round_loss,
         match_loss=None if forced else ev.match_loss, match_win=_percent(ev.chosen.win),
         best_match_win=_percent(ev.best.win))

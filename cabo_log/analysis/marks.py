@@ -2,9 +2,11 @@
 
 The thresholds are in expected round points given away against the best option found (see
 docs/analysis.md): ``??`` a blunder from 6 points, ``?`` a mistake from 3, ``?!`` dubious from
-1.5. Accuracy of a decision is ``100 * exp(-sure / 5)`` (best: 100; 5 points away: 37), where
-``sure`` is the low end of the loss's 95 % interval, and a player's accuracy in a game is the
-mean over their decisions with a choice.
+1.5. Accuracy of a decision is ``100 * exp(-counted / 5)`` (best: 100; 5 points away: 37),
+where ``counted`` is what the analysis settled (``counted_loss``): a loss that is exact or
+decided at its estimate, an undecided one at the threshold of the mark its interval's low end
+reaches (0 below 1.5); a player's accuracy in a game is the mean over their decisions with a
+choice.
 
 Where a decision is judged by the match (``cabo_log.analysis.match``), its loss is the
 match-winning chance given away, counted ``POINTS_PER_PERCENT`` points per percentage point:
@@ -78,9 +80,31 @@ def decided(loss: float, stderr: float, worlds: int = 0) -> bool:
     return band(low) == band(high)
 
 
+def counted_loss(loss: float, sure: float, settled: bool) -> float:
+    """What a decision's accuracy counts. A settled loss (exact, or its 95 % interval within
+    one band: ``decided``) counts at its estimate. An undecided one counts at the least loss
+    its interval guarantees at the marks' resolution: the threshold of the band its low end
+    ``sure`` is in, 0 below the first. The low end of an undecided loss moves with the seed
+    by about as much as its interval is wide (a loss of 6 +- 4 on one seed is 3 +- 4 on
+    another); its band moves far less often, so the accuracy does not carry that noise, and
+    no loss the analysis is sure of is left out (a sure 2 is counted as 1.5, a ``?!``)."""
+    if settled:
+        return max(0.0, loss)
+    mark = band(sure)
+    return 0.0 if mark is None else dict(THRESHOLDS)[mark]
+
+
 def accuracy_of(loss: float) -> float:
     """A decision's accuracy in percent: 100 for the best move, falling with the loss."""
     return 100.0 * math.exp(-max(0.0, loss) / ACCURACY_SCALE)
+
+
+def loss_of_accuracy(accuracy: float | None) -> float:
+    """The counted loss a stored decision accuracy stands for (``accuracy_of`` inverted), so
+    an analysis read back from a database sums to the same player accuracy."""
+    if accuracy is None or accuracy >= 100.0:
+        return 0.0
+    return -ACCURACY_SCALE * math.log(max(accuracy, 1e-300) / 100.0)
 
 
 def game_accuracy(losses: list[float]) -> float | None:

@@ -29,7 +29,7 @@ from cabo_log.analysis.analyse import (
 )
 from cabo_log.analysis.decisions import Kind
 from cabo_log.analysis.evaluate import Settings
-from cabo_log.analysis.marks import Mark, accuracy_of
+from cabo_log.analysis.marks import Mark, accuracy_of, loss_of_accuracy
 from cabo_log.db.database import ANALYSIS_SCHEMAS, connect, ensure_schema
 from cabo_log.db.load import file_hash
 from cabo_log.progress import Progress
@@ -183,7 +183,7 @@ def decision_rows(result: GameAnalysis) -> list[dict[str, Any]]:
             "best_text": d.best_text, "options": len(d.options), "expected": d.expected,
             "best_expected": best, "loss": d.loss, "stderr": d.stderr,
             "mark": None if d.mark is None else str(d.mark),
-            "accuracy": accuracy_of(d.sure_loss), "implicit": d.implicit,
+            "accuracy": accuracy_of(d.counted_loss), "implicit": d.implicit,
             "must_fail": d.must_fail})
     return rows
 
@@ -239,7 +239,7 @@ def read_analysis(con: Any, game_id: str) -> GameAnalysis | None:
                               "WHERE game_id = $1 ORDER BY player", [game_id]).fetchall()
         rows = cur.execute(
             "SELECT seq, line, player, kind, round, chosen, chosen_text, best, best_text, "
-            "expected, loss, stderr, mark, implicit, must_fail FROM decisions "
+            "expected, loss, stderr, mark, implicit, must_fail, accuracy FROM decisions "
             "WHERE game_id = $1 ORDER BY seq", [game_id]).fetchall()
         options: dict[int, list[OptionValue]] = {}
         if "decision_options" in names:
@@ -260,9 +260,9 @@ def read_analysis(con: Any, game_id: str) -> GameAnalysis | None:
         best=parse_event(json.loads(best)), best_text=best_text, expected=expected,
         loss=float(loss), stderr=float(stderr), mark=None if mark is None else Mark(mark),
         forced=False, implicit=bool(implicit), must_fail=bool(must_fail),
-        options=options.get(int(seq), []))
+        options=options.get(int(seq), []), counted_loss=loss_of_accuracy(accuracy))
         for (seq, line, player, kind, rnd, chosen, chosen_text, best, best_text, expected,
-             loss, stderr, mark, implicit, must_fail) in rows]
+             loss, stderr, mark, implicit, must_fail, accuracy) in rows]
     _, rollouts, seed, bot = players[0]
     return GameAnalysis(None, game_id, "", tuple(p for p, *_ in players),
                         Settings(rollouts=int(rollouts), seed=int(seed), policy=str(bot)),
