@@ -8,9 +8,10 @@ at the default settings twice, with analysis seeds 1 and 2. Reported, over all d
 the share with the same verdict in both runs (``??``, ``?``, ``?!``, none, or "unclear"), the
 same share among the decisions marked (or unclear) in either run, the share with the same
 mark (``??``, ``?``, ``?!`` or none, "unclear" being no mark), the largest and the mean
-difference of a player's accuracy in a game between the two runs, how many decisions were
-exact, judged by the match, unclear; and the wall and CPU time per run (the reference, in the
-same run: simulating the corpus once).
+difference of a player's accuracy in a game between the two runs (and the same read from
+every decision's low end of its interval, the rougher figure ``marks.counted_loss``
+replaces), how many decisions were exact, judged by the match, unclear; and the wall and CPU
+time per run (the reference, in the same run: simulating the corpus once).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cabo_log.analysis.analyse import GameAnalysis, analyse_bytes  # noqa: E402
 from cabo_log.analysis.evaluate import Settings, View  # noqa: E402
-from cabo_log.analysis.marks import band  # noqa: E402
+from cabo_log.analysis.marks import band, game_accuracy  # noqa: E402
 from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
 
 
@@ -63,6 +64,7 @@ def main() -> None:
     # loss's interval: an undecided loss gets the milder mark, or none)
     sure_same = sure_either = sure_either_same = 0
     acc_diffs: list[float] = []
+    low_diffs: list[float] = []     # the accuracy read from the low ends of the intervals
     for a, b in zip(runs[1], runs[2], strict=True):
         for x, y in zip(a.decisions, b.decisions, strict=True):
             assert x.seq == y.seq
@@ -90,6 +92,10 @@ def main() -> None:
             other = b.accuracy()[p]
             if acc is not None and other is not None:
                 acc_diffs.append(abs(acc - other))
+                lows = [game_accuracy([d.sure_loss for d in r.decisions
+                                       if d.player == p and not d.forced]) for r in (a, b)]
+                if lows[0] is not None and lows[1] is not None:
+                    low_diffs.append(abs(lows[0] - lows[1]))
     events = sum(len(g.events) for g in games)
     print(f"corpus: {args.games} {args.ruleset} matches, {args.players} players, {events} "
           f"events, {total} decisions; simulating it once took {reference:.2f} CPU s "
@@ -104,7 +110,9 @@ def main() -> None:
           f"{100 * sure_same / total:.1f} %; {100 * sure_either_same / max(1, sure_either):.1f} "
           f"% of the {sure_either} marked in either run")
     print(f"accuracy difference per player and game: mean {sum(acc_diffs) / len(acc_diffs):.2f}"
-          f", largest {max(acc_diffs):.2f} points ({len(acc_diffs)} players x games)")
+          f", largest {max(acc_diffs):.2f} points ({len(acc_diffs)} players x games); "
+          f"counting every decision's low end instead: mean "
+          f"{sum(low_diffs) / len(low_diffs):.2f}, largest {max(low_diffs):.2f}")
     print(f"exact {exact}, judged by the match {match}, unclear {unclear} (both runs) "
           f"of {total}")
     for seed in (1, 2):

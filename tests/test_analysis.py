@@ -112,21 +112,22 @@ def test_marks_follow_the_thresholds() -> None:
 
 
 def test_accuracy_counts_what_is_settled() -> None:
-    """A settled loss (exact, or its interval within one band) counts at its estimate; an
-    undecided one at the threshold of the band its interval's low end is in."""
-    assert counted_loss(13.0, 13.0, True) == 13.0           # exact
-    assert counted_loss(17.4, 7.8, True) == 17.4            # a decided ``??``: the estimate
-    assert counted_loss(0.7, 0.1, True) == 0.7              # decided unmarked: the estimate
-    assert counted_loss(1.9, 0.0, False) == 0.0             # undecided, nothing sure
-    assert counted_loss(4.8, 2.47, False) == 1.5            # surely a ``?!`` at least
-    assert counted_loss(7.2, 3.42, False) == 3.0
-    assert counted_loss(9.0, 6.5, False) == 6.0             # a ``??`` on too few worlds
-    # the same undecided decision read on two seeds: 4.8 +- 1.1 (low end 2.5) and 4.3 +- 1.0
-    # (low end 2.2) moved a 287-decision game's accuracy by 0.01 points each as low ends;
-    # counted by their band they do not move it at all
-    one, two = counted_loss(4.8, 2.47, False), counted_loss(4.3, 2.25, False)
+    """A settled verdict counts at the low end of its interval (the loss itself when exact);
+    an undecided one at the threshold of the band its low end is in."""
+    assert counted_loss(13.0, True) == 13.0                 # exact: the loss itself
+    assert counted_loss(7.8, True) == 7.8                   # a decided ``??`` (17.4 +- 9.6)
+    assert counted_loss(0.4, True) == 0.4                   # decided unmarked
+    assert counted_loss(0.0, False) == 0.0                  # undecided, nothing sure
+    assert counted_loss(1.2, False) == 0.0                  # ... under the first mark
+    assert counted_loss(2.47, False) == 1.5                 # surely a ``?!`` at least
+    assert counted_loss(3.42, False) == 3.0
+    assert counted_loss(6.5, False) == 6.0                  # a ``??`` on too few worlds
+    # the same undecided decision read on two seeds: 4.8 +- 1.1 (low end 2.47) and 4.3 +-
+    # 1.0 (low end 2.25): as low ends they differ by 2.7 points of accuracy; counted by their
+    # band they do not differ at all
+    one, two = counted_loss(2.47, False), counted_loss(2.25, False)
     assert one == two == 1.5
-    assert accuracy_of(2.47) != accuracy_of(2.25)
+    assert accuracy_of(2.25) - accuracy_of(2.47) > 2.7
     assert game_accuracy([one, 0.0]) == game_accuracy([two, 0.0])
 
 

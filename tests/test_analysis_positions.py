@@ -16,7 +16,7 @@ from cabo_log.analysis.analyse import DecisionResult, summarise
 from cabo_log.analysis.decisions import read_decisions
 from cabo_log.analysis.evaluate import Evaluation, OptionResult, Settings, View, evaluate
 from cabo_log.analysis.exact import exact_values
-from cabo_log.analysis.marks import Mark, decided, interval
+from cabo_log.analysis.marks import POINTS_PER_PERCENT, Mark, band, decided, interval
 from cabo_log.analysis.match import after_round, win_chance
 from cabo_log.log.builder import LogBuilder
 from engine.cards import value_table
@@ -190,6 +190,27 @@ def test_a_chosen_move_best_in_four_worlds_is_not_yet_a_verdict() -> None:
     assert wide.loss == 0.0 and not wide.settled
     assert ev([10.0, 10.0, 10.0, 10.0], [11.0, 11.5, 10.5, 11.0]).settled
     assert ev([10.0] * 8, [14.0, 14.0, 14.0, 1.0] * 2).settled
+    # best in 8 worlds, but the other's lead in a quarter of them is so large that it could
+    # still be better by a blunder's worth: -1 +- 3.54, high end 7.4 (t = 2.36 at 7 df)
+    assert not ev([10.0] * 8, [16.0, 16.0, 16.0, -4.0] * 2).settled
+    assert ev([10.0] * 16, [16.0, 16.0, 16.0, -4.0] * 4).settled     # 16: high end 4.7
+
+
+def test_a_mark_by_the_match_rests_on_32_worlds() -> None:
+    """Near a match's end a world is often won or lost outright: the chosen move loses in
+    all 16 worlds, the best wins 12 of them: 75 % x 0.6 = 45 points +- 6.7, low end 30.7, a
+    blunder's interval by Student's t, but from sixteen 0/1 outcomes: by the match a mark
+    waits for 32 worlds; the same numbers by round points are decided at 16."""
+    def ev(view: View, worlds: int) -> Evaluation:
+        chosen = OptionResult(None, [0.0] * worlds, [0.0] * worlds)  # type: ignore[arg-type]
+        wins = ([1.0] * 3 + [0.0]) * (worlds // 4)
+        best = OptionResult(None, [-100.0 * POINTS_PER_PERCENT * w for w in wins],  # type: ignore[arg-type]
+                            wins)
+        return Evaluation(None, [chosen, best], chosen, best, view)  # type: ignore[arg-type]
+    assert ev(View.MATCH, 16).loss == pytest.approx(45.0)
+    assert not ev(View.MATCH, 16).settled
+    assert ev(View.MATCH, 32).settled and band(ev(View.MATCH, 32).loss) is Mark.BLUNDER
+    assert ev(View.ROUND, 16).settled
 
 
 def test_the_match_model_reads_the_ruleset() -> None:

@@ -16,11 +16,12 @@ the means. Every option is played in the first ``rollouts`` worlds; then, while 
 is not decided at 95 % (``marks.decided``) and the budget allows (8 x ``rollouts`` worlds,
 more where the rollouts are short: ``Settings.most_for``), the number of worlds doubles
 for the chosen move and every option that could still be the best (not clearly worse than the
-best so far). A chosen move that looks the best is settled once it still is in
-``MIN_BEST_WORLDS`` worlds, or earlier where no other option could beat it by a mark's worth
-(a lead in four worlds is not yet a verdict). A decision whose budget runs out undecided is
-*unclear* where its loss is sure
-to be marked (the low end of its interval is), and unmarked otherwise. Ties are never broken
+best so far). A chosen move that looks the best is settled where no other option could beat
+it by a mark's worth, and once it still is the best in ``MIN_BEST_WORLDS`` worlds, where none
+could beat it by a blunder's (a lead in four worlds is not yet a verdict). A sampled mark
+rests on 16 worlds, by the match on ``MIN_MATCH_MARK_WORLDS``. A decision whose budget runs
+out undecided is *unclear* where its loss is sure to be marked (the low end of its interval
+is), and unmarked otherwise. Ties are never broken
 by the order of the options: a tie with the chosen move is no loss.
 
 Everything depends only on the decision, the settings and the seed, never on which process
@@ -38,7 +39,9 @@ from cabo_log.analysis.decisions import Decision, option_key
 from cabo_log.analysis.exact import Memo, exact_plan
 from cabo_log.analysis.marks import (
     CONFIDENCE_Z,
+    MIN_MARK_WORLDS,
     POINTS_PER_PERCENT,
+    THRESHOLDS,
     band,
     decided,
     interval,
@@ -54,7 +57,11 @@ DEFAULT_ROLLOUTS = 4    # worlds every option is played in first
 MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds
 BUDGET_FACTOR = 8       # by default an option gets at most 8 x rollouts worlds (32) ...
 SHORT_FACTOR = 64       # ... and up to 64 x where the rollouts are short (the round's end)
-MIN_BEST_WORLDS = 8     # a chosen move found best in this many worlds is not marked
+MIN_BEST_WORLDS = 8     # a chosen move best in this many worlds is no blunder's rival open
+MIN_MATCH_MARK_WORLDS = 32  # a sampled mark by the match rests on this many worlds (a world
+#                           # near the match's end is often won or lost outright: a 0/1
+#                           # outcome's error from 16 worlds is itself unreliable)
+BLUNDER_LEAST = THRESHOLDS[0][1]
 REFERENCE_EVENTS = 30   # events of a typical rollout: shorter ones buy more worlds
 
 
@@ -184,16 +191,19 @@ class Evaluation:
     @property
     def settled(self) -> bool:
         """Whether the verdict is decided at 95 % (``marks.decided``); exact ones always. A
-        chosen move that is the best so far is settled once it is so in ``MIN_BEST_WORLDS``
-        worlds, or earlier where no other option could still be better by a mark's worth: a
-        lead seen in a few worlds is not yet a verdict."""
+        chosen move that is the best so far is settled where no other option could still
+        beat it by a mark's worth (the high end of the paired interval), and, once it is so
+        in ``MIN_BEST_WORLDS`` worlds, where none could beat it by a blunder's: a lead seen
+        in a few worlds is not yet a verdict, and near a match's end, where a world is often
+        won or lost outright, eight worlds can show a blunder as the best move."""
         if self.exact:
             return True
         if self.chosen is self.best:
-            return len(self.chosen.points) >= MIN_BEST_WORLDS or not any(
-                _rival_open(r, self.chosen, self.view) for r in self.options
-                if r is not self.chosen and r.evaluated)
-        return decided(self.loss, self.stderr, self.paired_worlds)
+            least = _rival_least(self.chosen)
+            return not any(_rival_open(r, self.chosen, self.view, least) for r in self.options
+                           if r is not self.chosen and r.evaluated)
+        return decided(self.loss, self.stderr, self.paired_worlds,
+                       MIN_MATCH_MARK_WORLDS if self.view is View.MATCH else MIN_MARK_WORLDS)
 
     @property
     def sure_loss(self) -> float:
@@ -276,7 +286,7 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
         n = min(2 * n, most)
         for r in results:
             if r is chosen or r is best or _could_be_best(r, best, view) or \
-                    (chosen is best and _rival_open(r, chosen, view)):
+                    (chosen is best and _rival_open(r, chosen, view, _rival_least(chosen))):
                 run(r, n)
 
 
@@ -288,12 +298,19 @@ def _could_be_best(r: OptionResult, best: OptionResult, view: View) -> bool:
     return mean - CONFIDENCE_Z * se <= 0.0
 
 
-def _rival_open(r: OptionResult, chosen: OptionResult, view: View) -> bool:
-    """Whether ``r`` could still beat the chosen move (the best so far) by a mark's worth:
-    the high end of the 95 % interval of what the chosen move would give away against it."""
+def _rival_least(chosen: OptionResult) -> float:
+    """The loss a rival of a chosen move that looks best must be able to reach to keep the
+    verdict open: any mark's in its first worlds, a blunder's from ``MIN_BEST_WORLDS``."""
+    return BLUNDER_LEAST if len(chosen.points) >= MIN_BEST_WORLDS else THRESHOLDS[-1][1]
+
+
+def _rival_open(r: OptionResult, chosen: OptionResult, view: View, least: float) -> bool:
+    """Whether ``r`` could still beat the chosen move (the best so far) by ``least`` or
+    more: the high end of the 95 % interval of what the chosen move would give away
+    against it."""
     mean, se = paired(chosen.costs(view), r.costs(view))
     n = min(len(chosen.points), len(r.points))
-    return band(interval(mean, se, n)[1]) is not None
+    return interval(mean, se, n)[1] >= least
 
 
 def _exact(decision: Decision, results: list[OptionResult], view: View) -> bool:

@@ -3,10 +3,10 @@
 The thresholds are in expected round points given away against the best option found (see
 docs/analysis.md): ``??`` a blunder from 6 points, ``?`` a mistake from 3, ``?!`` dubious from
 1.5. Accuracy of a decision is ``100 * exp(-counted / 5)`` (best: 100; 5 points away: 37),
-where ``counted`` is what the analysis settled (``counted_loss``): a loss that is exact or
-decided at its estimate, an undecided one at the threshold of the mark its interval's low end
-reaches (0 below 1.5); a player's accuracy in a game is the mean over their decisions with a
-choice.
+where ``counted`` is what it gave away for sure (``counted_loss``): the low end of the loss's
+95 % interval where the verdict is settled, the threshold of the mark that low end reaches (0
+below 1.5) where it is undecided; a player's accuracy in a game is the mean over their
+decisions with a choice.
 
 Where a decision is judged by the match (``cabo_log.analysis.match``), its loss is the
 match-winning chance given away, counted ``POINTS_PER_PERCENT`` points per percentage point:
@@ -71,25 +71,27 @@ def interval(loss: float, stderr: float, worlds: int = 0) -> tuple[float, float]
     return max(0.0, loss - half), loss + half
 
 
-def decided(loss: float, stderr: float, worlds: int = 0) -> bool:
+def decided(loss: float, stderr: float, worlds: int = 0,
+            least_worlds: int = MIN_MARK_WORLDS) -> bool:
     """Whether the 95 % interval of ``loss`` lies within one mark's band (or none); a mark
-    from fewer than ``MIN_MARK_WORLDS`` sampled worlds is never decided."""
+    from fewer than ``least_worlds`` sampled worlds is never decided."""
     low, high = interval(loss, stderr, worlds)
-    if 0 < worlds < MIN_MARK_WORLDS and band(high) is not None:
+    if 0 < worlds < least_worlds and band(high) is not None:
         return False
     return band(low) == band(high)
 
 
-def counted_loss(loss: float, sure: float, settled: bool) -> float:
-    """What a decision's accuracy counts. A settled loss (exact, or its 95 % interval within
-    one band: ``decided``) counts at its estimate. An undecided one counts at the least loss
-    its interval guarantees at the marks' resolution: the threshold of the band its low end
-    ``sure`` is in, 0 below the first. The low end of an undecided loss moves with the seed
-    by about as much as its interval is wide (a loss of 6 +- 4 on one seed is 3 +- 4 on
-    another); its band moves far less often, so the accuracy does not carry that noise, and
-    no loss the analysis is sure of is left out (a sure 2 is counted as 1.5, a ``?!``)."""
+def counted_loss(sure: float, settled: bool) -> float:
+    """What a decision's accuracy counts: what it gave away for sure. A settled verdict
+    (exact, or its 95 % interval within one band: ``decided``) counts at the low end of its
+    interval ``sure`` (the loss itself when exact). An undecided one counts at the least loss
+    it surely reaches at the marks' resolution: the threshold of the band its low end is in,
+    0 below the first. The low end of an undecided loss moves with the seed by about as much
+    as its interval is wide (a loss of 6 +- 4 on one seed is 3 +- 4 on another); its band
+    moves far less often, so the accuracy does not carry that noise, and no loss the
+    analysis is sure of is left out (a sure 2 is counted as 1.5, a ``?!``)."""
     if settled:
-        return max(0.0, loss)
+        return max(0.0, sure)
     mark = band(sure)
     return 0.0 if mark is None else dict(THRESHOLDS)[mark]
 
