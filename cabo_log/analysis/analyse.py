@@ -192,10 +192,10 @@ class GameAnalysis:
 
 
 def _sure_parts(mine: list[DecisionResult]) -> str:
-    """What a player's decisions gave away for sure (the low ends of their intervals, as
-    accuracy counts them), by what they were judged by: "4.2 expected points in 60
-    decisions judged by round points, 12.5 % of match-winning chance in 40 judged by the
-    match"."""
+    """What a player's decisions gave away for sure (the low ends of their intervals; the
+    accuracy counts an undecided one by its band instead), by what they were judged by:
+    "4.2 expected points in 60 decisions judged by round points, 12.5 % of match-winning
+    chance in 40 judged by the match"."""
     by_round = [d for d in mine if d.view is not View.MATCH]
     by_match = [d for d in mine if d.view is View.MATCH]
     parts = []
