@@ -132,9 +132,10 @@ def fast_body(data: bytes, start: int = 0) -> tuple[list[Event], list[Stamp]] | 
     """The events and the ``t`` of every line after the header (an empty list when no line has
     a ``t``), decoded in one call, when the fast path can vouch for all of them; else ``None``
     (read the lines one by one). The body is ``data`` from its byte ``start`` on: a replay
-    passes the whole log and where its body begins, so that the body is not copied. No backslash (an escaped key could spell a known one) and
-    no hash chain (``h``: each line's link is checked first, line by line); anything else
-    is None, and the caller's line-by-line reading gives the precise error or the same events.
+    passes the whole log and where its body begins, so that the body is not copied. No
+    backslash (an escaped key could spell a known one) and no hash chain (``h``: each line's
+    link is checked first, line by line); anything else is None, and the caller's
+    line-by-line reading gives the precise error or the same events.
 
     ``decode_lines`` reads a stream of JSON values, not lines: ``{..}{..}`` on one line or an
     object split over two would pass it. So the body must be whole lines, each one object:
