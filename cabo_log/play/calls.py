@@ -74,7 +74,7 @@ def call_verdict(rules: Ruleset, style: Style, aims: Aims, table: Table,
     if (view.chance >= style.call_chance - style.impatience * late
             and view.if_called < view.uncalled + style.late_points * late):
         return "call"
-    if view.edge <= -style.call_edge:
+    if view.edge <= -style.call_edge and view.edge < view.stay_edge:
         return "call"   # the others score so much more that even the failures pay
     return "play"
 
@@ -102,6 +102,7 @@ class CallView(NamedTuple):
     ends_won: float = 0.0
     ends_lost: float = 0.0
     edge: float = 0.0   # mean of its points less the others' mean points, the call made
+    stay_edge: float = 0.0   # the same with no call (the hands as they are, a reset counted)
 
 
 def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: random.Random,
@@ -118,27 +119,32 @@ def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: ran
     lead = max(others_at, default=0)
     target = rules.target
     zero_lowest = rules.lowest_scores_zero
+    kept_low, kept = table.low, table.kept
     wins = 0
-    if_called = uncalled = won = lost = edge = 0.0
+    if_called = uncalled = won = lost = edge = stay = 0.0
     for _ in range(style.samples):
         dealt = table.pool.sample(need, rng)
         k = 0
         me = 0.0
         others: list[int] = []
         for p, n in slots.items():
-            total = known[p] + sum(dealt[k:k + n])
+            cards = dealt[k:k + n]
             k += n
             if p == table.me:
-                me = total - lower
+                me = known[p] + sum(cards) - lower
             else:   # what this opponent keeps, and gains on their final turn
-                others.append(round(total - table.bias * n - style.final_gain - extra))
+                total = known[p] + sum(rng.choice(kept_low) if rng.random() < kept else v
+                                       for v in cards)
+                others.append(round(total - style.final_gain - extra))
         ok = rules.caller_succeeds(round(me), others)
         wins += ok
         mine = 0.0 if ok else aims.landed(score, me + rules.caller_penalty, table.gap)
         if_called += mine
-        uncalled += aims.landed(score, me, table.gap)
+        plain = aims.landed(score, me, table.gap)
+        uncalled += plain
         if not others:
             continue
+        stay += plain - sum(others) / len(others)
         theirs = sum(others)
         if not ok and zero_lowest:   # edition1: the lowest hand scores 0
             low = min(others)
@@ -150,7 +156,8 @@ def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: ran
         won += end > 0
         lost += end < 0
     n = style.samples
-    return CallView(wins / n, if_called / n, uncalled / n, won / n, lost / n, edge / n)
+    return CallView(wins / n, if_called / n, uncalled / n, won / n, lost / n, edge / n,
+                    stay / n)
 
 
 def match_end(rules: Ruleset, mine: float, others_at: list[int], others: list[int],

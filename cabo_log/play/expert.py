@@ -98,6 +98,8 @@ class Table:
         turns = obs.turn / max(len(obs.rows), 1)
         kept = 1.0 - math.exp(-turns / style.keep_turns)
         low = self.pool.values[:max(1, int(len(self.pool.values) * style.keep_share))]
+        self.kept = kept   # the share of an opponent's unknown cards that are kept low ones
+        self.low: tuple[int, ...] = low   # the lowest ``keep_share`` of the unseen cards
         self.bias = kept * (self.mean - sum(low) / len(low))
         self.opp_mean = self.mean - self.bias
 
