@@ -12,7 +12,7 @@ from test_expert_aims import seen
 
 from cabo_log.play.calls import call_verdict, sample_call
 from cabo_log.play.counting import Counting
-from cabo_log.play.expert import ExpertBot, Style
+from cabo_log.play.expert import STYLES, ExpertBot, Style, style_for
 from engine import BUILTINS
 
 EDITION2 = BUILTINS["edition2"]
@@ -64,3 +64,17 @@ def test_the_others_points_call_needs_a_better_edge_than_the_hands_as_they_stand
     assert all(v.stay_edge < v.edge for v in views)
     assert {call_verdict(EDITION2, bot.style, bot.aims, table, random.Random(s))
             for s in range(16)} == {"play"}
+
+
+def test_each_ruleset_plays_with_its_measured_style() -> None:
+    """Golf's kept cards are the lowest 30 % of the unseen ones (``expert.STYLES``); the
+    other built-in rulesets, and a house ruleset made from golf under another name, play with
+    the defaults; an explicit style wins over both."""
+    golf = BUILTINS["golf"]
+    assert ExpertBot(golf).style == Style(keep_share=0.3) != Style()
+    assert STYLES == {"golf": Style(keep_share=0.3)}
+    for name in ("edition1", "edition2", "online"):
+        assert ExpertBot(BUILTINS[name]).style == Style()
+    assert ExpertBot(replace(golf, name="house")).style == Style()
+    assert ExpertBot(golf, Style(samples=8)).style == Style(samples=8)
+    assert style_for(golf).keep_share == 0.3
