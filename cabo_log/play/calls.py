@@ -1,7 +1,10 @@
 """The ``expert``'s Cabo call: whether to call, judged by sampling the cards it has not seen.
 
-It deals the unseen cards at random into every unknown slot (``Style.samples`` times), gives
-each opponent one more improving turn, applies the ruleset's ``caller_succeeds`` and caller
+It deals the unseen cards at random into every unknown slot (``Style.samples`` times; an
+opponent's unknown card is, with the share ``Table.kept`` that grows with their turns, one of
+the lowest ``Style.keep_share`` of the unseen cards, else any of them: a row whose low cards
+were kept holds 0s and aces, not a pool slid down by the same mean), gives each opponent one
+more improving turn, applies the ruleset's ``caller_succeeds`` and caller
 penalty, and calls when the call succeeds often enough and scores better on average than the
 hand would uncalled. Points are counted as the match counts them (``Aims.landed``): a round
 that lands exactly on a resetting target is a drop to the reset value, so a row on the gap is
@@ -12,8 +15,9 @@ Two more reasons to call, read from the same deals:
 - **The others' points** (``Style.call_edge``). A successful call scores 0 for the caller and
   the whole hand for everybody else; a failed one costs the caller its hand and the penalty
   while the others still score theirs. Between even hands playing on gives nobody an edge, so
-  a call after which the others score on average ``call_edge`` points more than the caller
-  is made even when it succeeds only about half the time.
+  a call after which the others score on average ``call_edge`` points more than the caller,
+  and more than with the hands as they stand (``CallView.stay_edge``: a row on the reset gap
+  scores better uncalled), is made even when it succeeds only about half the time.
 - **The end of the match** (``Style.finish_chance``). Each deal's round points are added to
   the match scores: where the round so ended takes somebody to the target (``is_over_target``;
   the reset is counted for the caller) and leaves the caller lowest in at least
