@@ -15,9 +15,19 @@ DEV_STAMP := $(VENV)/.installed-dev
 $(PY):
 	python3 -m venv $(VENV)
 
-# (Re)install only when pyproject.toml changed: for a user, cabo-log as `pip install .` builds
-# it (compiled with mypyc where a C compiler is there) and what it needs to run...
-$(STAMP): pyproject.toml | $(PY)
+# What a user's install is built from: after a `git pull` that changed any of it, `make install`
+# builds it again (a compiled install does not run the sources, so a stale one would run old
+# code). A development venv (`make dev`) is editable and runs the sources as they are.
+SOURCES := pyproject.toml setup.py $(shell find engine cabo_log -type f -not -path '*/__pycache__/*' -not -name '*.so' 2>/dev/null)
+ifeq ($(wildcard $(DEV_STAMP)),)
+INSTALL_DEPS := $(SOURCES)
+else
+INSTALL_DEPS := pyproject.toml
+endif
+
+# For a user, cabo-log as `pip install .` builds it (compiled with mypyc where a C compiler is
+# there) and what it needs to run...
+$(STAMP): $(INSTALL_DEPS) | $(PY)
 	$(PY) -m pip install -q .
 	touch $@
 

@@ -9,9 +9,10 @@ fast it decides.
 
 Each match is a complete two-player match (default options) with the seats alternated: match
 ``i`` seats expert first when ``i`` is even. A shared win counts as half a win to each. The
-95 % interval is Wilson's. ``--style`` overrides one of ``cabo_log.play.expert.Style``'s
-fields, for tuning. The targets: at least 85 % against greedy in every ruleset, at least 60 %
-against expert1 (its first revision, kept as a reference).
+95 % interval is Wilson's. ``--style`` overrides one of ``cabo_log.play.expert.Style``'s fields
+(over the ruleset's own, ``expert.STYLES``), for tuning. The targets: at least 85 % against
+greedy in every ruleset, at least 60 % against expert1 (its first revision, kept as a
+reference).
 
 ``--speed N`` plays N heads-up expert-vs-greedy matches per ruleset in this process and times
 every decision of each bot (``choose``, ``snap``, ``peek``) in the same run: the expert's
@@ -32,18 +33,19 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cabo_log.play import bots as bots_module  # noqa: E402
-from cabo_log.play.expert import ExpertBot, Style  # noqa: E402
+from cabo_log.play.expert import ExpertBot, Style, style_for  # noqa: E402
 from cabo_log.play.simulate import game_seed, simulate  # noqa: E402
 from engine import BUILTINS  # noqa: E402
 
 TARGETS = {"greedy": 0.85, "expert1": 0.60}
 
 
-def match(ruleset: str, index: int, seed: int, style: Style, versus: str = "greedy"
-          ) -> tuple[float, list[int], list[int]]:
+def match(ruleset: str, index: int, seed: int, changes: dict[str, float | int],
+          versus: str = "greedy") -> tuple[float, list[int], list[int]]:
     """One heads-up match: (expert's share of the win, expert's and the other's round
-    points)."""
-    bots_module.BOTS["expert"] = lambda rules: ExpertBot(rules, style)
+    points). ``changes``: fields of the ruleset's ``Style`` (``style_for``) overridden."""
+    bots_module.BOTS["expert"] = lambda rules: ExpertBot(rules, replace(style_for(rules),
+                                                                        **changes))
     table = ["expert", versus] if index % 2 == 0 else [versus, "expert"]
     game = simulate(ruleset, players=2, seed=game_seed(seed, index), bots=table)
     kind = dict(zip(game.state.players, table, strict=True))
@@ -114,7 +116,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def parse_style(items: list[str]) -> Style:
+def parse_style(items: list[str]) -> dict[str, float | int]:
     kinds = {f.name: f.type for f in fields(Style)}
     changes: dict[str, float | int] = {}
     for item in items:
@@ -122,7 +124,7 @@ def parse_style(items: list[str]) -> Style:
         if key not in kinds:
             raise SystemExit(f"unknown style field {key!r} (known: {', '.join(kinds)})")
         changes[key] = int(raw) if kinds[key] in (int, "int") else float(raw)
-    return replace(Style(), **changes)
+    return changes
 
 
 def main() -> None:
@@ -136,7 +138,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--style", action="append", default=[])
     args = parser.parse_args()
-    style = parse_style(args.style)
+    changes = parse_style(args.style)
     rulesets: list[str] = args.rulesets.split(",")
     if args.speed:
         speed(rulesets, args.speed, args.seed)
@@ -151,7 +153,7 @@ def main() -> None:
         for ruleset in rulesets:
             started = time.perf_counter()
             results = list(pool.map(match, [ruleset] * args.matches, range(args.matches),
-                                    [args.seed] * args.matches, [style] * args.matches,
+                                    [args.seed] * args.matches, [changes] * args.matches,
                                     [versus] * args.matches, chunksize=8))
             wins = sum(r[0] for r in results)
             mine = [v for r in results for v in r[1]]

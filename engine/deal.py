@@ -63,21 +63,26 @@ def deal(g: GameState, e: Deal) -> Outcome:
 def _deck_values(g: GameState, codes: list[str]) -> list[int]:
     """The value of every dealt card, once the cards are proven to be exactly the ruleset's
     deck: one lookup per card (its kind's number in ``g.deck_index``) gives both its value and
-    its count, so no sorting and no second lookup (the details of a bad deal only on
-    failure)."""
+    the count it takes from, so no sorting and no second lookup. As many cards as the deck,
+    none of a kind more than the deck has: then every kind is there exactly as often (the
+    details of a bad deal only on failure)."""
+    if len(codes) != len(g.deck_ids):
+        _deck_error(g, codes)
     index = g.deck_index
     by_kind = g.deck_values
-    counts = [0] * len(by_kind)
+    left = g.deck_counts[:]     # the cards of each kind not dealt yet
     values = [0] * len(codes)   # filled in place: no list grown card by card
     at = 0
-    for code in codes:
-        kind = index.get(code, -1)
-        if kind < 0:
-            _deck_error(g, codes)
-        counts[kind] = counts[kind] + 1   # not ``+=``: compiled, a generic number call
-        values[at] = by_kind[kind]
-        at += 1
-    if counts != g.deck_counts:
+    try:
+        for code in codes:
+            kind = index[code]   # not ``get`` with a default: compiled, the default is boxed
+            n = left[kind] - 1
+            if n < 0:
+                _deck_error(g, codes)
+            left[kind] = n
+            values[at] = by_kind[kind]
+            at += 1
+    except KeyError:
         _deck_error(g, codes)
     return values
 

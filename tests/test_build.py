@@ -78,8 +78,8 @@ def test_a_required_compiled_build_fails_rather_than_fall_back(tmp_path: Path) -
 
 
 def test_the_development_install_runs_the_sources() -> None:
-    """``make install`` is editable: the modules the compiled build compiles are imported from
-    the checkout's ``.py`` files, so an edit runs as written."""
+    """``make dev`` is editable: the modules the compiled build compiles are imported from the
+    checkout's ``.py`` files, so an edit runs as written."""
     import cabo_log.db.rows
     import engine.game
     from cabo_log.build_info import build_kind
@@ -89,3 +89,41 @@ def test_the_development_install_runs_the_sources() -> None:
         assert module.__file__ is not None
         assert Path(module.__file__).resolve().is_relative_to(ROOT)
         assert module.__file__.endswith(".py")
+
+
+def make_plan(project: Path) -> str:
+    """What ``make install`` would run in ``project`` (``make -n``: nothing is built)."""
+    run = subprocess.run(["make", "-n", "install"], cwd=project, capture_output=True, text=True,
+                         check=True)
+    return run.stdout
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+def test_make_install_builds_again_after_the_sources_change(tmp_path: Path) -> None:
+    """A compiled install does not run the checkout's sources: after a ``git pull`` that changed
+    one, ``make install`` must build it again, or the user runs the old code. A development
+    venv (``make dev``, editable) runs the sources and is left as it is."""
+    project = tmp_path / "project"
+    (project / "engine").mkdir(parents=True)
+    (project / "cabo_log" / "queries").mkdir(parents=True)
+    shutil.copy2(ROOT / "Makefile", project / "Makefile")
+    for name in ("pyproject.toml", "setup.py", "engine/deal.py", "cabo_log/queries/a.sql"):
+        (project / name).write_text("# a source\n")
+    (project / ".venv" / "bin").mkdir(parents=True)
+    (project / ".venv" / "bin" / "python").symlink_to(sys.executable)
+    stamp = project / ".venv" / ".installed"
+    stamp.touch()
+    old = stamp.stat().st_mtime - 60
+    for path in project.rglob("*"):
+        if path.is_file() and not path.is_symlink() and path != stamp:
+            os.utime(path, (old, old))
+    assert "pip install" not in make_plan(project)
+
+    for edited in ("engine/deal.py", "cabo_log/queries/a.sql"):
+        os.utime(project / edited, None)
+        assert "-m pip install -q ." in make_plan(project), edited
+        os.utime(project / edited, (old, old))
+
+    (project / ".venv" / ".installed-dev").touch()
+    os.utime(project / "engine/deal.py", None)
+    assert "pip install" not in make_plan(project)

@@ -405,3 +405,18 @@ def test_fast_body_lists_the_t_of_every_line_only_when_a_line_has_one() -> None:
     assert decoded[1] == [None, "12:00", None, None]
     decoded = fast_body(skip + skip + stamped.replace(b'"12:00"', b"7"))
     assert decoded is not None and decoded[1] == [None, None, 7]
+
+
+@pytest.mark.parametrize("body", [
+    *BODIES,
+    b'{"type":"cabo","player":"ana"}\n{"type":"skip","player":"ana"}\n',
+    b'{"type":"cabo","player":"a :b"}\n{"type":"skip","player":"b","auto":true}',
+    b'{"type":"cabo","player":"ana","t":"2026-11-30T12:00:00Z"}\n',
+    *(path.read_bytes().partition(b"\n")[2] for path in SAMPLE_LOGS[:3]),
+])
+def test_fast_body_reads_a_body_where_it_lies_in_the_log(body: bytes) -> None:
+    """A replay hands ``fast_body`` the whole log and where its body starts (no copy): the
+    answer is the body's own, whatever the bytes before it hold (a backslash, a ``}`` and a
+    newline that would pass for the end of a line)."""
+    for before in (b'{"type":"game","note":"a\\\\b"}\n', b"}\n", b"x"):
+        assert fast_body(before + body, len(before)) == fast_body(body)

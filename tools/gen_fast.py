@@ -149,11 +149,12 @@ from engine.events import (
             'takes."""', ""]
     out.append('''
 def events_of(lines: list[Any], structs: tuple[type, ...], stamped: bool, body: bytes = b"",
-              ) -> tuple[list[Event], list[Stamp], int, bool] | None:
+              start: i64 = 0) -> tuple[list[Event], list[Stamp], int, bool] | None:
     """The engine's event and the ``t`` of every decoded line (no list at all, ``[]``, when
     no line has one), the size of the lines written canonically (-1 when a line has a ``t``,
     whose float could be written in several ways), and whether ``body`` (the bytes the lines
-    were decoded from) has a newline where each line would end if every line before it were
+    were decoded from, from its byte ``start`` on: a replay passes the whole log, so the body
+    is never copied) has a newline where each line would end if every line before it were
     canonical and ended with one. ``structs`` are the struct classes in ``KIND`` order, the
     ``stamped`` ones (with ``t`` and ``h`` last) or the lean ones. None when a line carries a
     hash ``h`` (a chained log is read line by line), has a field that its kind takes only
@@ -164,7 +165,7 @@ def events_of(lines: list[Any], structs: tuple[type, ...], stamped: bool, body: 
     size: i64 = 0
     timed = False
     aligned = True
-    ends: i64 = 0      # the newlines before the line (one per line before it)
+    ends: i64 = start  # where the body starts, plus the newlines before the line
     length: i64 = len(body)
     to_tuple = astuple   # a local: a module's imported name is a dict lookup on each use''')
     out += [f"    s_{s.type} = structs[{body.index(s)}]" for s in hot]

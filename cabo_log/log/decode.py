@@ -57,11 +57,13 @@ def decode_log(data: bytes, *, line_by_line: bool = False) -> DecodedLog:
     """The events of a log held in memory (``line_by_line``: every line read by itself, the
     reference the whole-body path is tested against)."""
     text = strip_bom(data)
-    head, newline, body = text.partition(b"\n")
+    end = text.find(b"\n")   # the body is read where it lies in ``text``, never copied
+    head = text if end < 0 else text[:end]
+    start = len(text) if end < 0 else end + 1
     # None for a chained log; a header that may declare its chain is read line by line too
     # (where a bad declaration is reported at line 1)
     declares = b'"chain"' in head or b"\\" in head
-    decoded = None if line_by_line or not head.strip() or declares else fast_body(body)
+    decoded = None if line_by_line or not head.strip() or declares else fast_body(text, start)
     if decoded is None:
         return _line_by_line(data, text)
     try:
@@ -73,7 +75,7 @@ def decode_log(data: bytes, *, line_by_line: bool = False) -> DecodedLog:
     events = decoded[0]
     # The lines the line-by-line reading counts, without counting the bytes again: the
     # header's, and then fast_body's whole lines (one event each) and a last, empty one.
-    lines = 1 + len(newline) + (len(events) - 1 + body.endswith(b"\n") if events else 0)
+    lines = 1 + (end >= 0) + (len(events) - 1 + text.endswith(b"\n") if events else 0)
     return DecodedLog(header, t, 1, events, [], decoded[1], lines=lines)
 
 

@@ -128,12 +128,14 @@ def fast_event(raw: bytes) -> Event | None:
     return None if decoded is None else decoded[0]
 
 
-def fast_body(body: bytes) -> tuple[list[Event], list[Stamp]] | None:
+def fast_body(data: bytes, start: int = 0) -> tuple[list[Event], list[Stamp]] | None:
     """The events and the ``t`` of every line after the header (an empty list when no line has
     a ``t``), decoded in one call, when the fast path can vouch for all of them; else ``None``
-    (read the lines one by one). No backslash (an escaped key could spell a known one) and
-    no hash chain (``h``: each line's link is checked first, line by line); anything else
-    is None, and the caller's line-by-line reading gives the precise error or the same events.
+    (read the lines one by one). The body is ``data`` from its byte ``start`` on: a replay
+    passes the whole log and where its body begins, so that the body is not copied. No
+    backslash (an escaped key could spell a known one) and no hash chain (``h``: each line's
+    link is checked first, line by line); anything else is None, and the caller's
+    line-by-line reading gives the precise error or the same events.
 
     ``decode_lines`` reads a stream of JSON values, not lines: ``{..}{..}`` on one line or an
     object split over two would pass it. So the body must be whole lines, each one object:
@@ -173,29 +175,32 @@ def fast_body(body: bytes) -> tuple[list[Event], list[Stamp]] | None:
     default was spelled out. Equal counts prove all three (the ``:`` bytes, at least one per
     key as well, prove it first when no string holds a colon).
     """
-    if not body:
+    length = len(data) - start
+    if length <= 0:
         return [], []
-    if body[:1] != b"{" or not body.endswith((b"}", b"}\n")) or b"\\" in body:
-        return None
+    if data[start] != 123 or not data.endswith((b"}", b"}\n")) or data.find(b"\\", start) >= 0:
+        return None   # not ``{`` first, not ``}`` last, or a backslash
+    view = memoryview(data)[start:] if start else data   # msgspec reads it without a copy
     stamped = False
     try:
-        lines = _decode_lean(body)
+        lines = _decode_lean(view)
     except _Errors:
         stamped = True   # a ``t``, an ``h``, a key of no field, or an error
         try:
-            lines = _decode_lines(body)
+            lines = _decode_lines(view)
         except _Errors:
             return None
     decoded = events_of(lines, _STAMPED_IN_KIND_ORDER if stamped else _LEAN_IN_KIND_ORDER,
-                        stamped, body)
+                        stamped, data, start)
     if decoded is None:
         return None  # a chained log (each line's link is checked first, line by line), a
         # power line whose target and cards do not fit its power (the exact reader's), or a
         # ``seq`` out of bounds
     events, stamps, size, aligned = decoded
-    newline = body[-1] == 10   # a trailing newline after the last line
-    if aligned and size >= 0 and size + len(lines) - 1 + newline == len(body):
+    newline = data[-1] == 10   # a trailing newline after the last line
+    if aligned and size >= 0 and size + len(lines) - 1 + newline == length:
         return events, stamps   # every line canonical, and alone on its line
+    body = data[start:] if start else data
     separators = body.count(b"}\n{")
     if len(lines) != separators + 1:
         return None

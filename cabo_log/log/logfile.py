@@ -69,16 +69,22 @@ def _unique_by_count(raw: bytes, value: dict[str, Any]) -> bool:
 
 def _entries(value: Any) -> int:
     """The entries of every object within a decoded value (iterative: orjson takes lines
-    nested 1,024 deep, past Python's recursion limit)."""
+    nested 1,024 deep, past Python's recursion limit). Plain loops: a generator per object
+    cost more than the header's whole walk."""
     count = 0
     stack = [value]
+    push = stack.append
     while stack:
         item = stack.pop()
         if type(item) is dict:
             count += len(item)
-            stack.extend(v for v in item.values() if type(v) is dict or type(v) is list)
-        elif type(item) is list:
-            stack.extend(v for v in item if type(v) is dict or type(v) is list)
+            item = item.values()
+        elif type(item) is not list:
+            continue
+        for v in item:
+            kind = type(v)
+            if kind is dict or kind is list:
+                push(v)
     return count
 
 

@@ -1,7 +1,10 @@
 """The ``expert``'s Cabo call: whether to call, judged by sampling the cards it has not seen.
 
-It deals the unseen cards at random into every unknown slot (``Style.samples`` times), gives
-each opponent one more improving turn, applies the ruleset's ``caller_succeeds`` and caller
+It deals the unseen cards at random into every unknown slot (``Style.samples`` times; an
+opponent's unknown card is, with the share ``Table.kept`` that grows with their turns, one of
+the lowest ``Style.keep_share`` of the unseen cards, else any of them: a row whose low cards
+were kept holds 0s and aces, not a pool slid down by the same mean), gives each opponent one
+more improving turn, applies the ruleset's ``caller_succeeds`` and caller
 penalty, and calls when the call succeeds often enough and scores better on average than the
 hand would uncalled. Points are counted as the match counts them (``Aims.landed``): a round
 that lands exactly on a resetting target is a drop to the reset value, so a row on the gap is
@@ -12,8 +15,9 @@ Two more reasons to call, read from the same deals:
 - **The others' points** (``Style.call_edge``). A successful call scores 0 for the caller and
   the whole hand for everybody else; a failed one costs the caller its hand and the penalty
   while the others still score theirs. Between even hands playing on gives nobody an edge, so
-  a call after which the others score on average ``call_edge`` points more than the caller
-  is made even when it succeeds only about half the time.
+  a call after which the others score on average ``call_edge`` points more than the caller,
+  and more than with the hands as they stand (``CallView.stay_edge``: a row on the reset gap
+  scores better uncalled), is made even when it succeeds only about half the time.
 - **The end of the match** (``Style.finish_chance``). Each deal's round points are added to
   the match scores: where the round so ended takes somebody to the target (``is_over_target``;
   the reset is counted for the caller) and leaves the caller lowest in at least
@@ -74,7 +78,7 @@ def call_verdict(rules: Ruleset, style: Style, aims: Aims, table: Table,
     if (view.chance >= style.call_chance - style.impatience * late
             and view.if_called < view.uncalled + style.late_points * late):
         return "call"
-    if view.edge <= -style.call_edge:
+    if view.edge <= -style.call_edge and view.edge < view.stay_edge:
         return "call"   # the others score so much more that even the failures pay
     return "play"
 
@@ -102,6 +106,7 @@ class CallView(NamedTuple):
     ends_won: float = 0.0
     ends_lost: float = 0.0
     edge: float = 0.0   # mean of its points less the others' mean points, the call made
+    stay_edge: float = 0.0   # the same with no call (the hands as they are, a reset counted)
 
 
 def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: random.Random,
@@ -118,27 +123,32 @@ def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: ran
     lead = max(others_at, default=0)
     target = rules.target
     zero_lowest = rules.lowest_scores_zero
+    kept_low, kept = table.low, table.kept
     wins = 0
-    if_called = uncalled = won = lost = edge = 0.0
+    if_called = uncalled = won = lost = edge = stay = 0.0
     for _ in range(style.samples):
         dealt = table.pool.sample(need, rng)
         k = 0
         me = 0.0
         others: list[int] = []
         for p, n in slots.items():
-            total = known[p] + sum(dealt[k:k + n])
+            cards = dealt[k:k + n]
             k += n
             if p == table.me:
-                me = total - lower
+                me = known[p] + sum(cards) - lower
             else:   # what this opponent keeps, and gains on their final turn
-                others.append(round(total - table.bias * n - style.final_gain - extra))
+                total = known[p] + sum(rng.choice(kept_low) if rng.random() < kept else v
+                                       for v in cards)
+                others.append(round(total - style.final_gain - extra))
         ok = rules.caller_succeeds(round(me), others)
         wins += ok
         mine = 0.0 if ok else aims.landed(score, me + rules.caller_penalty, table.gap)
         if_called += mine
-        uncalled += aims.landed(score, me, table.gap)
+        plain = aims.landed(score, me, table.gap)
+        uncalled += plain
         if not others:
             continue
+        stay += plain - sum(others) / len(others)
         theirs = sum(others)
         if not ok and zero_lowest:   # edition1: the lowest hand scores 0
             low = min(others)
@@ -150,7 +160,8 @@ def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: ran
         won += end > 0
         lost += end < 0
     n = style.samples
-    return CallView(wins / n, if_called / n, uncalled / n, won / n, lost / n, edge / n)
+    return CallView(wins / n, if_called / n, uncalled / n, won / n, lost / n, edge / n,
+                    stay / n)
 
 
 def match_end(rules: Ruleset, mine: float, others_at: list[int], others: list[int],
