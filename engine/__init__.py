@@ -19,8 +19,9 @@ from .events import Event, GameStart, type_name
 from .game import apply, finish, new_game
 from .outcome import EVERYBODY, Outcome
 from .parsing import parse_event
+from .results import EndReason, RoundResult
 from .rulesets import BUILTINS, Ruleset, resolve
-from .state import EndReason, GameState, Phase, RoundResult, RoundState
+from .state import GameState, Phase, RoundState
 from .vocabulary import DrawSource, ExactReset, PowerKind
 
 __all__ = [

@@ -11,7 +11,8 @@ from .dispatch import handles
 from .errors import IllegalEventError, InconsistentLogError
 from .events import Forfeit, Reshuffle, Snap
 from .outcome import EVERYBODY, NOTHING, Left, Outcome, Reshuffled, Snapped, one
-from .state import DRAWN, END_FORFEIT, MATCH_OVER, POWER, TURN_START, GameState
+from .results import END_FORFEIT
+from .state import DRAWN, MATCH_OVER, POWER, TURN_START, GameState
 from .table import (
     check_position,
     end_round,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Final
 
 from .native import mypyc_attr
-from .state import RoundResult
+from .results import RoundResult
 from .vocabulary import PowerKind
 
 Place = tuple[int, int]        # (seat, position in that seat's row)

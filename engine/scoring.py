@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .results import END_FORFEIT, EndReason, RoundResult
 from .rulesets import (
     FIRST_FEWEST_POINTS,
     FIRST_ROTATE,
@@ -17,7 +18,7 @@ from .rulesets import (
     TIE_LAST_ROUND,
     Ruleset,
 )
-from .state import END_FORFEIT, MATCH_OVER, ROUND_OVER, EndReason, GameState, RoundResult
+from .state import MATCH_OVER, ROUND_OVER, GameState
 
 
 def round_points(rules: Ruleset, scored: list[int], totals: list[int],

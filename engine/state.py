@@ -14,12 +14,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar, Final
 
-from .results import END_CABO as END_CABO  # re-exported: where they were defined before
-from .results import END_DECK_EMPTY as END_DECK_EMPTY
-from .results import END_FORFEIT as END_FORFEIT
-from .results import EndReason as EndReason
-from .results import RoundResult as RoundResult
-from .results import _copy_into, _repr, _values
+from .results import RoundResult, _copy_into, _repr, _values
 from .rulesets import Ruleset
 from .vocabulary import PowerKind
 

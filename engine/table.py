@@ -9,17 +9,14 @@ from __future__ import annotations
 
 from . import scoring
 from .errors import IllegalEventError, InconsistentLogError
+from .results import END_CABO, END_DECK_EMPTY, EndReason, RoundResult
 from .state import (
     BEFORE_DEAL,
     DRAWN,
-    END_CABO,
-    END_DECK_EMPTY,
     POWER,
     ROUND_OVER,
     TURN_START,
-    EndReason,
     GameState,
-    RoundResult,
 )
 from .vocabulary import PowerKind
 

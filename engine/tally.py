@@ -16,13 +16,11 @@ from .dispatch import handles
 from .errors import IllegalEventError, InconsistentLogError
 from .events import Tally
 from .outcome import Ended, Outcome
+from .results import END_CABO, END_DECK_EMPTY, EndReason
 from .state import (
     BEFORE_DEAL,
-    END_CABO,
-    END_DECK_EMPTY,
     MATCH_OVER,
     ROUND_OVER,
-    EndReason,
     GameState,
     RoundState,
 )

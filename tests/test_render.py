@@ -8,7 +8,7 @@ from pathlib import Path
 from cabo_log.log.render import describe, special_hand
 from cabo_log.log.replay import replay_file
 from engine import BUILTINS
-from engine.state import RoundResult
+from engine.results import RoundResult
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
 

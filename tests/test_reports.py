@@ -31,7 +31,8 @@ from cabo_log.play.simulate import simulate_game
 from engine import GameState, apply, finish, new_game
 from engine.events import Cabo, Power, Replace, Skip
 from engine.knowledge import known_total
-from engine.state import END_FORFEIT, POWER
+from engine.results import END_FORFEIT
+from engine.state import POWER
 
 # (ruleset, players, options, bots, forfeit_rate, games)
 CORPUS = [

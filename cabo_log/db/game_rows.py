@@ -13,7 +13,7 @@ from cabo_log.db.row_sink import RowSink
 from cabo_log.db.row_tables import RoundScoresRows
 from cabo_log.db.rows import RowCollector
 from engine import GameStart, GameState
-from engine.state import RoundResult
+from engine.results import RoundResult
 
 
 def game_rows(g: GameState, rows: RowCollector, header: GameStart, source: str,

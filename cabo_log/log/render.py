@@ -5,7 +5,8 @@ from __future__ import annotations
 from cabo_log.log.replay import ReplayResult
 from engine import GameState
 from engine.knowledge import row_view
-from engine.state import DRAWN, POWER, TURN_START, Phase, RoundResult
+from engine.results import RoundResult
+from engine.state import DRAWN, POWER, TURN_START, Phase
 
 
 def special_hand(r: RoundResult, name: str = "Kamikaze") -> str | None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import textwrap
 
+from engine.results import END_DECK_EMPTY, END_FORFEIT, RoundResult
 from engine.rulesets import Ruleset
-from engine.state import END_DECK_EMPTY, END_FORFEIT, RoundResult
 
 from .words import card_label, join_words
 
