@@ -22,6 +22,7 @@ from .table import (
     seat_of,
     unknown_card,
 )
+from .vocabulary import DEALT
 
 
 @handles(Deal)
@@ -162,6 +163,7 @@ def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
         codes=codes, values=values, known=known, face_up=face_up,
         rows=rows, deck=g.deck_ids[:count - 1 - top], pile=[top],
         first=first, current=first, peeked=[False] * seat_count,
+        arrivals=[DEALT] * count,
     )
     g.phase = TURN_START
 

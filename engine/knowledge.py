@@ -4,14 +4,35 @@ A card is visible to a player when it lies face up, or when the player's bit is 
 ``known``: they dealt-peeked it, drew it, spied it, saw it taken from the discard pile or
 revealed by a failed replacement or snap. Knowledge follows the card, so swaps need no
 bookkeeping of their own.
+
+What everyone at the table sees happen to a row is public too, and part of each observation:
+for every slot, how its card got there (``Arrival``: dealt, kept after a deck draw, taken
+from the discard pile, brought or given by a swap, a penalty) and whether its owner knows it
+(``Slot``). A card its owner kept after seeing it is their choice; one they never saw is any
+card; one another player's swap gave them is what that player wanted rid of. The values stay
+hidden: ``rows`` shows only the cards this player knows.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import ClassVar, Final, NamedTuple
 
 from .state import GameState, Phase, RoundState
-from .vocabulary import DrawSource, PowerKind
+from .vocabulary import Arrival, DrawSource, PowerKind
+
+
+class Slot(NamedTuple):
+    """The public record of one row slot: how its card got there, and whether its owner knows
+    the card (peeked, spied by them, put there after seeing it, or face up). Never its value."""
+
+    arrival: Arrival
+    owner_knows: bool
+
+
+_SLOTS: Final[dict[str, tuple[Slot, Slot]]] = {
+    a.value: (Slot(a, False), Slot(a, True)) for a in Arrival}
+"""The records, made once and shared (a record is a constant): by arrival, then whether the
+owner knows the card."""
 
 
 class Observation:
@@ -25,7 +46,8 @@ class Observation:
     """
 
     FIELDS: ClassVar[tuple[str, ...]] = (
-        "me", "players", "active", "round", "phase", "to_play", "rows", "discard", "deck_size",
+        "me", "players", "active", "round", "phase", "to_play", "rows", "slots", "discard",
+        "deck_size",
         "drawn", "drawn_source", "pending_power", "caller", "scores", "turn", "ruleset")
 
     me: str
@@ -35,6 +57,7 @@ class Observation:
     phase: Phase
     to_play: str | None
     rows: dict[str, tuple[str | None, ...]]   # None: a card this player does not know
+    slots: dict[str, tuple[Slot, ...]]        # each slot's public record, by the rows' keys
     discard: tuple[str, ...]                  # the whole discard pile, top last (it is public)
     deck_size: int
     drawn: str | None                         # my drawn card (or a card taken from the pile)
@@ -47,8 +70,8 @@ class Observation:
 
     def __init__(self, me: str, players: tuple[str, ...], active: tuple[str, ...], round: int,
                  phase: Phase, to_play: str | None, rows: dict[str, tuple[str | None, ...]],
-                 discard: tuple[str, ...], deck_size: int, drawn: str | None,
-                 drawn_source: str | None, pending_power: PowerKind | None,
+                 slots: dict[str, tuple[Slot, ...]], discard: tuple[str, ...], deck_size: int,
+                 drawn: str | None, drawn_source: str | None, pending_power: PowerKind | None,
                  caller: str | None, scores: dict[str, int], turn: int, ruleset: str) -> None:
         self.me = me
         self.players = players
@@ -57,6 +80,7 @@ class Observation:
         self.phase = phase
         self.to_play = to_play
         self.rows = rows
+        self.slots = slots
         self.discard = discard
         self.deck_size = deck_size
         self.drawn = drawn
@@ -138,12 +162,18 @@ class Views:
             self.cumulative = g.cumulative[:]
             self.scores = g.cumulative_by_name()
         face_up, known, bit, row_of = r.face_up, r.known, 1 << seat, r.rows
+        arrivals = r.arrivals
         rows: dict[str, tuple[str | None, ...]] = {}
+        slots: dict[str, tuple[Slot, ...]] = {}
         for p, name in self.seated:
             if own_row_only and p != seat:
                 continue
+            row = row_of[p]
             rows[name] = tuple([codes[c] if face_up[c] or known[c] & bit else None
-                                for c in row_of[p]])
+                                for c in row])
+            owner = 1 << p
+            slots[name] = tuple([_SLOTS[arrivals[c]][1 if face_up[c] or known[c] & owner else 0]
+                                 for c in row])
         players = g.players
         current = r.current
         drawn: str | None = None
@@ -153,7 +183,7 @@ class Views:
             source = r.drawn_source
         phase: Phase = g.phase
         return Observation(players[seat], players, self.names, r.round_no, phase,
-                           players[current] if phase in _PLAYING else None, rows,
+                           players[current] if phase in _PLAYING else None, rows, slots,
                            self.discard, len(r.deck), drawn, source,
                            r.pending_power if current == seat else None,
                            players[r.caller] if r.caller >= 0 else None, self.scores, r.turn,

@@ -18,7 +18,7 @@ from .state import (
     TURN_START,
     GameState,
 )
-from .vocabulary import PowerKind
+from .vocabulary import PENALTY, PowerKind
 
 
 def begin_turns(g: GameState) -> tuple[tuple[int, int], ...]:
@@ -141,6 +141,7 @@ def take_penalty(g: GameState, seat: int) -> str | None:
         return None
     card = r.deck.pop()
     r.rows[seat].append(card)
+    r.arrivals[card] = PENALTY
     return r.codes[card]
 
 
