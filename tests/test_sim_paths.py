@@ -46,11 +46,13 @@ def test_every_observation_and_move_list_is_the_engines(
         mine = observed(self, seat, own_row_only)
         fresh = copy.copy(self)   # the same round, nothing remembered
         engines = observed(fresh, seat)
-        if own_row_only:   # partial: the player's own row alone, every other field whole
+        if own_row_only:   # partial: the player's own row (and slots) alone, the rest whole
             assert set(mine.rows) == set(engines.rows) & {self.players[seat]}
             checked["partial"] += 1
             engines.rows = {name: row for name, row in engines.rows.items()
                             if name == self.players[seat]}
+            engines.slots = {name: row for name, row in engines.slots.items()
+                             if name == self.players[seat]}
         assert mine == engines
         checked["observations"] += 1
         return mine
