@@ -368,7 +368,9 @@ class ExpertBot:
 
 def best_swap(style: Style, table: Table, moves: Sequence[Event] | None = None
               ) -> tuple[float, Event | None]:
-    """The swap of one own card with an opponent's that gains most, and its gain."""
+    """The swap of one own card with an opponent's that gains most, and its gain. Unknown
+    cards count at their leaned values, so an unknown card of its own (the pool's mean) for
+    one an opponent kept after seeing it (low) is a swap worth making."""
     me = table.me
     leader = table.leader()
     best: tuple[float, Event | None] = (0.0, None)
@@ -385,8 +387,6 @@ def best_swap(style: Style, table: Table, moves: Sequence[Event] | None = None
         if a != me:
             continue   # edition1 allows swapping two others' cards: not worth modelling
         mine, theirs = table.value(me, i), table.value(b, j)
-        if table.mine[i] is None and table.rows[b][j] is None:
-            continue   # blind for blind: nothing known to gain
         hurt = 1.0 if b == leader else style.hurt_weight
         gain = (1.0 + hurt) * (mine - theirs)   # my hand drops, theirs grows as much
         if table.rows[b][j] is None:
