@@ -2,7 +2,8 @@
 card got there and whether its owner knows it. Checked on a hand-built edition1 match, event by
 event, against what each player at the table sees happen: a deal and its peeks, a card kept
 after a deck draw, one taken from the discard pile, a spy and a peek, a swap by the user, a swap
-of two other players' cards; and that the record never shows a value ``rows`` hides."""
+of two other players' cards, a failed replacement and its penalty card; and that the record
+never shows a value ``rows`` hides."""
 
 from __future__ import annotations
 
@@ -117,3 +118,14 @@ def test_the_record_is_a_shared_constant() -> None:
     g = game(*PEEKS)
     assert observe(g, "ana").slots["bruno"][0] is observe(g, "carla").slots["bruno"][0]
     assert isinstance(observe(g, "ana").slots["bruno"][0], Slot)
+
+
+def test_a_failed_replacement_and_its_penalty_card() -> None:
+    """ana lists her 8, 5 and 12 as equal: they stay, shown; the 11 she drew joins the end of
+    her row (she saw it) and the penalty card after it (nobody saw it)."""
+    fail = turn("ana", "deck", {"type": "replace", "player": "ana", "positions": [0, 1, 2]})
+    g = game(*PEEKS, *fail)
+    assert records(g)["ana"] == ((D, True), (D, True), (D, True), (D, False), (K, True),
+                                 (Arrival.PENALTY, False))
+    assert observe(g, "bruno").rows["ana"] == ("8", "5", "12", None, None, None)
+    assert observe(g, "ana").rows["ana"][4:] == ("11", None)
