@@ -198,6 +198,7 @@ def peek(g: GameState, e: Peek) -> Outcome:
                                 f"in {rules.name} the initial peek is positions "
                                 f"{list(fixed)}, not {list(positions)}")
     r.peeked[seat] = True
+    r.slot_changes += 1
     bit = 1 << seat
     known = r.known
     places = []

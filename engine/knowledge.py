@@ -15,24 +15,73 @@ hidden: ``rows`` shows only the cards this player knows.
 
 from __future__ import annotations
 
-from typing import ClassVar, Final, NamedTuple
+from typing import ClassVar, Final
 
 from .state import GameState, Phase, RoundState
-from .vocabulary import Arrival, DrawSource, PowerKind
+from .vocabulary import (
+    DEALT,
+    GIVEN,
+    KEPT,
+    PENALTY,
+    SWAPPED,
+    TAKEN,
+    Arrival,
+    DrawSource,
+    PowerKind,
+)
 
 
-class Slot(NamedTuple):
+class Slot:
     """The public record of one row slot: how its card got there, and whether its owner knows
-    the card (peeked, spied by them, put there after seeing it, or face up). Never its value."""
+    the card (peeked, spied by them, put there after seeing it, or face up). Never its value.
 
-    arrival: Arrival
-    owner_knows: bool
+    A plain class, not a ``NamedTuple``: compiled, a named tuple is unboxed into a native tuple
+    and boxed anew (as a plain tuple) wherever it is stored, while the twelve records here are
+    made once and shared by every observation. Read-only by contract, like ``Observation``.
+    """
+
+    __slots__ = ("arrival", "owner_knows")
+
+    def __init__(self, arrival: Arrival, owner_knows: bool) -> None:
+        self.arrival = arrival
+        self.owner_knows = owner_knows
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Slot):
+            return NotImplemented
+        return self.arrival == other.arrival and self.owner_knows == other.owner_knows
+
+    def __hash__(self) -> int:
+        return hash((self.arrival.value, self.owner_knows))
+
+    def __repr__(self) -> str:
+        return f"Slot(arrival={self.arrival.value!r}, owner_knows={self.owner_knows})"
 
 
-_SLOTS: Final[dict[str, tuple[Slot, Slot]]] = {
-    a.value: (Slot(a, False), Slot(a, True)) for a in Arrival}
-"""The records, made once and shared (a record is a constant): by arrival, then whether the
-owner knows the card."""
+_DEALT: Final = [Slot(DEALT, False), Slot(DEALT, True)]
+_KEPT: Final = [Slot(KEPT, False), Slot(KEPT, True)]
+_TAKEN: Final = [Slot(TAKEN, False), Slot(TAKEN, True)]
+_SWAPPED: Final = [Slot(SWAPPED, False), Slot(SWAPPED, True)]
+_GIVEN: Final = [Slot(GIVEN, False), Slot(GIVEN, True)]
+_PENALTY: Final = [Slot(PENALTY, False), Slot(PENALTY, True)]
+"""The records, made once and shared (a record is a constant), by whether the owner knows
+the card."""
+
+
+def _records(arrival: Arrival) -> list[Slot]:
+    """The two records of an arrival, found by identity (the members are singletons): no
+    hashing, which for an Enum member is a Python-level call even when compiled."""
+    if arrival is DEALT:
+        return _DEALT
+    if arrival is KEPT:
+        return _KEPT
+    if arrival is TAKEN:
+        return _TAKEN
+    if arrival is SWAPPED:
+        return _SWAPPED
+    if arrival is GIVEN:
+        return _GIVEN
+    return _PENALTY
 
 
 class Observation:
@@ -124,10 +173,11 @@ class Views:
 
     The rows are read from the state at every question (what each seat knows of a card is one
     bit of ``known``); the parts that change rarely (the discard pile, the scores, who is
-    still in and seated) are rebuilt only when they changed, compared with what they were
-    made from, and shared between observations until then (an observation is read-only: bots
-    read it, never write to it). Nothing here follows events: a state that moved on in any
-    way (``apply``, a replay's handlers, a copy) is read afresh where it differs.
+    still in and seated, each row's slot records) are rebuilt only when they changed, compared
+    with what they were made from, and shared between observations until then (an observation
+    is read-only: bots read it, never write to it). Nothing here follows events: a state that
+    moved on in any way (``apply``, a replay's handlers, a copy) is read afresh where it
+    differs.
     """
 
     def __init__(self) -> None:
@@ -139,6 +189,8 @@ class Views:
         self.discard: tuple[str, ...] = ()
         self.cumulative: list[int] = []
         self.scores: dict[str, int] = {}
+        self.slot_changes = -1                  # the round's ``slot_changes`` ``slots`` is of
+        self.slots: dict[str, tuple[Slot, ...]] = {}
 
     def observe(self, g: GameState, seat: int, own_row_only: bool) -> Observation:
         """``g.observation(seat, own_row_only)`` (``g`` holds this, and is passed in rather
@@ -153,6 +205,7 @@ class Views:
             players, active = g.players, g.active
             self.names = tuple([name for name, on in zip(players, active, strict=True) if on])
             self.seated = [(p, players[p]) for p in r.participants if active[p]]
+            self.slot_changes = -1
         codes = r.codes
         pile = r.pile
         if pile != self.pile:
@@ -162,18 +215,16 @@ class Views:
             self.cumulative = g.cumulative[:]
             self.scores = g.cumulative_by_name()
         face_up, known, bit, row_of = r.face_up, r.known, 1 << seat, r.rows
-        arrivals = r.arrivals
         rows: dict[str, tuple[str | None, ...]] = {}
-        slots: dict[str, tuple[Slot, ...]] = {}
         for p, name in self.seated:
             if own_row_only and p != seat:
                 continue
-            row = row_of[p]
             rows[name] = tuple([codes[c] if face_up[c] or known[c] & bit else None
-                                for c in row])
-            owner = 1 << p
-            slots[name] = tuple([_SLOTS[arrivals[c]][1 if face_up[c] or known[c] & owner else 0]
-                                 for c in row])
+                                for c in row_of[p]])
+        slots = self._slots(r)
+        if own_row_only:
+            me = g.players[seat]
+            slots = {me: slots[me]} if me in slots else {}
         players = g.players
         current = r.current
         drawn: str | None = None
@@ -188,6 +239,23 @@ class Views:
                            r.pending_power if current == seat else None,
                            players[r.caller] if r.caller >= 0 else None, self.scores, r.turn,
                            g.rules.name)
+
+
+    def _slots(self, r: RoundState) -> dict[str, tuple[Slot, ...]]:
+        """The slot records of every seated row: the same for every viewer (they are public),
+        rebuilt when the round's ``slot_changes`` moved (a card placed or removed, or come to
+        be known by its row's owner) or the seats did."""
+        if r.slot_changes == self.slot_changes:
+            return self.slots
+        self.slot_changes = r.slot_changes
+        face_up, known, arrivals, rows = r.face_up, r.known, r.arrivals, r.rows
+        slots: dict[str, tuple[Slot, ...]] = {}
+        for p, name in self.seated:
+            owner = 1 << p
+            slots[name] = tuple([_records(arrivals[c])[1 if face_up[c] or known[c] & owner
+                                                       else 0] for c in rows[p]])
+        self.slots = slots
+        return slots
 
 
 _PLAYING: Final = frozenset((Phase.TURN_START, Phase.DRAWN, Phase.POWER))

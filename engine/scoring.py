@@ -110,6 +110,7 @@ def finish_round(g: GameState, end: EndReason) -> RoundResult:
     for p in scored:  # the hands are revealed at the end of a round
         for card in r.rows[p]:
             known[card] = everybody
+    r.slot_changes += 1
     _check_match_end(g, scored, points, second_exact)
     return result
 

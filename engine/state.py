@@ -59,7 +59,7 @@ class RoundState:
         "round_no", "participants", "in_play", "codes", "values", "known", "face_up", "rows",
         "deck", "pile", "out", "first", "current", "turn", "started", "peeked", "caller",
         "caller_forfeited", "final_left", "drawn", "drawn_source", "pending_power",
-        "reshuffles", "arrivals")
+        "reshuffles", "arrivals", "slot_changes")
     __slots__ = FIELDS
 
     def __init__(self, round_no: int = 0, participants: tuple[int, ...] = (),
@@ -72,7 +72,8 @@ class RoundState:
                  caller: int = -1, caller_forfeited: bool = False,
                  final_left: list[int] | None = None, drawn: int = -1,
                  drawn_source: str = "", pending_power: PowerKind | None = None,
-                 reshuffles: int = 0, arrivals: list[Arrival] | None = None) -> None:
+                 reshuffles: int = 0, arrivals: list[Arrival] | None = None,
+                 slot_changes: int = 0) -> None:
         self.round_no = round_no
         self.participants = participants
         self.in_play: list[bool] = [] if in_play is None else in_play  # dealt, still active
@@ -99,6 +100,9 @@ class RoundState:
         # by card number: how the card came to the row slot it lies in (public, like
         # ``known``); it follows the card, and counts only while the card lies in a row
         self.arrivals: list[Arrival] = [] if arrivals is None else arrivals
+        # how many times a slot's public record changed (a card placed, removed or come to be
+        # known by its row's owner): ``knowledge.Views`` rebuilds the records when it moved
+        self.slot_changes = slot_changes
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:

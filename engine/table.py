@@ -37,6 +37,7 @@ def begin_turns(g: GameState) -> tuple[tuple[int, int], ...]:
         if r.peeked[seat] or not r.in_play[seat]:
             continue
         r.peeked[seat] = True
+        r.slot_changes += 1
         row = r.rows[seat]
         for pos in fixed:
             if pos < len(row):
@@ -142,6 +143,7 @@ def take_penalty(g: GameState, seat: int) -> str | None:
     card = r.deck.pop()
     r.rows[seat].append(card)
     r.arrivals[card] = PENALTY
+    r.slot_changes += 1
     return r.codes[card]
 
 
