@@ -43,7 +43,8 @@ def snap(g: GameState, e: Snap) -> Outcome:
     row = r.rows[seat]
     card = row[e.position]
     code = r.codes[card]
-    r.slot_changes += 1   # the card leaves the row, or its owner sees it
+    changes = r.slot_changes   # the card leaves the row, or its owner sees it
+    changes[seat] = changes[seat] + 1
     if r.values[card] == r.values[r.pile[-1]]:
         row.pop(e.position)
         r.pile.append(card)
@@ -125,7 +126,8 @@ def _leave_round(g: GameState, seat: int) -> Outcome:
         discarded = _drop_held(g)
     r.out.extend(r.rows[seat])
     r.rows[seat] = []
-    r.slot_changes += 1
+    changes = r.slot_changes
+    changes[seat] = changes[seat] + 1
     if seat in r.final_left:
         r.final_left.remove(seat)
     if seat == r.caller:

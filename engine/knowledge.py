@@ -189,7 +189,8 @@ class Views:
         self.discard: tuple[str, ...] = ()
         self.cumulative: list[int] = []
         self.scores: dict[str, int] = {}
-        self.slot_changes = -1                  # the round's ``slot_changes`` ``slots`` is of
+        self.slot_seen: list[int] = []           # the round's ``slot_changes`` ``slots`` is of
+        self.slot_rows: list[tuple[Slot, ...]] = []   # each seat's records
         self.slots: dict[str, tuple[Slot, ...]] = {}
 
     def observe(self, g: GameState, seat: int, own_row_only: bool) -> Observation:
@@ -205,7 +206,9 @@ class Views:
             players, active = g.players, g.active
             self.names = tuple([name for name, on in zip(players, active, strict=True) if on])
             self.seated = [(p, players[p]) for p in r.participants if active[p]]
-            self.slot_changes = -1
+            self.slot_seen = []
+            self.slot_rows = [() for _ in players]
+            self.slots = {}
         codes = r.codes
         pile = r.pile
         if pile != self.pile:
@@ -243,17 +246,22 @@ class Views:
 
     def _slots(self, r: RoundState) -> dict[str, tuple[Slot, ...]]:
         """The slot records of every seated row: the same for every viewer (they are public),
-        rebuilt when the round's ``slot_changes`` moved (a card placed or removed, or come to
-        be known by its row's owner) or the seats did."""
-        if r.slot_changes == self.slot_changes:
+        a row's rebuilt when its seat's count in ``slot_changes`` moved (a card placed or
+        removed, or come to be known by its owner)."""
+        changes = r.slot_changes
+        seen = self.slot_seen
+        if changes == seen:
             return self.slots
-        self.slot_changes = r.slot_changes
         face_up, known, arrivals, rows = r.face_up, r.known, r.arrivals, r.rows
-        slots: dict[str, tuple[Slot, ...]] = {}
-        for p, name in self.seated:
+        made = self.slot_rows
+        for p, _ in self.seated:
+            if p < len(seen) and changes[p] == seen[p]:
+                continue
             owner = 1 << p
-            slots[name] = tuple([_records(arrivals[c])[1 if face_up[c] or known[c] & owner
-                                                       else 0] for c in rows[p]])
+            made[p] = tuple([_records(arrivals[c])[1 if face_up[c] or known[c] & owner else 0]
+                             for c in rows[p]])
+        self.slot_seen = changes[:]
+        slots = {name: made[p] for p, name in self.seated}
         self.slots = slots
         return slots
 

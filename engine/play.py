@@ -160,7 +160,8 @@ def replace(g: GameState, e: Replace) -> Outcome:
     taken = r.drawn_source == DISCARD_WORD
     face_up[drawn] = taken and rules.taken_discard_face_up
     r.arrivals[drawn] = TAKEN if taken else KEPT
-    r.slot_changes += 1
+    changes = r.slot_changes   # not ``+=`` on the item: compiled, a generic number call
+    changes[seat] = changes[seat] + 1
     r.drawn = -1
     row[pos] = drawn
     r.pile.append(old)
@@ -218,7 +219,8 @@ def _place_drawn(g: GameState) -> int:
     taken = r.drawn_source == DISCARD_WORD
     r.face_up[drawn] = taken and g.rules.taken_discard_face_up
     r.arrivals[drawn] = TAKEN if taken else KEPT
-    r.slot_changes += 1
+    changes = r.slot_changes
+    changes[r.current] = changes[r.current] + 1
     r.drawn = -1
     return drawn
 

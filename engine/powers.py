@@ -44,7 +44,8 @@ def power(g: GameState, e: Power) -> Outcome:
     card = row[pos]
     known = r.known   # not ``|=`` on the item: compiled, that is a generic number call
     known[card] = known[card] | 1 << seat
-    r.slot_changes += 1   # a peek: its owner knows the card now
+    changes = r.slot_changes   # a peek: its owner knows the card now
+    changes[target] = changes[target] + 1
     result = end_turn(g)
     return Looked(r.codes[card], (target, pos), one(seat, card), result,
                   result is not None and g.complete)
@@ -80,7 +81,9 @@ def _swap(g: GameState, seat: int, e: Power) -> Outcome:
     arrivals = r.arrivals
     arrivals[row_a[pos_a]] = SWAPPED if a == seat else GIVEN   # ``a`` is the user, if either
     arrivals[row_b[pos_b]] = GIVEN
-    r.slot_changes += 1
+    changes = r.slot_changes
+    changes[a] = changes[a] + 1
+    changes[b] = changes[b] + 1
     moved = (r.codes[row_b[pos_b]], r.codes[row_a[pos_a]])
     result = end_turn(g)
     return Swapped(((a, pos_a), (b, pos_b)), moved, result, result is not None and g.complete)

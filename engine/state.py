@@ -73,7 +73,7 @@ class RoundState:
                  final_left: list[int] | None = None, drawn: int = -1,
                  drawn_source: str = "", pending_power: PowerKind | None = None,
                  reshuffles: int = 0, arrivals: list[Arrival] | None = None,
-                 slot_changes: int = 0) -> None:
+                 slot_changes: list[int] | None = None) -> None:
         self.round_no = round_no
         self.participants = participants
         self.in_play: list[bool] = [] if in_play is None else in_play  # dealt, still active
@@ -100,9 +100,9 @@ class RoundState:
         # by card number: how the card came to the row slot it lies in (public, like
         # ``known``); it follows the card, and counts only while the card lies in a row
         self.arrivals: list[Arrival] = [] if arrivals is None else arrivals
-        # how many times a slot's public record changed (a card placed, removed or come to be
-        # known by its row's owner): ``knowledge.Views`` rebuilds the records when it moved
-        self.slot_changes = slot_changes
+        # by seat: how many times a slot of its row changed its public record (a card placed,
+        # removed or come to be known by the owner): ``knowledge.Views`` rebuilds a row's then
+        self.slot_changes: list[int] = [] if slot_changes is None else slot_changes
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:

@@ -37,7 +37,8 @@ def begin_turns(g: GameState) -> tuple[tuple[int, int], ...]:
         if r.peeked[seat] or not r.in_play[seat]:
             continue
         r.peeked[seat] = True
-        r.slot_changes += 1
+        changes = r.slot_changes
+        changes[seat] = changes[seat] + 1
         row = r.rows[seat]
         for pos in fixed:
             if pos < len(row):
@@ -143,7 +144,8 @@ def take_penalty(g: GameState, seat: int) -> str | None:
     card = r.deck.pop()
     r.rows[seat].append(card)
     r.arrivals[card] = PENALTY
-    r.slot_changes += 1
+    changes = r.slot_changes
+    changes[seat] = changes[seat] + 1
     return r.codes[card]
 
 
