@@ -43,15 +43,17 @@ def snap(g: GameState, e: Snap) -> Outcome:
     row = r.rows[seat]
     card = row[e.position]
     code = r.codes[card]
-    changes = r.slot_changes   # the card leaves the row, or its owner sees it
-    changes[seat] = changes[seat] + 1
     if r.values[card] == r.values[r.pile[-1]]:
+        changes = r.slot_changes   # the card leaves the row
+        changes[seat] = changes[seat] + 1
         row.pop(e.position)
         r.pile.append(card)
         make_public(g, card)
         return Snapped(code, (seat, e.position), (code,), one(EVERYBODY, card), True, None)
     penalty_possible(g)
     r.known[card] = g.everybody
+    changes = r.slot_changes   # its owner sees it now
+    changes[seat] = changes[seat] + 1
     return Snapped(code, (seat, e.position), (), one(EVERYBODY, card), False,
                    take_penalty(g, seat))
 

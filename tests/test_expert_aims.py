@@ -27,12 +27,13 @@ ONLINE = BUILTINS["online"]
 
 def seen(rules: Ruleset, rows: Mapping[str, tuple[str | None, ...]], *, discard: tuple[str, ...],
          drawn: str | None = None, turn: int = 10, scores: dict[str, int] | None = None,
-         power: str | None = None) -> Observation:
+         power: str | None = None, slots: dict[str, tuple[Slot, ...]] | None = None
+         ) -> Observation:
     """ana's view of a two-player table (phase from what she holds)."""
     players = tuple(rows)
     phase = "power" if power else "drawn" if drawn else "turn_start"
     return Observation(me="ana", players=players, active=players, round=1, phase=Phase(phase),
-                       to_play="ana", rows=dict(rows), slots=dealt(dict(rows)),
+                       to_play="ana", rows=dict(rows), slots=slots or dealt(dict(rows)),
                        discard=discard, deck_size=30, drawn=drawn,
                        drawn_source="deck" if drawn else None,
                        pending_power=PowerKind(power) if power else None,
