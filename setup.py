@@ -56,6 +56,8 @@ APP_MODULES: dict[str, str] = {
     "cabo_log/log/fastlines.py": "every decoded event is applied here",
     "cabo_log/log/line_events.py": "every decoded line becomes an event here, its canonical "
                                    "size added up",
+    "cabo_log/log/scanner.py": "the native scan's readers: every byte of a canonical line",
+    "cabo_log/log/line_scan.py": "each canonical line read into its event here",
     # simulate: the match loop and what it calls on every decision
     "cabo_log/play/match.py": "simulate's loop: deals, asks the bots, records every event",
     "cabo_log/play/random_bot.py": "the benchmark's bot: one decision per event",

@@ -1,7 +1,8 @@
 """Reading a whole log into events: ``decode_log``, the one entry point, with the fast path
 inside it.
 
-A log without a hash chain is decoded whole, in one msgspec call (``fastdecode.fast_body``);
+A log without a hash chain is decoded whole (``fastdecode.fast_body``: the lines written
+canonically by the native scan, the others in one msgspec call);
 a log that path cannot vouch for (a chain, a blank line, an unusual line...) is read line by
 line: each line's link checked first when the log is chained (``log.chain``), then the line
 read by msgspec (``fastdecode.fast_decode``) unless it is unusual, then by the exact reader
@@ -63,8 +64,7 @@ def decode_log(data: bytes, *, line_by_line: bool = False) -> DecodedLog:
     # None for a chained log; a header that may declare its chain is read line by line too
     # (where a bad declaration is reported at line 1)
     declares = b'"chain"' in head or b"\\" in head
-    decoded = None if line_by_line or not head.strip() or declares else fast_body(text, start)
-    if decoded is None:
+    if line_by_line or not head.strip() or declares:
         return _line_by_line(data, text)
     try:
         header, t = read_stamped(head)
@@ -72,6 +72,9 @@ def decode_log(data: bytes, *, line_by_line: bool = False) -> DecodedLog:
             raise LogSyntaxError("no_header", "the first line must be the 'game' header")
     except CaboLogError as exc:
         return DecodedLog(None, error=exc, error_line=1)
+    decoded = fast_body(text, start, header.players)   # its players: what the scan matches
+    if decoded is None:
+        return _line_by_line(data, text)
     events = decoded[0]
     # The lines the line-by-line reading counts, without counting the bytes again: the
     # header's, and then fast_body's whole lines (one event each) and a last, empty one.

@@ -30,13 +30,14 @@ values (``msgspec.structs.astuple``, one C call), by index.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import msgspec
 
 from cabo_log.log.fast_structs import LEAN, Int, LineBase
 from cabo_log.log.fastlines import Stamp, keys_of
 from cabo_log.log.line_events import COMMON, KIND, LAYOUT, STAMPS, events_of, fits
+from cabo_log.log.line_scan import scan_body
 from engine.builders import BUILDERS
 from engine.events import Event
 
@@ -128,14 +129,21 @@ def fast_event(raw: bytes) -> Event | None:
     return None if decoded is None else decoded[0]
 
 
-def fast_body(data: bytes, start: int = 0) -> tuple[list[Event], list[Stamp]] | None:
+def fast_body(data: bytes, start: int = 0, players: tuple[str, ...] = (),
+              ) -> tuple[list[Event], list[Stamp]] | None:
     """The events and the ``t`` of every line after the header (an empty list when no line has
-    a ``t``), decoded in one call, when the fast path can vouch for all of them; else ``None``
-    (read the lines one by one). The body is ``data`` from its byte ``start`` on: a replay
-    passes the whole log and where its body begins, so that the body is not copied. No
-    backslash (an escaped key could spell a known one) and no hash chain (``h``: each line's
-    link is checked first, line by line); anything else is None, and the caller's
-    line-by-line reading gives the precise error or the same events.
+    a ``t``) when the fast path can vouch for all of them; else ``None`` (read the lines one
+    by one). The body is ``data`` from its byte ``start`` on: a replay passes the whole log
+    and where its body begins, so that the body is not copied. No backslash (an escaped key
+    could spell a known one) and no hash chain (``h``: each line's link is checked first,
+    line by line); anything else is None, and the caller's line-by-line reading gives the
+    precise error or the same events.
+
+    With the game's ``players`` (the header's), the lines written canonically are read
+    straight into their events by the native scan (``line_scan.scan_body``; ``scanner`` says
+    why such a line reads as the exact reader reads it), and only the others by msgspec, in
+    one call over those lines joined (``_msgspec_body``, with the proofs below). Without
+    them, or when the scan leaves too many lines, msgspec reads the whole body.
 
     ``decode_lines`` reads a stream of JSON values, not lines: ``{..}{..}`` on one line or an
     object split over two would pass it. So the body must be whole lines, each one object:
@@ -180,6 +188,25 @@ def fast_body(data: bytes, start: int = 0) -> tuple[list[Event], list[Stamp]] | 
         return [], []
     if data[start] != 123 or not data.endswith((b"}", b"}\n")) or data.find(b"\\", start) >= 0:
         return None   # not ``{`` first, not ``}`` last, or a backslash
+    if players:
+        scanned = scan_body(data, start, players)
+        if scanned is not None:
+            if not scanned.holes:
+                return cast(list[Event], scanned.events), []   # no hole: no None
+            rest = _msgspec_body(scanned.rest, 0) if scanned.rest else None
+            if rest is None or rest[1]:
+                return None   # a line msgspec's path cannot vouch for, or one with a ``t``
+            events = scanned.filled(rest[0])
+            return None if events is None else (events, [])
+    return _msgspec_body(data, start)
+
+
+def _msgspec_body(data: bytes, start: int) -> tuple[list[Event], list[Stamp]] | None:
+    """``fast_body`` by msgspec alone, over ``data`` from its byte ``start`` on (``{`` first,
+    ``}`` last, no backslash)."""
+    length = len(data) - start
+    if data[start] != 123 or not data.endswith((b"}", b"}\n")):
+        return None
     view = memoryview(data)[start:] if start else data   # msgspec reads it without a copy
     stamped = False
     try:
