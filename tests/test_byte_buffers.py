@@ -38,6 +38,7 @@ def test_the_pure_writers_write_librts_bytes() -> None:
     data = bytes(range(16))
     for at in (0, 3, 12):
         assert pure_buffers.read_i32_le(data, at) == librt.read_i32_le(data, at)
+        assert pure_buffers.read_i64_le(data, at) == librt.read_i64_le(data, at)
 
 
 def test_the_pure_writers_bytes_are_little_endian_signed() -> None:

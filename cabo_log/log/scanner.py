@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
+from cabo_log.db.byte_buffers import read_i64_le
 from engine.cards import every_code
 from engine.events import Event
 
@@ -50,16 +51,24 @@ def words(values: tuple[str, ...]) -> Words:
     return out
 
 
-def _cards_by_first_byte() -> list[Words]:
-    """Every card code any deck holds, grouped by its first byte (the engine's own string
-    objects: nothing is allocated per card)."""
-    table: list[Words] = [[] for _ in range(256)]
+def _cards_by_first_bytes() -> list[Words]:
+    """Every card code any deck holds, with its closing quote, by its first two bytes' low
+    seven bits (``card_index``; the engine's own string objects: nothing is allocated per
+    card)."""
+    none: Words = []
+    table: list[Words] = [none] * (1 << 14)
     for code, value in words(every_code()):
-        table[code[0]].append((code, value))
+        at = card_index(code[0], code[1])
+        table[at] = [*table[at], (code, value)]
     return table
 
 
-CARDS: Final = _cards_by_first_byte()
+def card_index(first: int, second: int) -> i64:
+    """Where the codes that may start with these two bytes are listed in ``CARDS``."""
+    return ((first & 127) << 7) | (second & 127)
+
+
+CARDS: Final = _cards_by_first_bytes()
 
 
 class Scanner:
@@ -82,18 +91,29 @@ class Scanner:
             return False
         data = self.data
         k: i64 = 0
-        while k < n:
-            if data[p + k] != text[k]:
+        if n >= 8:   # eight bytes at a time, the last eight overlapping the ones before
+            while k + 8 < n:
+                if read_i64_le(data, p + k) != read_i64_le(text, k):
+                    return False
+                k += 8
+            if read_i64_le(data, p + n - 8) != read_i64_le(text, n - 8):
                 return False
-            k += 1
+        else:
+            while k < n:
+                if data[p + k] != text[k]:
+                    return False
+                k += 1
         self.pos = p + n
         return True
 
     def word(self, choices: Words) -> str:
         """A string that is one of ``choices``."""
-        if self.lit(b'"'):
+        p = self.pos
+        if p + 1 < self.size and self.data[p] == 34:
+            self.pos = p + 1
+            first = self.data[p + 1]
             for raw, value in choices:
-                if self.lit(raw):
+                if raw[0] == first and self.lit(raw):
                     return value
         self.bad = True
         return ""
@@ -105,9 +125,9 @@ class Scanner:
     def card(self) -> str:
         """A string that is a card code of any deck."""
         p = self.pos
-        if p + 1 < self.size and self.data[p] == 34:
+        if p + 2 < self.size and self.data[p] == 34:
             self.pos = p + 1
-            for raw, value in CARDS[self.data[p + 1]]:
+            for raw, value in CARDS[card_index(self.data[p + 1], self.data[p + 2])]:
                 if self.lit(raw):
                     return value
         self.bad = True
