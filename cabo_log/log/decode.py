@@ -54,9 +54,10 @@ class DecodedLog:
         return line_hash(self.stored[index + 1])
 
 
-def decode_log(data: bytes, *, line_by_line: bool = False) -> DecodedLog:
+def decode_log(data: bytes, *, line_by_line: bool = False, scan: bool | None = None,
+               ) -> DecodedLog:
     """The events of a log held in memory (``line_by_line``: every line read by itself, the
-    reference the whole-body path is tested against)."""
+    reference the whole-body path is tested against; ``scan``: ``fast_body``'s)."""
     text = strip_bom(data)
     end = text.find(b"\n")   # the body is read where it lies in ``text``, never copied
     head = text if end < 0 else text[:end]
@@ -72,7 +73,7 @@ def decode_log(data: bytes, *, line_by_line: bool = False) -> DecodedLog:
             raise LogSyntaxError("no_header", "the first line must be the 'game' header")
     except CaboLogError as exc:
         return DecodedLog(None, error=exc, error_line=1)
-    decoded = fast_body(text, start, header.players)   # its players: what the scan matches
+    decoded = fast_body(text, start, header.players, scan=scan)   # players: the scan's names
     if decoded is None:
         return _line_by_line(data, text)
     events = decoded[0]

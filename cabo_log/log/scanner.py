@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 from cabo_log.db.byte_buffers import read_i64_le
+from cabo_log.log.fastlines import Stamp
 from engine.cards import every_code
 from engine.events import Event
 
@@ -325,6 +326,18 @@ class Scanned:
             events[hole] = others[i]
             i += 1
         return [e for e in events if e is not None]
+
+    def stamps(self, theirs: list[Stamp]) -> list[Stamp]:
+        """The ``t`` of every line, from those of the rest's lines (a scanned line has none);
+        empty when none has one."""
+        if not theirs:
+            return []
+        out: list[Stamp] = [None] * len(self.events)
+        i: i64 = 0
+        for hole in self.holes:
+            out[hole] = theirs[i]
+            i += 1
+        return out
 
 
 def left_over(scanner: Scanner, events: list[Event | None], holes: list[int],
