@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
 import tomllib
@@ -83,6 +84,13 @@ BUILD_RUNTIME = "librt>=0.17,<1"
 Python does not need it (``cabo_log.db.bytes_out`` falls back)."""
 
 
+CC_FLAGS = ("-fno-semantic-interposition",)
+"""C flags for the compiled modules, each used when the compiler takes it. The modules are one
+shared library whose functions call each other on every event; without this flag the compiler
+must assume that another library loaded first could replace any of them, so it neither inlines
+one into another nor calls it directly (CPython builds itself with it too)."""
+
+
 def say(message: str) -> None:
     """The one line a build prints about itself."""
     print(f"cabo-log build: {message}", file=sys.stderr, flush=True)
@@ -112,6 +120,18 @@ def cannot_compile() -> str | None:
     if not include.is_file():
         return f"no Python headers ({include})"
     return None
+
+
+def taken_flags() -> list[str]:
+    """The ``CC_FLAGS`` this machine's C compiler takes (each tried on an empty file)."""
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    taken = []
+    for flag in CC_FLAGS:
+        tried = subprocess.run([*cc, flag, "-Werror", "-x", "c", "-c", os.devnull, "-o",
+                                os.devnull], capture_output=True, check=False)
+        if tried.returncode == 0:
+            taken.append(flag)
+    return taken
 
 
 def why_pure() -> str | None:
@@ -157,7 +177,11 @@ def mypyc_extensions() -> list[Any]:
     except (SystemExit, Exception) as exc:   # mypyc reports a type error by exiting
         fall_back(f"mypyc failed: {exc}")
         return []
-    say(f"compiling {len(compiled_sources())} modules with mypyc (C at -O{level})")
+    flags = taken_flags()
+    for ext in extensions:
+        ext.extra_compile_args = [*(ext.extra_compile_args or []), *flags]
+    say(f"compiling {len(compiled_sources())} modules with mypyc (C at -O{level}"
+        f"{''.join(' ' + flag for flag in flags)})")
     return extensions
 
 
