@@ -52,31 +52,32 @@ def scan_body(data: bytes, start: i64, players: tuple[str, ...]) -> Scanned | No
         line = s.pos
         event: Event | None = None
         if s.lit(b'{"type":"'):
-            if s.lit(b'draw"'):
+            c = s.next_byte()   # tried first: most kinds are told apart by it
+            if c == 100 and s.lit(b'draw"'):
                 event = _draw(s, s.seq())
-            elif s.lit(b'discard"'):
+            elif c == 100 and s.lit(b'discard"'):
                 event = _discard(s, s.seq())
-            elif s.lit(b'replace"'):
+            elif c == 114 and s.lit(b'replace"'):
                 event = _replace(s, s.seq())
-            elif s.lit(b'power"'):
+            elif c == 112 and s.lit(b'power"'):
                 event = _power(s, s.seq())
-            elif s.lit(b'skip"'):
+            elif c == 115 and s.lit(b'skip"'):
                 event = _skip(s, s.seq())
-            elif s.lit(b'cabo"'):
+            elif c == 99 and s.lit(b'cabo"'):
                 event = _cabo(s, s.seq())
-            elif s.lit(b'snap"'):
+            elif c == 115 and s.lit(b'snap"'):
                 event = _snap(s, s.seq())
-            elif s.lit(b'deal"'):
+            elif c == 100 and s.lit(b'deal"'):
                 event = _deal(s, s.seq())
-            elif s.lit(b'peek"'):
+            elif c == 112 and s.lit(b'peek"'):
                 event = _peek(s, s.seq())
-            elif s.lit(b'reshuffle"'):
+            elif c == 114 and s.lit(b'reshuffle"'):
                 event = _reshuffle(s, s.seq())
-            elif s.lit(b'forfeit"'):
+            elif c == 102 and s.lit(b'forfeit"'):
                 event = _forfeit(s, s.seq())
-            elif s.lit(b'round_end"'):
+            elif c == 114 and s.lit(b'round_end"'):
                 event = _round_end(s, s.seq())
-            elif s.lit(b'game_end"'):
+            elif c == 103 and s.lit(b'game_end"'):
                 event = _game_end(s, s.seq())
         if event is None:
             holes.append(len(events))

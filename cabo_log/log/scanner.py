@@ -107,6 +107,10 @@ class Scanner:
         self.pos = p + n
         return True
 
+    def next_byte(self) -> i64:
+        """The byte that comes next (-1 at the end)."""
+        return self.data[self.pos] if self.pos < self.size else -1
+
     def word(self, choices: Words) -> str:
         """A string that is one of ``choices``."""
         p = self.pos
