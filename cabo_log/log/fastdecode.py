@@ -21,6 +21,10 @@ the keys ``fastlines.keys_of`` counts (the arguments are in ``fast_body``). Any
 disagreement, or a backslash (an escaped key could spell a known one), goes the exact way.
 The header (free-form ruleset and options) always does: one line per game.
 
+In the compiled build, a body's lines written canonically do not reach msgspec at all: the
+native scan (``line_scan``, ``scanner``) reads each straight into its event, and only the
+lines it leaves are decoded here (``fast_body``).
+
 The engine stays free of third-party imports: ``engine.builders`` makes its own event classes
 from the structs, reading the fields by name (in the compiled engine, native code calling the
 native constructors); the whole-body path builds them in ``line_events`` from each struct's
