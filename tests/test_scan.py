@@ -160,7 +160,7 @@ def test_the_scan_agrees_with_msgspec_on_tricky_lines(raw: bytes) -> None:
 
 def test_a_player_named_with_a_quote_is_never_matched() -> None:
     body = body_of(b'{"type":"cabo","player":"a"}')
-    scanned = scan_body(body, 0, ('a"', "a\\", "a\n"))
+    scanned = scan_body(body, 0, ('a"', "a\\", "a\n", "a\ud800"))
     assert scanned is not None and scanned.holes == [0]
 
 

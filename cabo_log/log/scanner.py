@@ -7,16 +7,18 @@ What ``Scanner`` reads is one spelling of a line: ``{"type":"draw","seq":5,"play
 order, ``auto`` last and only when true, no default spelled out), each value one of a few
 shapes: a player of the game (its exact bytes: any other string is not read here), a word
 of the field's choices, a card code, a whole number in plain digits, a list or an object of
-them by player, a place ``["ana",0]``. Every byte of a line it
-accepts is matched (the keys as literals, once each and in order; the values from the known
-words, digits and brackets), so such a line is valid JSON with no key twice, none unknown and
-no default spelled out, and it reads as the exact reader would read it. Anything else (a
+them by player, a place ``["ana",0]``. Every byte of a line it accepts is matched (the keys
+as literals, once each and in order; the values from the known words, digits and brackets),
+so such a line is valid JSON with no key twice, none unknown and no default spelled out, and
+it reads as the exact reader would read it. Anything else (a
 ``t``, a space, an escape, a name or word it does not know, a number of more than 18 digits)
 is not an error here: the line is left to msgspec's path (``fastdecode``), which reads it
 with its own proof or hands it to the exact reader.
 
 Compiled by the mypyc build (``APP_MODULES`` in setup.py): a byte read is an inline load, a
-reader a direct C call; the pure module gives the same results (tests/test_compiled.py).
+reader a direct C call. As Python it is slower than msgspec's path, so only the compiled build
+scans (``fastdecode.SCAN``); tests/test_scan.py runs it in either build against the other
+readings, tests/test_compiled.py compares the builds.
 """
 
 from __future__ import annotations
@@ -46,7 +48,10 @@ def words(values: tuple[str, ...]) -> Words:
     or a control character is left to the other paths)."""
     out: Words = []
     for value in values:
-        raw = value.encode()
+        try:
+            raw = value.encode()
+        except UnicodeEncodeError:   # a lone surrogate: no line holds it as UTF-8
+            continue
         if b'"' not in raw and b"\\" not in raw and min(raw, default=32) >= 32:
             out.append((raw + b'"', value))
     return out
