@@ -108,9 +108,9 @@ def test_the_replay_hands_t_over_and_decodes_each_line_once(
     def counted(name: str) -> None:
         real = getattr(decode_module, name)
 
-        def wrapper(*args: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
             calls[name] = calls.get(name, 0) + 1
-            return real(*args)
+            return real(*args, **kwargs)
         monkeypatch.setattr(decode_module, name, wrapper)
 
     for name in ("fast_body", "fast_decode", "decode_line"):
