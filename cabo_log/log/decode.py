@@ -75,7 +75,7 @@ def decode_log(data: bytes, *, line_by_line: bool = False, scan: bool | None = N
         return DecodedLog(None, error=exc, error_line=1)
     decoded = fast_body(text, start, header.players, scan=scan)   # players: the scan's names
     if decoded is None:
-        return _line_by_line(data, text)
+        return _line_by_line(data, text, (header, t))
     events = decoded[0]
     # The lines the line-by-line reading counts, without counting the bytes again: the
     # header's, and then fast_body's whole lines (one event each) and a last, empty one.
@@ -83,9 +83,11 @@ def decode_log(data: bytes, *, line_by_line: bool = False, scan: bool | None = N
     return DecodedLog(header, t, 1, events, [], decoded[1], lines=lines)
 
 
-def _line_by_line(data: bytes, text: bytes) -> DecodedLog:
+def _line_by_line(data: bytes, text: bytes, first: tuple[Event, Stamp] | None = None,
+                  ) -> DecodedLog:
     """``decode_log`` line by line: the chain first on each line, then ``fast_decode`` or,
-    when it cannot vouch for the line, the exact reader."""
+    when it cannot vouch for the line, the exact reader (``first``: line 1 as already read,
+    so that no line is decoded twice)."""
     log = DecodedLog(None)
     stamps: list[Stamp] = []
     stored: list[bytes] = []
@@ -97,9 +99,11 @@ def _line_by_line(data: bytes, text: bytes) -> DecodedLog:
         for number, raw in enumerate(text.split(b"\n"), start=1):
             if log.header is not None and (chained is not False or may_have_link(raw)):
                 chained = check_line(previous, raw, chained)  # the chain first (log.chain)
-            decoded = fast(raw)
+            decoded = None if number == 1 and first is not None else fast(raw)
             if decoded is not None:
                 event, t = decoded[0], decoded[2]
+            elif number == 1 and first is not None:
+                event, t = first
             else:
                 if not raw.strip():
                     continue  # blank lines are skipped
