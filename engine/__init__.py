@@ -22,11 +22,12 @@ from .parsing import parse_event
 from .results import EndReason, RoundResult
 from .rulesets import BUILTINS, Ruleset, resolve
 from .state import GameState, Phase, RoundState
-from .vocabulary import DrawSource, ExactReset, PowerKind
+from .vocabulary import Arrival, DrawSource, ExactReset, PowerKind
 
 __all__ = [
-    "BUILTINS", "EVERYBODY", "CaboLogError", "DrawSource", "EndReason", "Event", "ExactReset",
-    "GameStart", "GameState", "IllegalEventError", "InconsistentLogError", "LogSyntaxError",
-    "Outcome", "Phase", "PowerKind", "RoundResult", "RoundState", "Ruleset", "RulesetError",
+    "Arrival", "BUILTINS", "EVERYBODY", "CaboLogError", "DrawSource", "EndReason", "Event",
+    "ExactReset", "GameStart", "GameState", "IllegalEventError", "InconsistentLogError",
+    "LogSyntaxError", "Outcome", "Phase", "PowerKind", "RoundResult", "RoundState", "Ruleset",
+    "RulesetError",
     "apply", "finish", "new_game", "parse_event", "resolve", "type_name",
 ]

@@ -22,6 +22,7 @@ from .table import (
     seat_of,
     unknown_card,
 )
+from .vocabulary import DEALT
 
 
 @handles(Deal)
@@ -162,6 +163,7 @@ def _setup_round(g: GameState, number: int, seats: tuple[int, ...], first: int,
         codes=codes, values=values, known=known, face_up=face_up,
         rows=rows, deck=g.deck_ids[:count - 1 - top], pile=[top],
         first=first, current=first, peeked=[False] * seat_count,
+        arrivals=[DEALT] * count, slot_changes=[0] * seat_count,
     )
     g.phase = TURN_START
 
@@ -196,6 +198,8 @@ def peek(g: GameState, e: Peek) -> Outcome:
                                 f"in {rules.name} the initial peek is positions "
                                 f"{list(fixed)}, not {list(positions)}")
     r.peeked[seat] = True
+    changes = r.slot_changes
+    changes[seat] = changes[seat] + 1
     bit = 1 << seat
     known = r.known
     places = []

@@ -158,7 +158,8 @@ class _Lapse:
     """What ``end_turn`` (and the round scoring it may start) can change, saved to undo it."""
 
     __slots__ = ("round", "pending_power", "phase", "current", "final_left", "cumulative",
-                 "reset_used", "rounds", "known", "ending", "winners", "complete", "tiebreak")
+                 "reset_used", "rounds", "known", "slot_changes", "ending", "winners", "complete",
+                 "tiebreak")
 
     def __init__(self, g: GameState) -> None:
         self.round = r = g.round
@@ -170,6 +171,7 @@ class _Lapse:
         self.reset_used = g.reset_used[:]
         self.rounds = len(g.rounds)
         self.known = r.known[:]
+        self.slot_changes = r.slot_changes[:]
         self.ending = g.ending
         self.winners = g.winners
         self.complete = g.complete
@@ -186,6 +188,7 @@ class _Lapse:
         g.reset_used[:] = self.reset_used
         del g.rounds[self.rounds:]
         r.known[:] = self.known
+        r.slot_changes[:] = self.slot_changes
         g.ending = self.ending
         g.winners = self.winners
         g.complete = self.complete

@@ -44,12 +44,16 @@ def snap(g: GameState, e: Snap) -> Outcome:
     card = row[e.position]
     code = r.codes[card]
     if r.values[card] == r.values[r.pile[-1]]:
+        changes = r.slot_changes   # the card leaves the row
+        changes[seat] = changes[seat] + 1
         row.pop(e.position)
         r.pile.append(card)
         make_public(g, card)
         return Snapped(code, (seat, e.position), (code,), one(EVERYBODY, card), True, None)
     penalty_possible(g)
     r.known[card] = g.everybody
+    changes = r.slot_changes   # its owner sees it now
+    changes[seat] = changes[seat] + 1
     return Snapped(code, (seat, e.position), (), one(EVERYBODY, card), False,
                    take_penalty(g, seat))
 
@@ -124,6 +128,8 @@ def _leave_round(g: GameState, seat: int) -> Outcome:
         discarded = _drop_held(g)
     r.out.extend(r.rows[seat])
     r.rows[seat] = []
+    changes = r.slot_changes
+    changes[seat] = changes[seat] + 1
     if seat in r.final_left:
         r.final_left.remove(seat)
     if seat == r.caller:

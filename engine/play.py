@@ -35,7 +35,7 @@ from .table import (
     take_penalty,
     unknown_card,
 )
-from .vocabulary import DECK, DECK_WORD, DISCARD_WORD
+from .vocabulary import DECK, DECK_WORD, DISCARD_WORD, KEPT, TAKEN
 
 
 def draw(g: GameState, e: Draw) -> Outcome:
@@ -157,7 +157,11 @@ def replace(g: GameState, e: Replace) -> Outcome:
     drawn = r.drawn
     rules = g.rules
     face_up = r.face_up
-    face_up[drawn] = r.drawn_source == DISCARD_WORD and rules.taken_discard_face_up
+    taken = r.drawn_source == DISCARD_WORD
+    face_up[drawn] = taken and rules.taken_discard_face_up
+    r.arrivals[drawn] = TAKEN if taken else KEPT
+    changes = r.slot_changes   # not ``+=`` on the item: compiled, a generic number call
+    changes[seat] = changes[seat] + 1
     r.drawn = -1
     row[pos] = drawn
     r.pile.append(old)
@@ -212,7 +216,11 @@ def _replace_several(g: GameState, e: Replace, seat: int) -> Outcome:
 def _place_drawn(g: GameState) -> int:
     r = g.round
     drawn = r.drawn
-    r.face_up[drawn] = r.drawn_source == DISCARD_WORD and g.rules.taken_discard_face_up
+    taken = r.drawn_source == DISCARD_WORD
+    r.face_up[drawn] = taken and g.rules.taken_discard_face_up
+    r.arrivals[drawn] = TAKEN if taken else KEPT
+    changes = r.slot_changes
+    changes[r.current] = changes[r.current] + 1
     r.drawn = -1
     return drawn
 

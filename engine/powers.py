@@ -8,7 +8,7 @@ from .events import Power
 from .outcome import Looked, Outcome, Swapped, one
 from .state import POWER, GameState
 from .table import check_position, end_turn, in_round, need_round, seat_named
-from .vocabulary import PEEK_WORD, SPY_WORD, SWAP_WORD, PowerKind
+from .vocabulary import GIVEN, PEEK_WORD, SPY_WORD, SWAP_WORD, SWAPPED, PowerKind
 
 
 def power(g: GameState, e: Power) -> Outcome:
@@ -44,6 +44,8 @@ def power(g: GameState, e: Power) -> Outcome:
     card = row[pos]
     known = r.known   # not ``|=`` on the item: compiled, that is a generic number call
     known[card] = known[card] | 1 << seat
+    changes = r.slot_changes   # a peek: its owner knows the card now
+    changes[target] = changes[target] + 1
     result = end_turn(g)
     return Looked(r.codes[card], (target, pos), one(seat, card), result,
                   result is not None and g.complete)
@@ -76,6 +78,12 @@ def _swap(g: GameState, seat: int, e: Power) -> Outcome:
         a, pos_a, b, pos_b = b, pos_b, a, pos_a
     row_a, row_b = r.rows[a], r.rows[b]
     row_a[pos_a], row_b[pos_b] = row_b[pos_b], row_a[pos_a]
+    arrivals = r.arrivals
+    arrivals[row_a[pos_a]] = SWAPPED if a == seat else GIVEN   # ``a`` is the user, if either
+    arrivals[row_b[pos_b]] = GIVEN
+    changes = r.slot_changes
+    changes[a] = changes[a] + 1
+    changes[b] = changes[b] + 1
     moved = (r.codes[row_b[pos_b]], r.codes[row_a[pos_a]])
     result = end_turn(g)
     return Swapped(((a, pos_a), (b, pos_b)), moved, result, result is not None and g.complete)

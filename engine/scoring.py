@@ -107,9 +107,11 @@ def finish_round(g: GameState, end: EndReason) -> RoundResult:
     g.phase = ROUND_OVER
     everybody = g.everybody
     known = r.known
+    changes = r.slot_changes
     for p in scored:  # the hands are revealed at the end of a round
         for card in r.rows[p]:
             known[card] = everybody
+        changes[p] = changes[p] + 1
     _check_match_end(g, scored, points, second_exact)
     return result
 

@@ -2,9 +2,9 @@
 the round being played in a ``RoundState`` that each deal replaces.
 
 Cards are numbered per round (their place in the deal); rows, piles and the drawn card hold
-those numbers. ``codes``, ``values``, ``known`` and ``face_up`` are indexed by them, so what a
-player knows about a card follows the card through swaps, snaps and reshuffles for free.
-``known`` is a bit mask of player seats.
+those numbers. ``codes``, ``values``, ``known``, ``face_up`` and ``arrivals`` are indexed by
+them, so what a player knows about a card follows the card through swaps, snaps and reshuffles
+for free. ``known`` is a bit mask of player seats.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 
 from .results import RoundResult, _copy_into, _repr, _values
 from .rulesets import Ruleset
-from .vocabulary import PowerKind
+from .vocabulary import Arrival, PowerKind
 
 if TYPE_CHECKING:
     from .events import Event
@@ -59,7 +59,7 @@ class RoundState:
         "round_no", "participants", "in_play", "codes", "values", "known", "face_up", "rows",
         "deck", "pile", "out", "first", "current", "turn", "started", "peeked", "caller",
         "caller_forfeited", "final_left", "drawn", "drawn_source", "pending_power",
-        "reshuffles")
+        "reshuffles", "arrivals", "slot_changes")
     __slots__ = FIELDS
 
     def __init__(self, round_no: int = 0, participants: tuple[int, ...] = (),
@@ -72,7 +72,8 @@ class RoundState:
                  caller: int = -1, caller_forfeited: bool = False,
                  final_left: list[int] | None = None, drawn: int = -1,
                  drawn_source: str = "", pending_power: PowerKind | None = None,
-                 reshuffles: int = 0) -> None:
+                 reshuffles: int = 0, arrivals: list[Arrival] | None = None,
+                 slot_changes: list[int] | None = None) -> None:
         self.round_no = round_no
         self.participants = participants
         self.in_play: list[bool] = [] if in_play is None else in_play  # dealt, still active
@@ -96,6 +97,12 @@ class RoundState:
         self.drawn_source = drawn_source          # a DrawSource while a card is held
         self.pending_power = pending_power
         self.reshuffles = reshuffles
+        # by card number: how the card came to the row slot it lies in (public, like
+        # ``known``); it follows the card, and counts only while the card lies in a row
+        self.arrivals: list[Arrival] = [] if arrivals is None else arrivals
+        # by seat: how many times a slot of its row changed its public record (a card placed,
+        # removed or come to be known by the owner): ``knowledge.Views`` rebuilds a row's then
+        self.slot_changes: list[int] = [] if slot_changes is None else slot_changes
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:

@@ -18,7 +18,7 @@ from .state import (
     TURN_START,
     GameState,
 )
-from .vocabulary import PowerKind
+from .vocabulary import PENALTY, PowerKind
 
 
 def begin_turns(g: GameState) -> tuple[tuple[int, int], ...]:
@@ -37,6 +37,8 @@ def begin_turns(g: GameState) -> tuple[tuple[int, int], ...]:
         if r.peeked[seat] or not r.in_play[seat]:
             continue
         r.peeked[seat] = True
+        changes = r.slot_changes
+        changes[seat] = changes[seat] + 1
         row = r.rows[seat]
         for pos in fixed:
             if pos < len(row):
@@ -141,6 +143,9 @@ def take_penalty(g: GameState, seat: int) -> str | None:
         return None
     card = r.deck.pop()
     r.rows[seat].append(card)
+    r.arrivals[card] = PENALTY
+    changes = r.slot_changes
+    changes[seat] = changes[seat] + 1
     return r.codes[card]
 
 

@@ -25,6 +25,7 @@ from .state import (
     RoundState,
 )
 from .table import seat_of
+from .vocabulary import DEALT
 
 
 @handles(Tally)
@@ -54,7 +55,8 @@ def tally(g: GameState, e: Tally) -> Outcome:
     g.round = RoundState(
         round_no=e.round, participants=seats, in_play=in_play, codes=codes, values=values,
         known=[0] * len(codes), face_up=[True] * len(codes), rows=rows, first=first,
-        current=first, started=True, peeked=[False] * len(g.players), caller=caller)
+        current=first, started=True, peeked=[False] * len(g.players), caller=caller,
+        arrivals=[DEALT] * len(codes), slot_changes=[0] * len(g.players))
     result = scoring.finish_round(g, end)
     return Ended(result, g.complete)
 

@@ -28,6 +28,19 @@ class DrawSource(StrEnum):
     DISCARD = "discard"   # the top of the discard pile, public; it must replace a card
 
 
+class Arrival(StrEnum):
+    """How the card in a row's slot got there: public at a real table, where everyone sees
+    which slot a player fills with the card they drew (and from which pile), and which
+    cards a swap exchanges. Its value stays hidden; only the slot's history is seen."""
+
+    DEALT = "dealt"       # dealt there at the start of the round
+    KEPT = "kept"         # its owner drew it from the deck, saw it, and put it there
+    TAKEN = "taken"       # its owner took it from the discard pile (its value is public)
+    SWAPPED = "swapped"   # its owner's swap brought it here from another player's row
+    GIVEN = "given"       # another player's swap put it here
+    PENALTY = "penalty"   # a penalty card from the draw pile, unseen
+
+
 class ExactReset(StrEnum):
     """What happens to a player whose match total is exactly the target (RULES.md)."""
 
@@ -48,6 +61,12 @@ DISCARD: Final[DrawSource] = DrawSource.DISCARD
 PEEK: Final[PowerKind] = PowerKind.PEEK
 SPY: Final[PowerKind] = PowerKind.SPY
 SWAP: Final[PowerKind] = PowerKind.SWAP
+DEALT: Final[Arrival] = Arrival.DEALT
+KEPT: Final[Arrival] = Arrival.KEPT
+TAKEN: Final[Arrival] = Arrival.TAKEN
+SWAPPED: Final[Arrival] = Arrival.SWAPPED
+GIVEN: Final[Arrival] = Arrival.GIVEN
+PENALTY: Final[Arrival] = Arrival.PENALTY
 
 # The same words typed ``str``, for comparing an event's field (a decoder outside the engine may
 # give the plain string) or a state's: compiled, ``str == str`` is a native string comparison,

@@ -65,6 +65,8 @@ def fork(g: GameState) -> GameState:
     r.codes = list(r.codes)
     r.values = list(r.values)
     r.known = list(r.known)
+    r.arrivals = list(r.arrivals)
+    r.slot_changes = list(r.slot_changes)
     r.face_up = list(r.face_up)
     r.rows = [list(row) for row in r.rows]
     r.deck = list(r.deck)

@@ -17,7 +17,7 @@ from cabo_log.play.match import timeout_move
 from cabo_log.play.simulate import simulate
 from engine import BUILTINS, Event, GameState, Ruleset
 from engine.events import Cabo, Draw, Replace, Snap
-from engine.knowledge import Observation, observe, visible
+from engine.knowledge import Observation, Slot, observe, visible
 from engine.moves import legal_moves, peek_moves, snap_moves
 from engine.state import DRAWN, POWER, TURN_START
 
@@ -52,10 +52,14 @@ def hide_differently(g: GameState, player: str, rng: random.Random) -> GameState
 
 
 def leaves(value: Any) -> Iterator[Any]:
-    """Every scalar reachable from an observation (through tuples, lists, dicts, dataclasses)."""
+    """Every scalar reachable from an observation (through tuples, lists, dicts, dataclasses,
+    slot records)."""
     if isinstance(value, Observation):
         for name in value.FIELDS:
             yield from leaves(getattr(value, name))
+    elif isinstance(value, Slot):   # a slot's public record: two scalars
+        yield from leaves(value.arrival)
+        yield from leaves(value.owner_knows)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for f in dataclasses.fields(value):
             yield from leaves(getattr(value, f.name))

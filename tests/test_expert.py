@@ -15,22 +15,32 @@ from cabo_log.play.expert import ExpertBot
 from cabo_log.play.simulate import MAX_TURNS, simulate, simulate_game
 from engine import BUILTINS
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip
-from engine.knowledge import Observation
+from engine.knowledge import Observation, Slot
 from engine.state import Phase
+from engine.vocabulary import Arrival
 
 EDITION2 = BUILTINS["edition2"]
 
 
 def observation(rows: dict[str, tuple[str | None, ...]], *, discard: tuple[str, ...] = ("5",),
                 drawn: str | None = None, source: str | None = None, power: str | None = None,
-                caller: str | None = None, turn: int = 10, phase: str = "turn_start"
-                ) -> Observation:
-    """ana's view of a two-player edition2 table (keywords only, so it survives new fields)."""
+                caller: str | None = None, turn: int = 10, phase: str = "turn_start",
+                slots: dict[str, tuple[Slot, ...]] | None = None) -> Observation:
+    """ana's view of a two-player edition2 table (keywords only, so it survives new fields).
+    ``slots``: every card dealt, known to its owner unless ana's own and unknown to her."""
     players = tuple(rows)
     return Observation(me="ana", players=players, active=players, round=1, phase=Phase(phase),
-                       to_play="ana", rows=rows, discard=discard, deck_size=30, drawn=drawn,
+                       to_play="ana", rows=rows, slots=slots or dealt(rows), discard=discard,
+                       deck_size=30, drawn=drawn,
                        drawn_source=source, pending_power=power, caller=caller,
                        scores=dict.fromkeys(players, 0), turn=turn, ruleset="edition2")
+
+
+def dealt(rows: dict[str, tuple[str | None, ...]]) -> dict[str, tuple[Slot, ...]]:
+    """Slot records of a table where nothing moved since the deal and every player knows
+    their cards (ana only those her row shows)."""
+    return {p: tuple(Slot(Arrival.DEALT, p != "ana" or c is not None) for c in row)
+            for p, row in rows.items()}
 
 
 def choose(obs: Observation, moves: list[Event], seed: int = 0) -> Event:

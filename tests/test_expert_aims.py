@@ -15,10 +15,10 @@ from cabo_log.play.expert1 import Expert1Bot
 from cabo_log.play.greedy import GreedyBot
 from engine import BUILTINS, Ruleset
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
-from engine.knowledge import Observation
+from engine.knowledge import Observation, Slot
 from engine.rulesets import RESET_NEVER, with_options
 from engine.state import Phase
-from engine.vocabulary import PowerKind
+from engine.vocabulary import Arrival, PowerKind
 
 EDITION2 = BUILTINS["edition2"]
 GOLF = BUILTINS["golf"]
@@ -27,16 +27,25 @@ ONLINE = BUILTINS["online"]
 
 def seen(rules: Ruleset, rows: Mapping[str, tuple[str | None, ...]], *, discard: tuple[str, ...],
          drawn: str | None = None, turn: int = 10, scores: dict[str, int] | None = None,
-         power: str | None = None) -> Observation:
+         power: str | None = None, slots: dict[str, tuple[Slot, ...]] | None = None
+         ) -> Observation:
     """ana's view of a two-player table (phase from what she holds)."""
     players = tuple(rows)
     phase = "power" if power else "drawn" if drawn else "turn_start"
     return Observation(me="ana", players=players, active=players, round=1, phase=Phase(phase),
-                       to_play="ana", rows=dict(rows), discard=discard, deck_size=30, drawn=drawn,
+                       to_play="ana", rows=dict(rows), slots=slots or dealt(dict(rows)),
+                       discard=discard, deck_size=30, drawn=drawn,
                        drawn_source="deck" if drawn else None,
                        pending_power=PowerKind(power) if power else None,
                        caller=None, scores=scores or dict.fromkeys(players, 0), turn=turn,
                        ruleset=rules.name)
+
+
+def dealt(rows: dict[str, tuple[str | None, ...]]) -> dict[str, tuple[Slot, ...]]:
+    """Slot records of a table where nothing moved since the deal and every player knows
+    their cards (ana only those her row shows)."""
+    return {p: tuple(Slot(Arrival.DEALT, p != "ana" or c is not None) for c in row)
+            for p, row in rows.items()}
 
 
 def start() -> list[Event]:

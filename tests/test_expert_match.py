@@ -14,6 +14,8 @@ from cabo_log.play.expert import ExpertBot, Style
 from cabo_log.play.expert1 import Expert1Bot
 from engine import BUILTINS
 from engine.events import Cabo, Discard, Replace
+from engine.knowledge import Slot
+from engine.vocabulary import Arrival
 
 EDITION1 = BUILTINS["edition1"]
 EDITION2 = BUILTINS["edition2"]
@@ -78,16 +80,20 @@ def test_last_turn_lowers_the_hand_rather_than_peek() -> None:
 
 def test_calls_when_the_opponent_scores_more_even_if_the_call_may_fail() -> None:
     """Online, ana's third turn: she knows 3H 3S and two unknown cards (about 6.7 each on
-    average: some 19); she spied bruno's 10S, and his three other cards are unknown (some 30
-    at the mean of the unseen cards; about 25 once he has kept his low cards for two turns
-    and played his final turn). Her call succeeds (strictly lowest) about 61 % of the time,
+    average: some 19); she spied bruno's 10S, and his three other cards are unknown to her:
+    one of his initial peek and one he kept after drawing it (both leaning low), and one he
+    never saw (any unseen card). Her call succeeds (strictly lowest) about 63 % of the time,
     below the 65 % the round-points rule asks. But succeeding she scores 0 and bruno his
     total, while failing she scores her total + 5 and bruno still his: on average bruno
     scores about twelve points more than she does, where playing on with the hands as they
     stand he would score about three more (``Style.call_edge``, 10). With enough deals to
     read that figure steadily the expert calls; by the round-points rule alone it would not."""
     rows = {"ana": ("3H", "3S", None, None), "bruno": ("10S", None, None, None)}
-    obs = seen(ONLINE, rows, discard=("9D",), turn=4)
+    peeked, never = Slot(Arrival.DEALT, True), Slot(Arrival.DEALT, False)
+    kept = Slot(Arrival.KEPT, True)
+    slots = {"ana": (peeked, peeked, never, never),    # online's peek: slots 0 and 1
+             "bruno": (peeked, peeked, kept, never)}   # and a card he kept since
+    obs = seen(ONLINE, rows, discard=("9D",), turn=4, slots=slots)
     steady = ExpertBot(ONLINE, replace(Style(), samples=8000))
     assert picks(steady, obs, start()) == {start()[2]}
     round_only = ExpertBot(ONLINE, replace(Style(), samples=8000, call_edge=99.0))

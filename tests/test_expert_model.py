@@ -14,6 +14,8 @@ from cabo_log.play.calls import call_verdict, sample_call
 from cabo_log.play.counting import Counting
 from cabo_log.play.expert import STYLES, ExpertBot, Style, style_for
 from engine import BUILTINS
+from engine.knowledge import Slot
+from engine.vocabulary import Arrival
 
 EDITION2 = BUILTINS["edition2"]
 ONLINE = BUILTINS["online"]
@@ -48,13 +50,16 @@ def test_an_opponents_unknown_card_is_a_kept_low_card_or_any_unseen_card() -> No
 
 
 def test_the_others_points_call_needs_a_better_edge_than_the_hands_as_they_stand() -> None:
-    """edition2 at 90 with 2 8 0 0 = 10 against four unknown cards after 5 turns each: 10
+    """edition2 at 90 with 2 8 0 0 = 10 against four unknown cards after 5 turns each (two of
+    them bruno's initial peek, two he never saw): 10
     more points land on exactly 100 and reset the match total to 50 (-40 as the match counts
     it). The call's edge (its points less bruno's) reaches -10 on some deals, the others'-
     points threshold: but not calling, with the hands as they stand, scores -40 against
     bruno's hand, far better. So no call on any seed, where the edge alone called on one."""
     rows = {"ana": ("2", "8", "0", "0"), "bruno": (None,) * 4}
-    obs = seen(EDITION2, rows, discard=("13",), scores={"ana": 90, "bruno": 60})
+    peeked, never = Slot(Arrival.DEALT, True), Slot(Arrival.DEALT, False)
+    obs = seen(EDITION2, rows, discard=("13",), scores={"ana": 90, "bruno": 60},
+               slots={"ana": (peeked,) * 4, "bruno": (peeked, peeked, never, never)})
     bot = ExpertBot(EDITION2)
     table = bot._table(obs)
     views = [sample_call(EDITION2, bot.style, bot.aims, table, random.Random(s))

@@ -33,7 +33,7 @@ CORPORA: dict[str, tuple[int, dict[str, Any], str, int]] = {
 }
 # and some matches with the expert at the table (it never lists a card it does not know)
 EXPERT_GAMES: dict[str, tuple[int, dict[str, Any], str, int]] = {
-    "edition1": (3, {"target": 30}, "expert,greedy,random", 40),
+    "edition1": (3, {"target": 30}, "expert,greedy,random", 60),
     "edition2": (3, {"target": 30}, "greedy,expert,cautious", 40),
     "online": (3, {"target": 30}, "expert,random,greedy", 40),
 }

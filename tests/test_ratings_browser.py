@@ -82,8 +82,11 @@ def test_leaderboard_player_page_and_changes(page: Any, server: str,
     names = [t.strip() for t in board.locator("td:nth-child(2)").all_inner_texts()]
     kinds = [t.strip() for t in board.locator("td:nth-child(3)").all_inner_texts()]
     bots = [(n, k) for n, k in zip(names, kinds, strict=True) if k.startswith("bot:")]
-    assert bots == [("expert-1", "bot:expert"), ("greedy-2", "bot:greedy"),
-                    ("random-3", "bot:random")]
+    # the random bot last; expert and greedy in the order their ratings give (checked below:
+    # over 60 three-player matches they are within each other's uncertainty)
+    assert sorted(bots) == [("expert-1", "bot:expert"), ("greedy-2", "bot:greedy"),
+                            ("random-3", "bot:random")]
+    assert bots[-1] == ("random-3", "bot:random")
     # best first, as the table holds them
     want = sorted((p for (r, p), (_, _, n) in latest.items() if r == "edition1" and n >= 5),
                   key=lambda p: -latest[("edition1", p)][0])

@@ -1,9 +1,9 @@
 """The ``expert``'s Cabo call: whether to call, judged by sampling the cards it has not seen.
 
-It deals the unseen cards at random into every unknown slot (``Style.samples`` times; an
-opponent's unknown card is, with the share ``Table.kept`` that grows with their turns, one of
-the lowest ``Style.keep_share`` of the unseen cards, else any of them: a row whose low cards
-were kept holds 0s and aces, not a pool slid down by the same mean), gives each opponent one
+It deals the unseen cards at random into every unknown slot (``Style.samples`` times; a
+card whose slot's public record leans it low or high, ``leans``, is with the lean's share one
+of the lowest or highest ``Style.keep_share`` of the unseen cards instead: a row whose low
+cards were kept holds 0s and aces, not a pool slid down by the same mean), gives each opponent one
 more improving turn, applies the ruleset's ``caller_succeeds`` and caller
 penalty, and calls when the call succeeds often enough and scores better on average than the
 hand would uncalled. Points are counted as the match counts them (``Aims.landed``): a round
@@ -41,6 +41,7 @@ import random
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from cabo_log.play.aims import Aims
+from cabo_log.play.leans import lean_card
 from engine.rulesets import Ruleset
 
 if TYPE_CHECKING:
@@ -123,7 +124,8 @@ def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: ran
     lead = max(others_at, default=0)
     target = rules.target
     zero_lowest = rules.lowest_scores_zero
-    kept_low, kept = table.low, table.kept
+    lows, highs = table.low, table.high
+    lean = {p: [table.leans[p][i] for i in table.unknown(p)] for p in slots}
     wins = 0
     if_called = uncalled = won = lost = edge = stay = 0.0
     for _ in range(style.samples):
@@ -132,13 +134,13 @@ def sample_call(rules: Ruleset, style: Style, aims: Aims, table: Table, rng: ran
         me = 0.0
         others: list[int] = []
         for p, n in slots.items():
-            cards = dealt[k:k + n]
+            leaning = lean[p]
+            total = known[p] + sum(lean_card(leaning[j], dealt[k + j], lows, highs, rng)
+                                   for j in range(min(n, len(dealt) - k)))
             k += n
             if p == table.me:
-                me = known[p] + sum(cards) - lower
-            else:   # what this opponent keeps, and gains on their final turn
-                total = known[p] + sum(rng.choice(kept_low) if rng.random() < kept else v
-                                       for v in cards)
+                me = total - lower
+            else:   # what this opponent holds, and gains on their final turn
                 others.append(round(total - style.final_gain - extra))
         ok = rules.caller_succeeds(round(me), others)
         wins += ok

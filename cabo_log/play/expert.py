@@ -5,8 +5,10 @@ the ruleset's data. What makes it stronger than ``greedy``:
 
 - **Counting.** An unknown card is valued at the mean of the cards this player has not seen
   (``counting.unseen``): the discard pile, every card it peeked, spied or saw revealed and the
-  card it holds are out of the pool. Opponents' unknown cards are valued lower, the more turns
-  they have played this round, since players keep their low cards (``Style.keep_share``).
+  card it holds are out of the pool. What each slot's public record says leans it
+  (``leans``): an opponent's card they kept after seeing it, or have known for turns, is
+  valued low (players keep their low cards, ``Style.keep_share``), one they never saw at the
+  mean, and a card an opponent's swap gave it high.
 - **Placing by expected value.** Every legal placement is scored as the expected drop of its
   own hand total: a known card's value or the pool mean for an unknown one, a multi-replacement
   only of cards it knows to be equal (it never lists a card it does not know), plus the worth
@@ -34,7 +36,6 @@ Deterministic for a given ``random.Random`` (the sampling draws from it).
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ from dataclasses import dataclass
 from cabo_log.play.aims import Aims, after_replace
 from cabo_log.play.calls import call_verdict, take_instead
 from cabo_log.play.counting import Counting, Unseen, known_to_fail
+from cabo_log.play.leans import lean_value, leans
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation
 from engine.rulesets import Ruleset
@@ -52,9 +54,11 @@ from engine.vocabulary import DrawSource, PowerKind
 class Style:
     """The expert's tunable judgement (the defaults are what ``benchmarks/expert.py`` tuned)."""
 
-    keep_share: float = 0.4        # an opponent's unknown card tends, over their turns, to the
-    keep_turns: float = 3.0        # mean of the lowest 40 % of the pool (players keep low cards
-                                   # and replace high ones), at this pace: 1 - exp(-turns / 3)
+    keep_share: float = 0.4        # a card an opponent knows and holds tends, over their
+    keep_turns: float = 2.0        # turns, to the lowest 40 % of the pool (players keep low
+                                   # cards and replace high ones): 1 - exp(-turns / 2) of them
+    kept_low: float = 0.75         # one they put there after seeing it: at least this share
+    given_high: float = 0.5        # one another's swap gave: this share of the highest 40 %
     peek_value: float = 1.5        # worth of looking at one of one's own unknown cards
     spy_value: float = 0.5         # worth of looking at an opponent's unknown card
     unknown_risk: float = 0.5      # cost of holding an unknown card rather than a known one
@@ -110,13 +114,12 @@ class Table:
         self.mine = self.rows[obs.me]
         self.unknown_mine = sum(1 for v in self.mine if v is None)
         self.others = {p: r for p, r in self.rows.items() if p != obs.me}
-        turns = obs.turn / max(len(obs.rows), 1)
-        kept = 1.0 - math.exp(-turns / style.keep_turns)
-        low = self.pool.values[:max(1, int(len(self.pool.values) * style.keep_share))]
-        self.kept = kept   # the share of an opponent's unknown cards that are kept low ones
-        self.low: tuple[int, ...] = low   # the lowest ``keep_share`` of the unseen cards
-        self.bias = kept * (self.mean - sum(low) / len(low))
-        self.opp_mean = self.mean - self.bias
+        size = max(1, int(len(self.pool.values) * style.keep_share))
+        self.low: tuple[int, ...] = self.pool.values[:size]   # the lowest ``keep_share``
+        self.high: tuple[int, ...] = self.pool.values[-size:]  # and the highest as many
+        self.low_mean = sum(self.low) / size
+        self.high_mean = sum(self.high) / size
+        self.leans = leans(obs, self.rows, style)   # what each unknown card leans to (``leans``)
 
     def held_bonus(self, bot: ExpertBot) -> float:
         """What its own row as it stands is worth beyond its total (counted once)."""
@@ -128,7 +131,7 @@ class Table:
         v = self.rows[player][pos]
         if v is not None:
             return float(v)
-        return self.mean if player == self.me else self.opp_mean
+        return lean_value(self.leans[player][pos], self.mean, self.low_mean, self.high_mean)
 
     def estimate(self, player: str) -> float:
         return sum(self.value(player, i) for i in range(len(self.rows[player])))
@@ -365,7 +368,9 @@ class ExpertBot:
 
 def best_swap(style: Style, table: Table, moves: Sequence[Event] | None = None
               ) -> tuple[float, Event | None]:
-    """The swap of one own card with an opponent's that gains most, and its gain."""
+    """The swap of one own card with an opponent's that gains most, and its gain. Unknown
+    cards count at their leaned values, so an unknown card of its own (the pool's mean) for
+    one an opponent kept after seeing it (low) is a swap worth making."""
     me = table.me
     leader = table.leader()
     best: tuple[float, Event | None] = (0.0, None)
@@ -382,8 +387,6 @@ def best_swap(style: Style, table: Table, moves: Sequence[Event] | None = None
         if a != me:
             continue   # edition1 allows swapping two others' cards: not worth modelling
         mine, theirs = table.value(me, i), table.value(b, j)
-        if table.mine[i] is None and table.rows[b][j] is None:
-            continue   # blind for blind: nothing known to gain
         hurt = 1.0 if b == leader else style.hurt_weight
         gain = (1.0 + hurt) * (mine - theirs)   # my hand drops, theirs grows as much
         if table.rows[b][j] is None:
