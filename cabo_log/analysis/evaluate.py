@@ -61,6 +61,8 @@ MIN_BEST_WORLDS = 8     # a chosen move best in this many worlds is no blunder's
 MIN_MATCH_MARK_WORLDS = 32  # a sampled mark by the match rests on this many worlds (a world
 #                           # near the match's end is often won or lost outright: a 0/1
 #                           # outcome's error from 16 worlds is itself unreliable)
+SECOND_LOOK = 4         # an undecided loss that could be a blunder: up to 4 x the budget
+#                       # for the chosen move and the best (see ``_blunder_open``)
 BLUNDER_LEAST = THRESHOLDS[0][1]
 REFERENCE_EVENTS = 30   # events of a typical rollout: shorter ones buy more worlds
 
@@ -278,6 +280,11 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
         ev = Evaluation(decision, results, chosen, best, view)
         if ev.settled:
             return ev
+        if n >= most and n < most * SECOND_LOOK and _blunder_open(ev):
+            n = min(2 * n, most * SECOND_LOOK)
+            for r in (chosen, best):
+                run(r, n)
+            continue
         if n >= most:
             # out of budget: a loss sure to be marked, of a size not yet decided, is unclear;
             # any other is not marked (nothing is sure)
@@ -288,6 +295,19 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
             if r is chosen or r is best or _could_be_best(r, best, view) or \
                     (chosen is best and _rival_open(r, chosen, view, _rival_least(chosen))):
                 run(r, n)
+
+
+def _blunder_open(ev: Evaluation) -> bool:
+    """Whether an undecided loss could still be a blunder or none at all: the high end of
+    its 95 % interval reaches a blunder's loss while the low end is under it. Such a verdict
+    moves a player's accuracy the most (a settled blunder counts its low end, 6 or more; an
+    undecided one the band its low end reaches, 0 to 3), so it gets a second look: the
+    chosen move and the best are played in up to ``SECOND_LOOK`` times the budget's worlds
+    (the same worlds for both: the pair that the loss is measured on)."""
+    if ev.chosen is ev.best:
+        return False
+    low, high = interval(ev.loss, ev.stderr, ev.paired_worlds)
+    return low < BLUNDER_LEAST <= high
 
 
 def _could_be_best(r: OptionResult, best: OptionResult, view: View) -> bool:
