@@ -162,28 +162,53 @@ class _Path:
 
     def round(self, k: int) -> _Round:
         while len(self.rounds) <= k:
-            nxt: dict[tuple[int, bool], float] = {}
-            ends: dict[int, float] = {}
             rules = self.rules
             target = rules.target
             over_from = target if rules.end_at_target else target + 1
-            for (total, was_used), p in self.state.items():
-                for x, q in self.dist:
-                    t = total + x
+            nxt: dict[tuple[int, bool], float] = {}
+            ends: dict[int, float] = {}
+            for was_used in (False, True):
+                mine = {t: p for (t, u), p in self.state.items() if u is was_used}
+                if not mine:
+                    continue
+                # every total this flag's states can reach, each chance summed over the
+                # ways (a convolution with the round-points distribution), then routed
+                low = min(mine)
+                for i, v in enumerate(_convolve(mine, low, self.dist)):
+                    if v == 0.0:
+                        continue
+                    t = low + self.dist[0][0] + i
                     if t == target:                   # the exact target: see _after_one
                         t, u, over = _after_one(rules, t, was_used)
                     else:
                         u, over = was_used, t >= over_from
                     if over:
-                        ends[t] = ends.get(t, 0.0) + p * q
+                        ends[t] = ends.get(t, 0.0) + v
                     else:
-                        nxt[(t, u)] = nxt.get((t, u), 0.0) + p * q
+                        nxt[(t, u)] = nxt.get((t, u), 0.0) + v
             self.state = {key: v for key, v in nxt.items() if v > NEGLIGIBLE}
             alive: dict[int, float] = {}
             for (t, _u), p in self.state.items():
                 alive[t] = alive.get(t, 0.0) + p
             self.rounds.append(_Round(alive, ends))
         return self.rounds[k]
+
+
+def _convolve(chances: dict[int, float], low: int, dist: tuple[tuple[int, float], ...]
+              ) -> list[float]:
+    """The chance of every total ``low + dist[0][0] + i`` after one more round, from the
+    chances of the totals now (``chances``, none below ``low``) and the round-points
+    distribution ``dist`` (sorted by points): list operations, one per points value."""
+    size = max(chances) - low + 1
+    now = [0.0] * size
+    for t, p in chances.items():
+        now[t - low] = p
+    first = dist[0][0]
+    out = [0.0] * (size + dist[-1][0] - first)
+    for x, q in dist:
+        j = x - first
+        out[j:j + size] = [a + q * b for a, b in zip(out[j:j + size], now, strict=True)]
+    return out
 
 
 @functools.lru_cache(maxsize=4096)
