@@ -64,7 +64,7 @@ MIN_BEST_WORLDS = 8     # a chosen move best in this many worlds is no blunder's
 MIN_MATCH_MARK_WORLDS = 64  # a sampled mark by the match rests on this many worlds (a world
 #                           # near the match's end is often won or lost outright: a 0/1
 #                           # outcome's error from 32 worlds is itself unreliable)
-SECOND_LOOK = 2         # an undecided loss that could be a blunder: up to 2 x the budget
+SECOND_LOOK = 4         # an undecided loss that could be a blunder: up to 4 x the budget
 #                       # for the chosen move and the best (see ``_blunder_open``)
 BLUNDER_LEAST = THRESHOLDS[0][1]
 REFERENCE_EVENTS = 30   # events of a typical rollout: shorter ones buy more worlds
