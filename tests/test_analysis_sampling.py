@@ -80,10 +80,9 @@ def test_a_loss_that_cannot_be_a_blunder_gets_none(monkeypatch: pytest.MonkeyPat
     assert summarise(e).counted_loss == 1.5
 
 
-def test_the_second_look_stops_at_four_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_second_look_stops_at_twice_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """A loss of exactly 6 (9 or 3 points) never leaves the blunder's threshold: the second
-    look doubles to 64 and 128 = 4 x 32 worlds and ends there, undecided (6 +- 0.53: 5.5 to
-    6.5), and unclear."""
+    look ends at 2 x 32 = 64 worlds, undecided (6 +- 0.76: 5.2 to 6.8), and unclear."""
     e = _run(monkeypatch, _paired(3.0, 9.0))
-    assert not e.settled and len(e.chosen.points) == 128 and len(e.best.points) == 128
+    assert not e.settled and len(e.chosen.points) == 64 and len(e.best.points) == 64
     assert summarise(e).unclear

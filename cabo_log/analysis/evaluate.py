@@ -22,7 +22,7 @@ could beat it by a blunder's (a lead in four worlds is not yet a verdict). A sam
 rests on 16 worlds, by the match on ``MIN_MATCH_MARK_WORLDS`` (64). A loss still undecided
 when the budget runs out gets a *second look* where it could be a blunder (the high end of
 its interval reaches 6): the chosen move and the best are played in up to ``SECOND_LOOK``
-times the budget's worlds, doubling while the verdict is open. A decision whose budget runs
+times the budget's worlds. A decision whose budget runs
 out undecided is *unclear* where its loss is sure to be marked (the low end of its interval
 is), and unmarked otherwise. Ties are never broken
 by the order of the options: a tie with the chosen move is no loss.
@@ -64,7 +64,7 @@ MIN_BEST_WORLDS = 8     # a chosen move best in this many worlds is no blunder's
 MIN_MATCH_MARK_WORLDS = 64  # a sampled mark by the match rests on this many worlds (a world
 #                           # near the match's end is often won or lost outright: a 0/1
 #                           # outcome's error from 32 worlds is itself unreliable)
-SECOND_LOOK = 4         # an undecided loss that could be a blunder: up to 4 x the budget
+SECOND_LOOK = 2         # an undecided loss that could be a blunder: up to 2 x the budget
 #                       # for the chosen move and the best (see ``_blunder_open``)
 BLUNDER_LEAST = THRESHOLDS[0][1]
 REFERENCE_EVENTS = 30   # events of a typical rollout: shorter ones buy more worlds
