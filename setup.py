@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
 import tomllib
@@ -56,6 +57,8 @@ APP_MODULES: dict[str, str] = {
     "cabo_log/log/fastlines.py": "every decoded event is applied here",
     "cabo_log/log/line_events.py": "every decoded line becomes an event here, its canonical "
                                    "size added up",
+    "cabo_log/log/scanner.py": "the native scan's readers: every byte of a canonical line",
+    "cabo_log/log/line_scan.py": "each canonical line read into its event here",
     # simulate: the match loop and what it calls on every decision
     "cabo_log/play/match.py": "simulate's loop: deals, asks the bots, records every event",
     "cabo_log/play/random_bot.py": "the benchmark's bot: one decision per event",
@@ -79,6 +82,13 @@ other libraries are unknown to it and typed ``Any``, which strict mode would ref
 BUILD_RUNTIME = "librt>=0.17,<1"
 """mypyc's runtime library: the compiled row stage writes its byte buffers through it. Pure
 Python does not need it (``cabo_log.db.bytes_out`` falls back)."""
+
+
+CC_FLAGS = ("-fno-semantic-interposition",)
+"""C flags for the compiled modules, each used when the compiler takes it. The modules are one
+shared library whose functions call each other on every event; without this flag the compiler
+must assume that another library loaded first could replace any of them, so it neither inlines
+one into another nor calls it directly (CPython builds itself with it too)."""
 
 
 def say(message: str) -> None:
@@ -110,6 +120,18 @@ def cannot_compile() -> str | None:
     if not include.is_file():
         return f"no Python headers ({include})"
     return None
+
+
+def taken_flags() -> list[str]:
+    """The ``CC_FLAGS`` this machine's C compiler takes (each tried on an empty file)."""
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    taken = []
+    for flag in CC_FLAGS:
+        tried = subprocess.run([*cc, flag, "-Werror", "-x", "c", "-c", os.devnull, "-o",
+                                os.devnull], capture_output=True, check=False)
+        if tried.returncode == 0:
+            taken.append(flag)
+    return taken
 
 
 def why_pure() -> str | None:
@@ -155,7 +177,11 @@ def mypyc_extensions() -> list[Any]:
     except (SystemExit, Exception) as exc:   # mypyc reports a type error by exiting
         fall_back(f"mypyc failed: {exc}")
         return []
-    say(f"compiling {len(compiled_sources())} modules with mypyc (C at -O{level})")
+    flags = taken_flags()
+    for ext in extensions:
+        ext.extra_compile_args = [*(ext.extra_compile_args or []), *flags]
+    say(f"compiling {len(compiled_sources())} modules with mypyc (C at -O{level}"
+        f"{''.join(' ' + flag for flag in flags)})")
     return extensions
 
 

@@ -64,8 +64,9 @@ def run_stage(stage: str, corpus: Path, cold: bool = False) -> int:
     elif stage == "decode":
         for data in logs:
             head, _, body = data.partition(b"\n")
-            parse_line(head)
-            assert fast_body(body) is not None, "a log the fast path cannot vouch for"
+            header = parse_line(head)
+            assert isinstance(header, GameStart)
+            assert fast_body(body, 0, header.players) is not None, "a log it cannot vouch for"
     elif stage == "apply":
         for game in parsed:
             header = game[0]

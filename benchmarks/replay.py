@@ -6,8 +6,9 @@ Figures, each the best of ``--repeat`` runs over the whole corpus held in memory
                      the others are compared with (the machine is shared, so absolute figures
                      drift; the ratio to this one much less);
 - decode (fast):     what ``replay_bytes`` decodes a log with: the header by the exact reader,
-                     the other lines in one ``fastdecode.fast_body`` call (msgspec -> typed
-                     engine events; line by line where it cannot vouch for the whole body);
+                     the other lines by ``fastdecode.fast_body`` (compiled: the native scan,
+                     msgspec for the lines it leaves; line by line where it cannot vouch for
+                     the whole body);
 - decode (per line): ``fastdecode.fast_event`` of every line (the exact reader for the lines it
                      cannot vouch for): the path of a chained log;
 - decode (exact):    the exact reader (orjson, the duplicate-key check through the standard
@@ -58,7 +59,7 @@ from cabo_log.log.fastdecode import fast_body, fast_event
 from cabo_log.log.logfile import decode_line, iter_lines, parse_line
 from cabo_log.log.replay import replay_bytes
 from cabo_log.play.simulate import write_games
-from engine import apply, finish, new_game, parse_event
+from engine import GameStart, apply, finish, new_game, parse_event
 
 TABLES = [("edition1", 3, None, 0.0), ("edition2", 4, None, 0.0), ("golf", 3, None, 0.0),
           ("online", 4, None, 0.01)]
@@ -125,8 +126,9 @@ def main() -> None:
     def decode_fast() -> None:
         for data in logs:
             head, _, body = data.partition(b"\n")
-            parse_line(head)
-            decoded = fast_body(body)
+            header = parse_line(head)
+            assert isinstance(header, GameStart)
+            decoded = fast_body(body, 0, header.players)
             if decoded is None:
                 for raw in body.split(b"\n"):
                     if raw and fast_event(raw) is None:

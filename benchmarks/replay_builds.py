@@ -63,7 +63,7 @@ def run(build: str, corpus: Path, repeat: int) -> tuple[int, float, float, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("builds", nargs="+",
+    parser.add_argument("builds", nargs="*",
                         help="folders to put first on PYTHONPATH, each holding a build")
     parser.add_argument("--corpus", type=Path, required=True, help="a folder of logs")
     parser.add_argument("--repeat", type=int, default=3, help="runs per child, best kept (3)")

@@ -127,3 +127,29 @@ def test_make_install_builds_again_after_the_sources_change(tmp_path: Path) -> N
     (project / ".venv" / ".installed-dev").touch()
     os.utime(project / "engine/deal.py", None)
     assert "pip install" not in make_plan(project)
+
+
+def _setup_module() -> object:
+    """``setup.py`` as a module (its ``setup()`` runs only as a script)."""
+    import importlib.util
+
+    found = importlib.util.spec_from_file_location("cabo_setup", ROOT / "setup.py")
+    assert found is not None and found.loader is not None
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    return module
+
+
+def test_the_c_flags_are_those_the_compiler_takes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flag the C compiler would refuse is left out (a failed C build would make the whole
+    install pure); a compiler that refuses everything gets none."""
+    setup = _setup_module()
+    monkeypatch.setenv("CC", "false")
+    assert setup.taken_flags() == []  # type: ignore[attr-defined]
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("no gcc on this machine")
+    monkeypatch.setenv("CC", gcc)
+    assert setup.taken_flags() == list(setup.CC_FLAGS)  # type: ignore[attr-defined]
+    monkeypatch.setattr(setup, "CC_FLAGS", ("-fno-such-flag-at-all",))
+    assert setup.taken_flags() == []  # type: ignore[attr-defined]

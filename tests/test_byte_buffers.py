@@ -38,6 +38,9 @@ def test_the_pure_writers_write_librts_bytes() -> None:
     data = bytes(range(16))
     for at in (0, 3, 12):
         assert pure_buffers.read_i32_le(data, at) == librt.read_i32_le(data, at)
+    for at in (0, 3, 8):
+        assert pure_buffers.read_i64_le(data, at) == librt.read_i64_le(data, at)
+    assert pure_buffers.read_i64_le(b"\xff" * 8, 0) == librt.read_i64_le(b"\xff" * 8, 0) == -1
 
 
 def test_the_pure_writers_bytes_are_little_endian_signed() -> None:

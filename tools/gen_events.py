@@ -19,6 +19,8 @@ modules, ``gen_fast`` the fast path's, ``gen_common`` what they share):
 - ``cabo_log/log/fast_structs.py``: the fast decoder's msgspec structs.
 - ``cabo_log/log/line_events.py``: the fast path's events and canonical line sizes from
   decoded values (``events_of``); each kind's fixed bytes are counted here, from the spec.
+- ``cabo_log/log/line_scan.py``: the native scan of a body, a reader per kind of the lines
+  written canonically (with ``cabo_log/log/scanner.py``'s readers).
 - ``cabo_log/play/line_text.py``: the simulator's line text after ``seq``.
 - ``cabo_log/db/row_tables.py``: the row stage's tables, a builder per column; and
   ``row_sink.py``: where a chunk's rows are written, and the chain that hands each event to
@@ -36,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen_common import ROOT  # noqa: E402
 from gen_engine import builders_module, events_module, parsers_module  # noqa: E402
-from gen_fast import line_events_module, line_text_module, structs_module  # noqa: E402
+from gen_fast import line_events_module, line_scan_module, line_text_module, structs_module  # noqa: E402
 from gen_rows import row_sink_module, row_tables_module  # noqa: E402
 
 
@@ -48,6 +50,7 @@ def modules() -> dict[str, str]:
         "engine/builders.py": builders_module(),
         "cabo_log/log/fast_structs.py": structs_module(),
         "cabo_log/log/line_events.py": line_events_module(),
+        "cabo_log/log/line_scan.py": line_scan_module(),
         "cabo_log/play/line_text.py": line_text_module(),
         "cabo_log/db/row_tables.py": row_tables_module(),
         "cabo_log/db/row_sink.py": row_sink_module(),

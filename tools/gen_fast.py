@@ -353,3 +353,115 @@ def value_of(spec: EventSpec, f: Field) -> str:
     if f.json in ("str", "card") and not f.absent_is_none:
         return f"v[{spec.fields.index(f)}]"
     return ident(f)
+
+
+# --- cabo_log/log/line_scan.py ---------------------------------------------------------------
+
+SCAN_READER = {
+    "card": "s.card()", "int": "s.number(True)", "positions": "s.numbers()",
+    "cards": "s.cards()", "ids": "s.names()", "slot": "s.place()", "slot_pair": "s.places()",
+    "points": "s.points()", "hands": "s.hands()",
+}
+"""The ``scanner.Scanner`` reader of each shape the native scan reads (a string: a word of
+the field's choices, or else one of the game's players: a line with any other string is
+left to msgspec's path)."""
+
+
+def scanned(spec: EventSpec) -> bool:
+    """Whether the native scan reads lines of this kind: every field of a shape it reads and
+    none that is ``null`` when set to nothing (the others are left to msgspec's path)."""
+    return spec.type != "game" and all(
+        not f.nullable and (f.json == "str" or f.json in SCAN_READER) for f in spec.fields)
+
+
+def reader(spec: EventSpec, f: Field) -> str:
+    if f.json == "str":
+        return f"s.word({words_name(spec, f)})" if f.choices else "s.player()"
+    return SCAN_READER[f.json]
+
+
+def words_name(spec: EventSpec, f: Field) -> str:
+    return f"_{spec.type.upper()}_{f.name.upper()}"
+
+
+def scan_function(spec: EventSpec) -> list[str]:
+    """The reader of one kind's line after its ``type`` and ``seq``."""
+    out = ["", "", f"def _{spec.type}(s: Scanner, seq: int | None) -> Event | None:"]
+    for f in spec.fields:
+        var, t = ident(f), py_type(f)
+        key = f'b\',"{f.name}":\''
+        if f.absent_is_none:
+            out += [f"    {var}: {t} = None", f"    if s.lit({key}):",
+                    f"        {var} = {reader(spec, f)}"]
+        else:
+            out += [f"    if not s.lit({key}):", "        return None",
+                    f"    {var}: {t} = {reader(spec, f)}"]
+    out.append("    auto = s.lit(b',\"auto\":true')")
+    for f in spec.fields:
+        if f.when is not None:
+            other, values = f.when
+            test = " or ".join(f'{ident(spec.field(other))} == "{v}"' for v in values)
+            out += [f"    if ({ident(f)} is not None) != ({test}):", "        return None"]
+    args = ", ".join(ident(f) for f in spec.fields)
+    out += ["    if not s.close():", "        return None",
+            f"    return {spec.name}(seq, auto, {args})"]
+    return out
+
+
+def line_scan_module() -> str:
+    kinds = [s for s in EVENTS if scanned(s)]
+    out = [HEAD, '''\
+"""The native scan of a body: each line of a kind below, written canonically, read straight
+into its event by ``scanner.Scanner`` (which says what it takes); every other line is left to
+msgspec's path (``fastdecode.fast_body``), whose events fill the holes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from cabo_log.log.scanner import Scanned, Scanner, left_over, words
+from engine.events import (''']
+    out += [f"    {spec.name}," for spec in kinds]
+    out += ["    Event,", "    Slot,", ")", "", "if TYPE_CHECKING:",
+            "    from mypy_extensions import i64  # compiled: a machine integer (annotations only)",
+            "", "HOLES: Final = 16",
+            '"""Lines left to msgspec\'s path beyond which a body is not scanned further, when '
+            'they are', 'a quarter of its lines or more (a log written otherwise: a ``t`` on '
+            'every line...)."""', ""]
+    for spec in kinds:
+        for f in spec.fields:
+            if f.json == "str" and f.choices:
+                values = ", ".join(f'"{c}"' for c in f.choices)
+                comma = "," if len(f.choices) == 1 else ""
+                out.append(f"{words_name(spec, f)}: Final = words(({values}{comma}))")
+    out.append('''
+
+def scan_body(data: bytes, start: i64, players: tuple[str, ...]) -> Scanned | None:
+    """The events of the body (``data`` from its byte ``start`` on, whole lines) of a game
+    of these ``players``, with the lines left to msgspec's path; None when too many are."""
+    s = Scanner(data, start, players)
+    events: list[Event | None] = []
+    holes: list[int] = []
+    spans: list[int] = []   # each hole's line: where it starts and ends
+    size = s.size
+    while s.pos < size:
+        line = s.pos
+        event: Event | None = None
+        if s.lit(b'{"type":"'):
+            c = s.next_byte()   # tried first: most kinds are told apart by it''')
+    for i, spec in enumerate(kinds):
+        out += [f"            {'if' if i == 0 else 'elif'} c == {ord(spec.type[0])} and "
+                f"s.lit(b'{spec.type}\"'):",
+                f"                event = _{spec.type}(s, s.seq())"]
+    out.append('''        if event is None:
+            holes.append(len(events))
+            spans.append(line)
+            spans.append(s.skip_line(line))
+            if len(holes) > HOLES and 4 * len(holes) > len(events):
+                return None
+        events.append(event)
+    return left_over(s, events, holes, spans)''')
+    for spec in kinds:
+        out += scan_function(spec)
+    return "\n".join(out) + "\n"

@@ -12,6 +12,7 @@ try:
     from librt.strings import (
         BytesWriter,
         read_i32_le,
+        read_i64_le,
         write_i16_le,
         write_i32_le,
         write_i64_le,
@@ -20,9 +21,11 @@ except ImportError:  # pure Python without mypyc's runtime library
     from cabo_log.db.pure_buffers import (  # type: ignore[assignment]
         BytesWriter,
         read_i32_le,
+        read_i64_le,
         write_i16_le,
         write_i32_le,
         write_i64_le,
     )
 
-__all__ = ["BytesWriter", "read_i32_le", "write_i16_le", "write_i32_le", "write_i64_le"]
+__all__ = ["BytesWriter", "read_i32_le", "read_i64_le", "write_i16_le", "write_i32_le",
+           "write_i64_le"]

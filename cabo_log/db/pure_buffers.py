@@ -42,6 +42,12 @@ def write_i64_le(b: BytesWriter, n: int, /) -> None:
     b.extend(_I64.pack(n))
 
 
+def read_i64_le(b: bytes, index: int, /) -> int:
+    """The little-endian signed 64-bit integer at ``index`` of ``b``."""
+    value: int = _I64.unpack_from(b, index)[0]
+    return value
+
+
 def read_i32_le(b: bytes, index: int, /) -> int:
     """The little-endian signed 32-bit integer at ``index`` of ``b``."""
     value: int = _I32.unpack_from(b, index)[0]

@@ -1,7 +1,8 @@
 """Reading a whole log into events: ``decode_log``, the one entry point, with the fast path
 inside it.
 
-A log without a hash chain is decoded whole, in one msgspec call (``fastdecode.fast_body``);
+A log without a hash chain is decoded whole (``fastdecode.fast_body``: the lines written
+canonically by the native scan, the others in one msgspec call);
 a log that path cannot vouch for (a chain, a blank line, an unusual line...) is read line by
 line: each line's link checked first when the log is chained (``log.chain``), then the line
 read by msgspec (``fastdecode.fast_decode``) unless it is unusual, then by the exact reader
@@ -53,9 +54,10 @@ class DecodedLog:
         return line_hash(self.stored[index + 1])
 
 
-def decode_log(data: bytes, *, line_by_line: bool = False) -> DecodedLog:
+def decode_log(data: bytes, *, line_by_line: bool = False, scan: bool | None = None,
+               ) -> DecodedLog:
     """The events of a log held in memory (``line_by_line``: every line read by itself, the
-    reference the whole-body path is tested against)."""
+    reference the whole-body path is tested against; ``scan``: ``fast_body``'s)."""
     text = strip_bom(data)
     end = text.find(b"\n")   # the body is read where it lies in ``text``, never copied
     head = text if end < 0 else text[:end]
@@ -63,8 +65,7 @@ def decode_log(data: bytes, *, line_by_line: bool = False) -> DecodedLog:
     # None for a chained log; a header that may declare its chain is read line by line too
     # (where a bad declaration is reported at line 1)
     declares = b'"chain"' in head or b"\\" in head
-    decoded = None if line_by_line or not head.strip() or declares else fast_body(text, start)
-    if decoded is None:
+    if line_by_line or not head.strip() or declares:
         return _line_by_line(data, text)
     try:
         header, t = read_stamped(head)
@@ -72,6 +73,9 @@ def decode_log(data: bytes, *, line_by_line: bool = False) -> DecodedLog:
             raise LogSyntaxError("no_header", "the first line must be the 'game' header")
     except CaboLogError as exc:
         return DecodedLog(None, error=exc, error_line=1)
+    decoded = fast_body(text, start, header.players, scan=scan)   # players: the scan's names
+    if decoded is None:
+        return _line_by_line(data, text, (header, t))
     events = decoded[0]
     # The lines the line-by-line reading counts, without counting the bytes again: the
     # header's, and then fast_body's whole lines (one event each) and a last, empty one.
@@ -79,9 +83,11 @@ def decode_log(data: bytes, *, line_by_line: bool = False) -> DecodedLog:
     return DecodedLog(header, t, 1, events, [], decoded[1], lines=lines)
 
 
-def _line_by_line(data: bytes, text: bytes) -> DecodedLog:
+def _line_by_line(data: bytes, text: bytes, first: tuple[Event, Stamp] | None = None,
+                  ) -> DecodedLog:
     """``decode_log`` line by line: the chain first on each line, then ``fast_decode`` or,
-    when it cannot vouch for the line, the exact reader."""
+    when it cannot vouch for the line, the exact reader (``first``: line 1 as already read,
+    so that no line is decoded twice)."""
     log = DecodedLog(None)
     stamps: list[Stamp] = []
     stored: list[bytes] = []
@@ -93,9 +99,11 @@ def _line_by_line(data: bytes, text: bytes) -> DecodedLog:
         for number, raw in enumerate(text.split(b"\n"), start=1):
             if log.header is not None and (chained is not False or may_have_link(raw)):
                 chained = check_line(previous, raw, chained)  # the chain first (log.chain)
-            decoded = fast(raw)
+            decoded = None if number == 1 and first is not None else fast(raw)
             if decoded is not None:
                 event, t = decoded[0], decoded[2]
+            elif number == 1 and first is not None:
+                event, t = first
             else:
                 if not raw.strip():
                     continue  # blank lines are skipped

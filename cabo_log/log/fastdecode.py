@@ -21,6 +21,10 @@ the keys ``fastlines.keys_of`` counts (the arguments are in ``fast_body``). Any
 disagreement, or a backslash (an escaped key could spell a known one), goes the exact way.
 The header (free-form ruleset and options) always does: one line per game.
 
+In the compiled build, a body's lines written canonically do not reach msgspec at all: the
+native scan (``line_scan``, ``scanner``) reads each straight into its event, and only the
+lines it leaves are decoded here (``fast_body``).
+
 The engine stays free of third-party imports: ``engine.builders`` makes its own event classes
 from the structs, reading the fields by name (in the compiled engine, native code calling the
 native constructors); the whole-body path builds them in ``line_events`` from each struct's
@@ -30,13 +34,16 @@ values (``msgspec.structs.astuple``, one C call), by index.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from importlib.machinery import EXTENSION_SUFFIXES
+from typing import Annotated, Any, Final, cast
 
 import msgspec
 
+from cabo_log.log import line_scan
 from cabo_log.log.fast_structs import LEAN, Int, LineBase
 from cabo_log.log.fastlines import Stamp, keys_of
 from cabo_log.log.line_events import COMMON, KIND, LAYOUT, STAMPS, events_of, fits
+from cabo_log.log.line_scan import scan_body
 from engine.builders import BUILDERS
 from engine.events import Event
 
@@ -97,6 +104,11 @@ _decode_lean = msgspec.json.Decoder(_any_of(LEAN)).decode_lines
 _Errors = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
 
+SCAN: Final = (getattr(line_scan, "__file__", None) or "").endswith(tuple(EXTENSION_SUFFIXES))
+"""Whether ``fast_body`` scans the lines written canonically natively: compiled, the scan
+reads a line in a fraction of msgspec's time; as Python it takes several times longer, so
+the pure build reads every body by msgspec (the same events: tests/test_scan.py)."""
+
 _encode = msgspec.json.Encoder().encode
 _astuple = msgspec.structs.astuple
 
@@ -128,14 +140,22 @@ def fast_event(raw: bytes) -> Event | None:
     return None if decoded is None else decoded[0]
 
 
-def fast_body(data: bytes, start: int = 0) -> tuple[list[Event], list[Stamp]] | None:
+def fast_body(data: bytes, start: int = 0, players: tuple[str, ...] = (), *,
+              scan: bool | None = None) -> tuple[list[Event], list[Stamp]] | None:
     """The events and the ``t`` of every line after the header (an empty list when no line has
-    a ``t``), decoded in one call, when the fast path can vouch for all of them; else ``None``
-    (read the lines one by one). The body is ``data`` from its byte ``start`` on: a replay
-    passes the whole log and where its body begins, so that the body is not copied. No
-    backslash (an escaped key could spell a known one) and no hash chain (``h``: each line's
-    link is checked first, line by line); anything else is None, and the caller's
-    line-by-line reading gives the precise error or the same events.
+    a ``t``) when the fast path can vouch for all of them; else ``None`` (read the lines one
+    by one). The body is ``data`` from its byte ``start`` on: a replay passes the whole log
+    and where its body begins, so that the body is not copied. No backslash (an escaped key
+    could spell a known one) and no hash chain (``h``: each line's link is checked first,
+    line by line); anything else is None, and the caller's line-by-line reading gives the
+    precise error or the same events.
+
+    With the game's ``players`` (the header's), the lines written canonically are read
+    straight into their events by the native scan (``line_scan.scan_body``; ``scanner`` says
+    why such a line reads as the exact reader reads it), and only the others by msgspec, in
+    one call over those lines joined (``_msgspec_body``, with the proofs below). Without
+    them, or when the scan leaves too many lines, msgspec reads the whole body. ``scan``
+    (``SCAN`` when None: the compiled build) says whether to scan at all.
 
     ``decode_lines`` reads a stream of JSON values, not lines: ``{..}{..}`` on one line or an
     object split over two would pass it. So the body must be whole lines, each one object:
@@ -180,6 +200,25 @@ def fast_body(data: bytes, start: int = 0) -> tuple[list[Event], list[Stamp]] | 
         return [], []
     if data[start] != 123 or not data.endswith((b"}", b"}\n")) or data.find(b"\\", start) >= 0:
         return None   # not ``{`` first, not ``}`` last, or a backslash
+    if players and (SCAN if scan is None else scan):
+        scanned = scan_body(data, start, players)
+        if scanned is not None:
+            if not scanned.holes:
+                return cast(list[Event], scanned.events), []   # no hole: no None
+            rest = _msgspec_body(scanned.rest, 0) if scanned.rest else None
+            events = None if rest is None else scanned.filled(rest[0])
+            if rest is None or events is None:
+                return None   # a line msgspec's path cannot vouch for
+            return events, scanned.stamps(rest[1])
+    return _msgspec_body(data, start)
+
+
+def _msgspec_body(data: bytes, start: int) -> tuple[list[Event], list[Stamp]] | None:
+    """``fast_body`` by msgspec alone, over ``data`` from its byte ``start`` on (``{`` first,
+    ``}`` last, no backslash)."""
+    length = len(data) - start
+    if data[start] != 123 or not data.endswith((b"}", b"}\n")):
+        return None
     view = memoryview(data)[start:] if start else data   # msgspec reads it without a copy
     stamped = False
     try:
