@@ -199,3 +199,135 @@ def golf_kamikaze_broken_a_point_worse() -> LogBuilder:
     (exact)."""
     return golf_kamikaze(["KH", "KD", "AS", "AC"]).discard("ana").swap(
         "ana", ("ana", 1), ("bruno", 0))
+
+
+# --- the match at stake, sampled: a final turn with another still to come (three players) ---
+
+SPIES = ("9C", "9D", "9H", "9S", "10C", "10D", "10H", "10S")
+# what bruno and carla draw and discard while ana spies: every jack and queen (a swap), every
+# 3 and 6 and the last 4 first, so that none is left unseen (see ``carla_calls``); then
+# cards that change nothing; a card with a power has it skipped
+FILLER = ("JC", "JD", "JH", "JS", "QC", "QD", "QH", "QS", "4C", "3C", "3S", "3H", "6D",
+          "6H", "6S", "5S", "KS", "KC", "AS", "AH")
+POWERLESS = ("A", "2", "3", "4", "5", "6", "K")
+
+
+def three_rounds(b: LogBuilder, ana: list[list[str]], bruno: list[list[str]],
+                 carla: list[list[str]]) -> None:
+    """Four quick rounds of ana, bruno and carla: bruno calls in the first and third, ana in
+    the second and fourth (with ``LOW_ROW``, so the caller scores 0); the others' rows are
+    listed in the order of the rounds they did not call in."""
+    suited = {"discard": "4D", "filler": ("5D", "5S", "5H", "6H")}
+    quick_round(b, "bruno", {"ana": ana[0], "bruno": LOW_ROW, "carla": carla[0]}, **suited)
+    quick_round(b, "ana", {"ana": LOW_ROW, "bruno": bruno[0], "carla": carla[1]}, **suited)
+    quick_round(b, "bruno", {"ana": ana[1], "bruno": LOW_ROW, "carla": carla[2]}, **suited)
+    quick_round(b, "ana", {"ana": LOW_ROW, "bruno": bruno[1], "carla": carla[3]}, **suited)
+
+
+def carla_calls(b: LogBuilder) -> LogBuilder:
+    """Round 5 of a three-player match at ana 87, bruno 99, carla 85 (seated in that order):
+    ana knows her row 6C 5C 2C 2D = 15 and spies all of bruno's, 7C 7D 8C 8D = 30, and all
+    of carla's, 2S 2H 4S 4H = 12 (her turns draw the 9s and 10s); bruno and carla discard
+    what they draw (``FILLER``). carla calls; ana, on her final turn, draws the 3D; bruno's
+    final turn, the round's last, is still to come, so the decision is sampled, not exact.
+
+    What bruno's last turn can do, from ana's knowledge: the cards she has not seen are the
+    draw pile's, and none of them is a jack or queen (no swap), a 2, 3, 4 or 6 (nobody could
+    snap carla's row lower, or ana's 6C 3D 2C 2D); so he changes his own row only, by one
+    card and a snap of its twin at most: 7 7 8 8 goes no lower than 7 7 -1 = 13 (golf's red
+    king for an 8, the other 8 snapped) or 8 8 0 = 16 (online's joker for both 7s), still
+    above carla's 12, and bruno ends at 99 + 13 = 112 or more."""
+    hands = {"ana": ["6C", "5C", "2C", "2D"], "bruno": ["7C", "7D", "8C", "8D"],
+             "carla": ["2S", "2H", "4S", "4H"]}
+    assert b.state is not None
+    seats = ["ana", "bruno", "carla"]
+    must = expected_first(b.state, (0, 1, 2))
+    first = 0 if must is None else must
+    turns: list[tuple[str, str]] = []
+    spies, filler = list(SPIES), list(FILLER)
+    at = first
+    while True:
+        p = seats[at % 3]
+        if p == "carla" and not spies:
+            break                              # carla calls at this turn
+        turns.append((p, spies.pop(0) if p == "ana" and spies else filler.pop(0)))
+        at += 1
+    assert not {"JC", "JD", "JH", "JS", "QC", "QD", "QH", "QS", "4C", "3C", "3S", "3H", "6D",
+                "6H", "6S"} - {card for _, card in turns}, "a card left unseen that matters"
+    b.deal(hands, "4D", [card for _, card in turns] + ["3D"], first=seats[first])
+    for p in seats:
+        b.peek(p, [0, 1, 2, 3])
+    spied = 0
+    for p, card in turns:
+        b.draw(p, "deck").discard(p)
+        if card in SPIES:
+            b.spy("ana", "bruno" if spied < 4 else "carla", spied % 4)
+            spied += 1
+        elif not card.startswith(POWERLESS):
+            b.skip(p)
+    return b.cabo("carla").draw("ana", "deck")
+def golf_three() -> LogBuilder:
+    """golf with open_peek, three players. bruno calls with A A 2 2 against ana's KS KC QS
+    QC = 50 and carla's QH QD JS 4C = 39; ana calls against bruno's KS KC QS QC = 50 and
+    carla's QH QD 5C 3C = 32; bruno against ana's KS QS 6C 6D = 37 and carla's AC AD 2C 3C
+    = 7; ana against bruno's KS KC QS JC = 49 and carla's 7: ana 87, bruno 99, carla 85.
+    Then ``carla_calls``."""
+    b = LogBuilder("golf", ["ana", "bruno", "carla"], options=GOLF_OPEN)
+    three_rounds(b, [["KS", "KC", "QS", "QC"], ["KS", "QS", "6C", "6D"]],
+                 [["KS", "KC", "QS", "QC"], ["KS", "KC", "QS", "JC"]],
+                 [["QH", "QD", "JS", "4C"], ["QH", "QD", "5C", "3C"], ["AC", "AD", "2C", "3C"],
+                  ["AC", "AD", "2C", "3C"]])
+    assert b.state is not None
+    assert b.state.cumulative_by_name() == {"ana": 87, "bruno": 99, "carla": 85}
+    return carla_calls(b)
+
+
+def golf_three_five_replaced() -> LogBuilder:
+    """``golf_three``: ana replaces the 5 with the 3D: 6 + 3 + 2 + 2 = 13, and carla's 12
+    is strictly the lowest (bruno keeps 13 or more, see ``carla_calls``): her call succeeds
+    (0) and ana's 87 + 13 = 100 ends the match, won by carla at 85: ana's chance 0 whatever
+    bruno's last turn does. Replacing the 6 makes 12: carla is no longer strictly the
+    lowest, her call fails, 85 + 12 + 10 = 107 ends the match; ana has 99, bruno 112 or
+    more: ana wins, 100 %, in every world. Every other option makes 14 or more and loses
+    (0 %). Given away: the whole match, 60 points on the scale: ``??`` (by the match,
+    sampled: bruno's last turn is still to come)."""
+    return golf_three().replace("ana", [1])
+
+
+def golf_three_six_replaced() -> LogBuilder:
+    """``golf_three``: the 6 replaced: 12, carla's call fails and ana wins the match at 99
+    (every other option makes 13 or more and carla's call succeeds, 0 %): the best move,
+    no mark."""
+    return golf_three().replace("ana", [0])
+
+
+def online_three() -> LogBuilder:
+    """online (every own card peeked), three players; rows that are not Q Q K K (shooting
+    the moon). bruno calls with A A 2 2 against ana's KS KC QS JC = 49 and carla's QH QD JS
+    4C = 39; ana calls against bruno's KS KC QS 10C = 48 and carla's QH QD 5C 3C = 32; bruno
+    against ana's KS QS 6C 6D = 37 and carla's AC AD 2C 3C = 7; ana against bruno's KS KC KH
+    QS = 51 and carla's 7: ana 87, bruno 99, carla 85. Then ``carla_calls``."""
+    b = LogBuilder(ONLINE_OPEN, ["ana", "bruno", "carla"])
+    three_rounds(b, [["KS", "KC", "QS", "JC"], ["KS", "QS", "7C", "6D"]],
+                 [["KS", "KC", "QS", "10C"], ["KS", "KC", "KH", "QS"]],
+                 [["QH", "QD", "JS", "4C"], ["QH", "QD", "5C", "3C"], ["AC", "AD", "2C", "3C"],
+                  ["AC", "AD", "2C", "3C"]])
+    assert b.state is not None
+    assert b.state.cumulative_by_name() == {"ana": 87, "bruno": 99, "carla": 85}
+    return carla_calls(b)
+
+
+def online_three_five_replaced() -> LogBuilder:
+    """``online_three``: ana replaces the 5 with the 3D: 13; carla's 12 is strictly the
+    lowest (bruno keeps 13 or more), her call succeeds and ana's 100 ends the match, won by
+    carla at 85 (0 %). Replacing the 6 makes 12: carla's call fails, 85 + 12 + 5 = 102 ends
+    the match, ana 99 against bruno's 112 or more: 100 % in every world. The other options
+    (discard 15, a 2 replaced 16, both 2s replaced 14) lose. The whole match given away:
+    ``??`` (by the match, sampled)."""
+    return online_three().replace("ana", [1])
+
+
+def online_three_six_replaced() -> LogBuilder:
+    """``online_three``: the 6 replaced: 12, carla's call fails and ana wins the match at 99:
+    the best move, no mark."""
+    return online_three().replace("ana", [0])

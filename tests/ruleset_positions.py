@@ -19,9 +19,13 @@ from golf_online_positions import (
     golf_match_won_either_way,
     golf_point_loses_match,
     golf_point_wins_match,
+    golf_three_five_replaced,
+    golf_three_six_replaced,
     online_match_won_either_way,
     online_point_loses_match,
     online_point_wins_match,
+    online_three_five_replaced,
+    online_three_six_replaced,
     quick_round,
 )
 
@@ -410,11 +414,13 @@ BLUNDERS: dict[str, dict[str, Position]] = {
              "swap skipped": golf_swap_skipped, "Cabo called on 46": golf_call_on_46,
              "jack replaced out, its swap skipped": golf_jack_replaced_swap_skipped,
              "match: a point more, 100 reached": golf_point_loses_match,
-             "Kamikaze: bruno's left standing": golf_kamikaze_left_standing},
+             "Kamikaze: bruno's left standing": golf_kamikaze_left_standing,
+             "match, sampled: 13, carla's call succeeds, 100": golf_three_five_replaced},
     "online": {"king over a known ace": online_king_over_ace, "known to fail": online_must_fail,
                "moon missed": online_moon_missed, "swap skipped": online_swap_skipped,
                "Cabo called on two kings": online_call_on_kings,
-               "match: a point more, 100 reached": online_point_loses_match},
+               "match: a point more, 100 reached": online_point_loses_match,
+               "match, sampled: 13, carla's call succeeds, 100": online_three_five_replaced},
 }
 
 NO_MARK: dict[str, dict[str, Position]] = {
@@ -431,9 +437,11 @@ NO_MARK: dict[str, dict[str, Position]] = {
              "match: a point less, bruno's call fails": golf_point_wins_match,
              "match: won either way, 7 points apart": golf_match_won_either_way,
              "Kamikaze: broken, the best swap": golf_kamikaze_broken,
-             "Kamikaze: broken, a point worse": golf_kamikaze_broken_a_point_worse},
+             "Kamikaze: broken, a point worse": golf_kamikaze_broken_a_point_worse,
+             "match, sampled: 12, carla's call fails": golf_three_six_replaced},
     "online": {"king discarded": online_king_discarded,
                "8 replaced, the 9 a point better": online_eight_for_nine,
                "match: a point less, bruno's call fails": online_point_wins_match,
-               "match: won either way, 7 points apart": online_match_won_either_way},
+               "match: won either way, 7 points apart": online_match_won_either_way,
+               "match, sampled: 12, carla's call fails": online_three_six_replaced},
 }

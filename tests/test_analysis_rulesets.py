@@ -130,6 +130,22 @@ def test_golf_and_online_are_judged_by_the_match_near_the_target() -> None:
         assert d.round_loss == 7.0 and d.match_win == 100.0
 
 
+def test_golf_and_online_sampled_match_positions() -> None:
+    """A final turn with bruno's still to come (``golf_online_positions.carla_calls``): not
+    exact, judged by the match; by the worked arithmetic the best move (12) wins the match
+    in every world and the 13 in none, so the loss is the whole match on every seed."""
+    for ruleset in ("golf", "online"):
+        name = "match, sampled: 13, carla's call succeeds, 100"
+        for d in verdicts(BLUNDERS[ruleset][name]):
+            assert d.view is View.MATCH and not d.exact, d.text()
+            assert d.best_text == "replace 0" and d.worlds >= 32, d.text()
+            assert (d.match_win, d.best_match_win) == (0.0, 100.0), d.text()
+            assert d.round_loss == 1.0
+        for d in verdicts(NO_MARK[ruleset]["match, sampled: 12, carla's call fails"]):
+            assert d.view is View.MATCH and not d.exact and d.loss == 0.0, d.text()
+            assert d.match_win == 100.0
+
+
 def test_golf_kamikaze_left_standing_costs_fifty() -> None:
     """golf with the Kamikaze rule (a house rule: ``special_caller_zero``): bruno's call on
     a row of exactly 0 gives ana 50 unless her jack's swap breaks it (14)."""

@@ -19,7 +19,10 @@ for the chosen move and every option that could still be the best (not clearly w
 best so far). A chosen move that looks the best is settled where no other option could beat
 it by a mark's worth, and once it still is the best in ``MIN_BEST_WORLDS`` worlds, where none
 could beat it by a blunder's (a lead in four worlds is not yet a verdict). A sampled mark
-rests on 16 worlds, by the match on ``MIN_MATCH_MARK_WORLDS``. A decision whose budget runs
+rests on 16 worlds, by the match on ``MIN_MATCH_MARK_WORLDS`` (64). A loss still undecided
+when the budget runs out gets a *second look* where it could be a blunder (the high end of
+its interval reaches 6): the chosen move and the best are played in up to ``SECOND_LOOK``
+times the budget's worlds. A decision whose budget runs
 out undecided is *unclear* where its loss is sure to be marked (the low end of its interval
 is), and unmarked otherwise. Ties are never broken
 by the order of the options: a tie with the chosen move is no loss.
@@ -58,9 +61,11 @@ MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds
 BUDGET_FACTOR = 8       # by default an option gets at most 8 x rollouts worlds (32) ...
 SHORT_FACTOR = 64       # ... and up to 64 x where the rollouts are short (the round's end)
 MIN_BEST_WORLDS = 8     # a chosen move best in this many worlds is no blunder's rival open
-MIN_MATCH_MARK_WORLDS = 32  # a sampled mark by the match rests on this many worlds (a world
+MIN_MATCH_MARK_WORLDS = 64  # a sampled mark by the match rests on this many worlds (a world
 #                           # near the match's end is often won or lost outright: a 0/1
-#                           # outcome's error from 16 worlds is itself unreliable)
+#                           # outcome's error from 32 worlds is itself unreliable)
+SECOND_LOOK = 2         # an undecided loss that could be a blunder: up to 2 x the budget
+#                       # for the chosen move and the best (see ``_blunder_open``)
 BLUNDER_LEAST = THRESHOLDS[0][1]
 REFERENCE_EVENTS = 30   # events of a typical rollout: shorter ones buy more worlds
 
@@ -278,6 +283,11 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
         ev = Evaluation(decision, results, chosen, best, view)
         if ev.settled:
             return ev
+        if n >= most and n < most * SECOND_LOOK and _blunder_open(ev):
+            n = min(2 * n, most * SECOND_LOOK)
+            for r in (chosen, best):
+                run(r, n)
+            continue
         if n >= most:
             # out of budget: a loss sure to be marked, of a size not yet decided, is unclear;
             # any other is not marked (nothing is sure)
@@ -288,6 +298,19 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
             if r is chosen or r is best or _could_be_best(r, best, view) or \
                     (chosen is best and _rival_open(r, chosen, view, _rival_least(chosen))):
                 run(r, n)
+
+
+def _blunder_open(ev: Evaluation) -> bool:
+    """Whether an undecided loss could be a blunder: the high end of its 95 % interval
+    reaches a blunder's loss. Such a verdict moves a player's accuracy the most (a settled
+    blunder counts its low end, 6 or more; an undecided loss the band its low end reaches,
+    0 to 6), and by the match a blunder is only given on ``MIN_MATCH_MARK_WORLDS`` worlds,
+    more than the budget's; so it gets a second look: the chosen move and the best are
+    played in up to ``SECOND_LOOK`` times the budget's worlds (the same worlds for both:
+    the pair the loss is measured on)."""
+    if ev.chosen is ev.best:
+        return False
+    return interval(ev.loss, ev.stderr, ev.paired_worlds)[1] >= BLUNDER_LEAST
 
 
 def _could_be_best(r: OptionResult, best: OptionResult, view: View) -> bool:

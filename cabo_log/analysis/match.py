@@ -24,6 +24,7 @@ special hand's penalty), so the match may end, or a reset be reached, in this ro
 from __future__ import annotations
 
 import functools
+import operator
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -123,6 +124,15 @@ class _Round:
         self.alive_tail = self._suffix(alive)
         self.every_tail = self._suffix(alive, ends)
         self.alive_mass = self.alive_tail[0] if alive else 0.0   # the chance to go on
+        # the same chances as dense lists from ``low`` to the highest total: the player's
+        # chance to be at t, ended or not (``mass``), and not ended (``dense_alive``)
+        size = max([*alive, *ends], default=self.low) - self.low + 1
+        self.dense_alive = [0.0] * size
+        for t, p in alive.items():
+            self.dense_alive[t - self.low] = p
+        self.mass = list(self.dense_alive)
+        for t, p in ends.items():
+            self.mass[t - self.low] += p
 
     def _suffix(self, *dists: dict[int, float]) -> list[float]:
         high = max([t for d in dists for t in d], default=self.low)
@@ -152,22 +162,30 @@ class _Path:
 
     def round(self, k: int) -> _Round:
         while len(self.rounds) <= k:
-            nxt: dict[tuple[int, bool], float] = {}
-            ends: dict[int, float] = {}
             rules = self.rules
             target = rules.target
             over_from = target if rules.end_at_target else target + 1
-            for (total, was_used), p in self.state.items():
-                for x, q in self.dist:
-                    t = total + x
+            nxt: dict[tuple[int, bool], float] = {}
+            ends: dict[int, float] = {}
+            for was_used in (False, True):
+                mine = {t: p for (t, u), p in self.state.items() if u is was_used}
+                if not mine:
+                    continue
+                # every total this flag's states can reach, each chance summed over the
+                # ways (a convolution with the round-points distribution), then routed
+                low = min(mine)
+                for i, v in enumerate(_convolve(mine, low, self.dist)):
+                    if v == 0.0:
+                        continue
+                    t = low + self.dist[0][0] + i
                     if t == target:                   # the exact target: see _after_one
                         t, u, over = _after_one(rules, t, was_used)
                     else:
                         u, over = was_used, t >= over_from
                     if over:
-                        ends[t] = ends.get(t, 0.0) + p * q
+                        ends[t] = ends.get(t, 0.0) + v
                     else:
-                        nxt[(t, u)] = nxt.get((t, u), 0.0) + p * q
+                        nxt[(t, u)] = nxt.get((t, u), 0.0) + v
             self.state = {key: v for key, v in nxt.items() if v > NEGLIGIBLE}
             alive: dict[int, float] = {}
             for (t, _u), p in self.state.items():
@@ -176,28 +194,46 @@ class _Path:
         return self.rounds[k]
 
 
+def _convolve(chances: dict[int, float], low: int, dist: tuple[tuple[int, float], ...]
+              ) -> list[float]:
+    """The chance of every total ``low + dist[0][0] + i`` after one more round, from the
+    chances of the totals now (``chances``, none below ``low``) and the round-points
+    distribution ``dist`` (sorted by points): list operations, one per points value."""
+    size = max(chances) - low + 1
+    now = [0.0] * size
+    for t, p in chances.items():
+        now[t - low] = p
+    first = dist[0][0]
+    out = [0.0] * (size + dist[-1][0] - first)
+    for x, q in dist:
+        j = x - first
+        out[j:j + size] = [a + q * b for a, b in zip(out[j:j + size], now, strict=True)]
+    return out
+
+
 @functools.lru_cache(maxsize=4096)
 def _path(rules: Ruleset, seats: int, start: int, used: bool) -> _Path:
     return _Path(rules, seats, start, used)
 
 
-def _others_at_or_above(rounds: list[_Round], me: int, low: int
-                        ) -> tuple[list[float], list[float]]:
-    """For every total t from ``low`` to ``me``'s highest in round k: the chance that every
-    other player is at t or above in that round, ended or not (``every``), and not ended
+def _others_at_or_above(rounds: list[_Round], me: int) -> tuple[list[float], list[float]]:
+    """For every total t of ``me``'s round k (``mass``' range): the chance that every other
+    player is at t or above in that round, ended or not (``every``), and not ended
     (``alive``): products of their suffix sums, a list each (the inner loop of
-    ``win_chance``, kept to list indexing)."""
+    ``win_chance``, kept to C-level list operations)."""
     mine = rounds[me]
-    size = max([*mine.alive, *mine.ends], default=low) - low + 1
-    every = [1.0] * size
-    alive = [1.0] * size
+    low, size = mine.low, len(mine.mass)
+    every: list[float] | None = None
+    alive: list[float] | None = None
     for i, o in enumerate(rounds):
         if i != me:
             start = low - o.low
-            every = [a * b for a, b in zip(every, _window(o.every_tail, start, size),
-                                           strict=True)]
-            alive = [a * b for a, b in zip(alive, _window(o.alive_tail, start, size),
-                                           strict=True)]
+            e = _window(o.every_tail, start, size)
+            a = _window(o.alive_tail, start, size)
+            every = e if every is None else list(map(operator.mul, every, e))
+            alive = a if alive is None else list(map(operator.mul, alive, a))
+    if every is None or alive is None:
+        return [1.0] * size, [1.0] * size
     return every, alive
 
 
@@ -223,12 +259,10 @@ def win_chance(rules: Ruleset, seats: int, totals: tuple[int, ...],
         # the match ends in round k with me lowest: everybody's state at k with me lowest,
         # minus the same where nobody ended the match; ``every[t]`` and ``alive[t]`` are the
         # chances that all the others are at t or above (ended or not, and not ended)
-        every, alive = _others_at_or_above(rounds, me, mine.low)
-        low = mine.low
-        for t, p in mine.alive.items():
-            win += p * (every[t - low] - alive[t - low])
-        for t, p in mine.ends.items():
-            win += p * every[t - low]
+        # (mine alive or ended at t) x every, minus (mine alive at t) x alive
+        every, alive = _others_at_or_above(rounds, me)
+        win += sum(map(operator.mul, mine.mass, every)) - \
+            sum(map(operator.mul, mine.dense_alive, alive))
         going = 1.0
         for r in rounds:
             going *= r.alive_mass
