@@ -21,8 +21,8 @@ from .outcome import EVERYBODY, Outcome
 from .parsing import parse_event
 from .results import EndReason, RoundResult
 from .rulesets import BUILTINS, Ruleset, resolve
-from .state import GameState, Phase, RoundState
-from .vocabulary import Arrival, DrawSource, ExactReset, PowerKind
+from .state import GameState, RoundState
+from .vocabulary import Arrival, DrawSource, ExactReset, Phase, PowerKind
 
 __all__ = [
     "Arrival", "BUILTINS", "EVERYBODY", "CaboLogError", "DrawSource", "EndReason", "Event",

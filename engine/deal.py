@@ -12,7 +12,7 @@ from .dispatch import handles
 from .errors import IllegalEventError, InconsistentLogError
 from .events import Deal, Peek
 from .outcome import Dealt, Outcome, Peeked
-from .state import BEFORE_DEAL, MATCH_OVER, ROUND_OVER, TURN_START, GameState, RoundState
+from .state import GameState, RoundState
 from .table import (
     check_position,
     distinct,
@@ -22,7 +22,7 @@ from .table import (
     seat_of,
     unknown_card,
 )
-from .vocabulary import DEALT
+from .vocabulary import BEFORE_DEAL, DEALT, MATCH_OVER, ROUND_OVER, TURN_START
 
 
 @handles(Deal)
@@ -198,8 +198,7 @@ def peek(g: GameState, e: Peek) -> Outcome:
                                 f"in {rules.name} the initial peek is positions "
                                 f"{list(fixed)}, not {list(positions)}")
     r.peeked[seat] = True
-    changes = r.slot_changes
-    changes[seat] = changes[seat] + 1
+    r.row_changed(seat)
     bit = 1 << seat
     known = r.known
     places = []

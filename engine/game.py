@@ -20,9 +20,9 @@ from .play import draw as handle_draw
 from .play import replace as handle_replace
 from .powers import power as handle_power
 from .rulesets import Ruleset, resolve
-from .state import POWER, GameState, RoundState
+from .state import GameState, RoundState
 from .table import end_turn
-from .vocabulary import PowerKind
+from .vocabulary import POWER, PowerKind
 
 
 def new_game(header: GameStart, rules: Ruleset | None = None) -> GameState:

@@ -12,7 +12,7 @@ from .errors import IllegalEventError, InconsistentLogError
 from .events import Forfeit, Reshuffle, Snap
 from .outcome import EVERYBODY, NOTHING, Left, Outcome, Reshuffled, Snapped, one
 from .results import END_FORFEIT
-from .state import DRAWN, MATCH_OVER, POWER, TURN_START, GameState
+from .state import GameState
 from .table import (
     check_position,
     end_round,
@@ -25,6 +25,7 @@ from .table import (
     take_penalty,
     unknown_card,
 )
+from .vocabulary import DRAWN, MATCH_OVER, POWER, TURN_START
 
 
 @handles(Snap)
@@ -44,16 +45,14 @@ def snap(g: GameState, e: Snap) -> Outcome:
     card = row[e.position]
     code = r.codes[card]
     if r.values[card] == r.values[r.pile[-1]]:
-        changes = r.slot_changes   # the card leaves the row
-        changes[seat] = changes[seat] + 1
+        r.row_changed(seat)   # the card leaves the row
         row.pop(e.position)
         r.pile.append(card)
         make_public(g, card)
         return Snapped(code, (seat, e.position), (code,), one(EVERYBODY, card), True, None)
     penalty_possible(g)
     r.known[card] = g.everybody
-    changes = r.slot_changes   # its owner sees it now
-    changes[seat] = changes[seat] + 1
+    r.row_changed(seat)   # its owner sees it now
     return Snapped(code, (seat, e.position), (), one(EVERYBODY, card), False,
                    take_penalty(g, seat))
 
@@ -128,8 +127,7 @@ def _leave_round(g: GameState, seat: int) -> Outcome:
         discarded = _drop_held(g)
     r.out.extend(r.rows[seat])
     r.rows[seat] = []
-    changes = r.slot_changes
-    changes[seat] = changes[seat] + 1
+    r.row_changed(seat)
     if seat in r.final_left:
         r.final_left.remove(seat)
     if seat == r.caller:

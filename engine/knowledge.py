@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from .state import GameState, Phase, RoundState
+from .state import GameState, RoundState
 from .vocabulary import (
     DEALT,
     GIVEN,
@@ -27,6 +27,7 @@ from .vocabulary import (
     TAKEN,
     Arrival,
     DrawSource,
+    Phase,
     PowerKind,
 )
 

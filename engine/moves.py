@@ -18,8 +18,8 @@ from typing import Final
 from .events import Cabo, Draw, Event, Peek, Power, Skip, Snap
 from .listed import Listed
 from .moveset import LISTED_REPLACE_LIMIT, Placements
-from .state import BEFORE_DEAL, DRAWN, POWER, ROUND_OVER, TURN_START, GameState
-from .vocabulary import DrawSource, PowerKind
+from .state import GameState
+from .vocabulary import BEFORE_DEAL, DRAWN, POWER, ROUND_OVER, TURN_START, DrawSource, PowerKind
 
 __all__ = ["LISTED_REPLACE_LIMIT", "MoveLister", "legal_moves", "needs_deal", "needs_reshuffle",
            "peek_moves", "snap_moves"]

@@ -20,7 +20,7 @@ from .outcome import (
     ReplaceFailed,
     one,
 )
-from .state import DRAWN, POWER, TURN_START, GameState
+from .state import GameState
 from .table import (
     begin_turns,
     can_reshuffle,
@@ -35,7 +35,7 @@ from .table import (
     take_penalty,
     unknown_card,
 )
-from .vocabulary import DECK, DECK_WORD, DISCARD_WORD, KEPT, TAKEN
+from .vocabulary import DECK, DECK_WORD, DISCARD_WORD, DRAWN, KEPT, POWER, TAKEN, TURN_START
 
 
 def draw(g: GameState, e: Draw) -> Outcome:
@@ -160,8 +160,7 @@ def replace(g: GameState, e: Replace) -> Outcome:
     taken = r.drawn_source == DISCARD_WORD
     face_up[drawn] = taken and rules.taken_discard_face_up
     r.arrivals[drawn] = TAKEN if taken else KEPT
-    changes = r.slot_changes   # not ``+=`` on the item: compiled, a generic number call
-    changes[seat] = changes[seat] + 1
+    r.row_changed(seat)
     r.drawn = -1
     row[pos] = drawn
     r.pile.append(old)
@@ -219,8 +218,7 @@ def _place_drawn(g: GameState) -> int:
     taken = r.drawn_source == DISCARD_WORD
     r.face_up[drawn] = taken and g.rules.taken_discard_face_up
     r.arrivals[drawn] = TAKEN if taken else KEPT
-    changes = r.slot_changes
-    changes[r.current] = changes[r.current] + 1
+    r.row_changed(r.current)
     r.drawn = -1
     return drawn
 

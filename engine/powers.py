@@ -6,9 +6,9 @@ from .dispatch import handles
 from .errors import IllegalEventError
 from .events import Power
 from .outcome import Looked, Outcome, Swapped, one
-from .state import POWER, GameState
+from .state import GameState
 from .table import check_position, end_turn, in_round, need_round, seat_named
-from .vocabulary import GIVEN, PEEK_WORD, SPY_WORD, SWAP_WORD, SWAPPED, PowerKind
+from .vocabulary import GIVEN, PEEK_WORD, POWER, SPY_WORD, SWAP_WORD, SWAPPED, PowerKind
 
 
 def power(g: GameState, e: Power) -> Outcome:
@@ -44,8 +44,7 @@ def power(g: GameState, e: Power) -> Outcome:
     card = row[pos]
     known = r.known   # not ``|=`` on the item: compiled, that is a generic number call
     known[card] = known[card] | 1 << seat
-    changes = r.slot_changes   # a peek: its owner knows the card now
-    changes[target] = changes[target] + 1
+    r.row_changed(target)   # a peek: its owner knows the card now
     result = end_turn(g)
     return Looked(r.codes[card], (target, pos), one(seat, card), result,
                   result is not None and g.complete)
@@ -81,9 +80,8 @@ def _swap(g: GameState, seat: int, e: Power) -> Outcome:
     arrivals = r.arrivals
     arrivals[row_a[pos_a]] = SWAPPED if a == seat else GIVEN   # ``a`` is the user, if either
     arrivals[row_b[pos_b]] = GIVEN
-    changes = r.slot_changes
-    changes[a] = changes[a] + 1
-    changes[b] = changes[b] + 1
+    r.row_changed(a)
+    r.row_changed(b)
     moved = (r.codes[row_b[pos_b]], r.codes[row_a[pos_a]])
     result = end_turn(g)
     return Swapped(((a, pos_a), (b, pos_b)), moved, result, result is not None and g.complete)

@@ -18,7 +18,8 @@ from .rulesets import (
     TIE_LAST_ROUND,
     Ruleset,
 )
-from .state import MATCH_OVER, ROUND_OVER, GameState
+from .state import GameState
+from .vocabulary import MATCH_OVER, ROUND_OVER
 
 
 def round_points(rules: Ruleset, scored: list[int], totals: list[int],
@@ -107,11 +108,10 @@ def finish_round(g: GameState, end: EndReason) -> RoundResult:
     g.phase = ROUND_OVER
     everybody = g.everybody
     known = r.known
-    changes = r.slot_changes
     for p in scored:  # the hands are revealed at the end of a round
         for card in r.rows[p]:
             known[card] = everybody
-        changes[p] = changes[p] + 1
+        r.row_changed(p)
     _check_match_end(g, scored, points, second_exact)
     return result
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar
 
 from .results import RoundResult, _copy_into, _repr, _values
 from .rulesets import Ruleset
-from .vocabulary import Arrival, PowerKind
+from .vocabulary import DRAWN, POWER, TURN_START, Arrival, Phase, PowerKind
 
 if TYPE_CHECKING:
     from .events import Event
@@ -24,26 +23,6 @@ if TYPE_CHECKING:
     from .moves import MoveLister
 
 Place = tuple[int, int]   # (seat, position in that seat's row)
-
-
-class Phase(StrEnum):
-    """Where the match stands between two events (str-valued: reports print the value)."""
-
-    BEFORE_DEAL = "before_deal"     # the header is read, no round dealt yet
-    TURN_START = "turn_start"       # the current player must draw or call Cabo; snaps allowed
-    DRAWN = "drawn"                 # the current player holds a drawn card
-    POWER = "power"                 # the current player may use the power just earned
-    ROUND_OVER = "round_over"       # the round was scored; a deal (or claims) comes next
-    MATCH_OVER = "match_over"       # winners known; only claims may follow
-
-
-BEFORE_DEAL: Final[Phase] = Phase.BEFORE_DEAL
-TURN_START: Final[Phase] = Phase.TURN_START
-DRAWN: Final[Phase] = Phase.DRAWN
-POWER: Final[Phase] = Phase.POWER
-ROUND_OVER: Final[Phase] = Phase.ROUND_OVER
-MATCH_OVER: Final[Phase] = Phase.MATCH_OVER
-
 
 
 class RoundState:
@@ -103,6 +82,12 @@ class RoundState:
         # by seat: how many times a slot of its row changed its public record (a card placed,
         # removed or come to be known by the owner): ``knowledge.Views`` rebuilds a row's then
         self.slot_changes: list[int] = [] if slot_changes is None else slot_changes
+
+    def row_changed(self, seat: int) -> None:
+        """Count a change of the public record of ``seat``'s row (a card placed or removed, or
+        come to be known by its owner), so that observations rebuild that row's records."""
+        changes = self.slot_changes   # not ``+=`` on the item: compiled, a generic number call
+        changes[seat] = changes[seat] + 1
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:

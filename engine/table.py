@@ -10,15 +10,8 @@ from __future__ import annotations
 from . import scoring
 from .errors import IllegalEventError, InconsistentLogError
 from .results import END_CABO, END_DECK_EMPTY, EndReason, RoundResult
-from .state import (
-    BEFORE_DEAL,
-    DRAWN,
-    POWER,
-    ROUND_OVER,
-    TURN_START,
-    GameState,
-)
-from .vocabulary import PENALTY, PowerKind
+from .state import GameState
+from .vocabulary import BEFORE_DEAL, DRAWN, PENALTY, POWER, ROUND_OVER, TURN_START, PowerKind
 
 
 def begin_turns(g: GameState) -> tuple[tuple[int, int], ...]:
@@ -37,8 +30,7 @@ def begin_turns(g: GameState) -> tuple[tuple[int, int], ...]:
         if r.peeked[seat] or not r.in_play[seat]:
             continue
         r.peeked[seat] = True
-        changes = r.slot_changes
-        changes[seat] = changes[seat] + 1
+        r.row_changed(seat)
         row = r.rows[seat]
         for pos in fixed:
             if pos < len(row):
@@ -144,8 +136,7 @@ def take_penalty(g: GameState, seat: int) -> str | None:
     card = r.deck.pop()
     r.rows[seat].append(card)
     r.arrivals[card] = PENALTY
-    changes = r.slot_changes
-    changes[seat] = changes[seat] + 1
+    r.row_changed(seat)
     return r.codes[card]
 
 

@@ -17,15 +17,9 @@ from .errors import IllegalEventError, InconsistentLogError
 from .events import Tally
 from .outcome import Ended, Outcome
 from .results import END_CABO, END_DECK_EMPTY, EndReason
-from .state import (
-    BEFORE_DEAL,
-    MATCH_OVER,
-    ROUND_OVER,
-    GameState,
-    RoundState,
-)
+from .state import GameState, RoundState
 from .table import seat_of
-from .vocabulary import DEALT
+from .vocabulary import BEFORE_DEAL, DEALT, MATCH_OVER, ROUND_OVER
 
 
 @handles(Tally)

@@ -77,3 +77,22 @@ DISCARD_WORD: Final[str] = DISCARD.value
 PEEK_WORD: Final[str] = PEEK.value
 SPY_WORD: Final[str] = SPY.value
 SWAP_WORD: Final[str] = SWAP.value
+
+
+class Phase(StrEnum):
+    """Where the match stands between two events (str-valued: reports print the value)."""
+
+    BEFORE_DEAL = "before_deal"     # the header is read, no round dealt yet
+    TURN_START = "turn_start"       # the current player must draw or call Cabo; snaps allowed
+    DRAWN = "drawn"                 # the current player holds a drawn card
+    POWER = "power"                 # the current player may use the power just earned
+    ROUND_OVER = "round_over"       # the round was scored; a deal (or claims) comes next
+    MATCH_OVER = "match_over"       # winners known; only claims may follow
+
+
+BEFORE_DEAL: Final[Phase] = Phase.BEFORE_DEAL
+TURN_START: Final[Phase] = Phase.TURN_START
+DRAWN: Final[Phase] = Phase.DRAWN
+POWER: Final[Phase] = Phase.POWER
+ROUND_OVER: Final[Phase] = Phase.ROUND_OVER
+MATCH_OVER: Final[Phase] = Phase.MATCH_OVER

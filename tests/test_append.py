@@ -16,7 +16,7 @@ from cabo_log.log.gamelog import GameLog, write_log
 from cabo_log.log.lock import WriterError
 from cabo_log.log.replay import replay_bytes, replay_file
 from engine import CaboLogError, GameState, apply, parse_event
-from engine.state import POWER
+from engine.vocabulary import POWER
 
 SAMPLES = sorted((Path(__file__).resolve().parents[1] / "sample_games").glob("*.jsonl"))
 

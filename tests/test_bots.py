@@ -19,7 +19,7 @@ from engine import BUILTINS, Event, GameState, Ruleset
 from engine.events import Cabo, Draw, Replace, Snap
 from engine.knowledge import Observation, Slot, observe, visible
 from engine.moves import legal_moves, peek_moves, snap_moves
-from engine.state import DRAWN, POWER, TURN_START
+from engine.vocabulary import DRAWN, POWER, TURN_START
 
 # --- helpers ---------------------------------------------------------------------------------
 

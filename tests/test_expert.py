@@ -16,8 +16,7 @@ from cabo_log.play.simulate import MAX_TURNS, simulate, simulate_game
 from engine import BUILTINS
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip
 from engine.knowledge import Observation, Slot
-from engine.state import Phase
-from engine.vocabulary import Arrival
+from engine.vocabulary import Arrival, Phase
 
 EDITION2 = BUILTINS["edition2"]
 

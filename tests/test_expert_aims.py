@@ -17,8 +17,7 @@ from engine import BUILTINS, Ruleset
 from engine.events import Cabo, Discard, Draw, Event, Power, Replace, Skip, Snap
 from engine.knowledge import Observation, Slot
 from engine.rulesets import RESET_NEVER, with_options
-from engine.state import Phase
-from engine.vocabulary import Arrival, PowerKind
+from engine.vocabulary import Arrival, Phase, PowerKind
 
 EDITION2 = BUILTINS["edition2"]
 GOLF = BUILTINS["golf"]

@@ -14,8 +14,7 @@ from cabo_log.play.expert import ExpertBot, Table, style_for
 from engine import BUILTINS
 from engine.events import Cabo, Draw, Event, Power, Skip
 from engine.knowledge import Observation, Slot
-from engine.state import Phase
-from engine.vocabulary import Arrival, PowerKind
+from engine.vocabulary import Arrival, Phase, PowerKind
 
 EDITION2 = BUILTINS["edition2"]
 NEVER_SEEN = Slot(Arrival.DEALT, False)

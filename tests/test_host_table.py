@@ -16,7 +16,7 @@ from cabo_log.pages.table.model import Status, Table
 from cabo_log.pages.table.seats import Presence, SeatKind, seat_file
 from cabo_log.pages.table.views import Mode, public_view, seat_view
 from engine.knowledge import observe
-from engine.state import TURN_START
+from engine.vocabulary import TURN_START
 
 P, B = SeatKind.PERSON, SeatKind.BOT
 FAST = Timing(hold=60, between_rounds=20, bot_delay=0)

@@ -18,7 +18,7 @@ from engine.events import Replace, to_dict
 from engine.knowledge import observe
 from engine.moves import legal_moves
 from engine.moveset import Placements
-from engine.state import DRAWN
+from engine.vocabulary import DRAWN
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
 

@@ -32,7 +32,7 @@ from engine import GameState, apply, finish, new_game
 from engine.events import Cabo, Power, Replace, Skip
 from engine.knowledge import known_total
 from engine.results import END_FORFEIT
-from engine.state import POWER
+from engine.vocabulary import POWER
 
 # (ruleset, players, options, bots, forfeit_rate, games)
 CORPUS = [

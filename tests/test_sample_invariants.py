@@ -12,7 +12,7 @@ import pytest
 
 from cabo_log.log.replay import ReplayVisitor, replay_file
 from engine import Event, GameStart, GameState, Outcome
-from engine.state import BEFORE_DEAL, DRAWN, POWER, TURN_START
+from engine.vocabulary import BEFORE_DEAL, DRAWN, POWER, TURN_START
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = sorted((ROOT / "sample_games").glob("*.jsonl"))

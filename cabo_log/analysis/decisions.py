@@ -18,7 +18,7 @@ from engine import CaboLogError, Event, GameStart, GameState, LogSyntaxError, ap
 from engine.events import Cabo, Discard, Draw, Forfeit, Power, Replace, Skip, with_fields
 from engine.knowledge import row_view
 from engine.moves import legal_moves
-from engine.state import DRAWN, POWER, TURN_START
+from engine.vocabulary import DRAWN, POWER, TURN_START
 from engine.worlds import Pools, fork
 
 

@@ -27,8 +27,7 @@ from cabo_log.analysis.match import match_win_after
 from engine import CaboLogError, Event, GameState, apply
 from engine.events import Replace, Skip
 from engine.scoring import round_points
-from engine.state import POWER
-from engine.vocabulary import PowerKind
+from engine.vocabulary import POWER, PowerKind
 from engine.worlds import hidden_cards, playable
 
 MAX_CASES = 40_000      # cases (multisets over the rows' unseen cards) per option, at most

@@ -21,8 +21,7 @@ from engine.events import Cabo, Deal, Event, Reshuffle, Snap
 from engine.knowledge import observe
 from engine.moves import needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.scoring import expected_first, rotate_first
-from engine.state import DRAWN, POWER, TURN_START
-from engine.vocabulary import DrawSource
+from engine.vocabulary import DRAWN, POWER, TURN_START, DrawSource
 
 # The default rollout policy, ``auto``: the expert where the rest of the round is short
 # (a Cabo was called: at most one turn per other player is left), plain greedy elsewhere.

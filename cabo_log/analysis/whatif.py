@@ -31,7 +31,7 @@ from cabo_log.log.logfile import iter_events, iter_lines
 from cabo_log.log.replay import replay_bytes
 from engine import CaboLogError, Event, GameState, apply, parse_event
 from engine.events import to_dict
-from engine.state import DRAWN, POWER, TURN_START
+from engine.vocabulary import DRAWN, POWER, TURN_START
 from engine.worlds import playable, shuffle_deck
 
 DEFAULT_PLAYOUTS = 200

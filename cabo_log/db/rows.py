@@ -40,7 +40,7 @@ from engine.events import (
     Snap,
     Tally,
 )
-from engine.state import POWER
+from engine.vocabulary import POWER
 
 
 class GameRows(EventHandlers):

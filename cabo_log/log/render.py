@@ -6,7 +6,7 @@ from cabo_log.log.replay import ReplayResult
 from engine import GameState
 from engine.knowledge import row_view
 from engine.results import RoundResult
-from engine.state import DRAWN, POWER, TURN_START, Phase
+from engine.vocabulary import DRAWN, POWER, TURN_START, Phase
 
 
 def special_hand(r: RoundResult, name: str = "Kamikaze") -> str | None:

@@ -24,7 +24,7 @@ from engine import (
     finish,
     new_game,
 )
-from engine.state import DRAWN, POWER, TURN_START
+from engine.vocabulary import DRAWN, POWER, TURN_START
 
 T = TypeVar("T")
 

@@ -30,8 +30,7 @@ from engine.events import (
     Snap,
     Tally,
 )
-from engine.state import POWER
-from engine.vocabulary import DrawSource, PowerKind
+from engine.vocabulary import POWER, DrawSource, PowerKind
 
 if TYPE_CHECKING:
     from cabo_log.log.words import Before, EventWords

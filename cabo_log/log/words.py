@@ -20,7 +20,7 @@ from cabo_log.log.replay import ReplayVisitor
 from cabo_log.log.told import TOLD, Teller, power_earned, tells
 from engine import EVERYBODY, Event, GameStart, GameState, Outcome, RoundResult
 from engine.outcome import NOTHING
-from engine.state import MATCH_OVER
+from engine.vocabulary import MATCH_OVER
 
 
 class NotAPlayer(ValueError):

@@ -31,7 +31,7 @@ from engine import Event, GameStart, GameState, Outcome, parse_event
 from engine.events import FORMAT, Draw, GameEnd, RoundEnd
 from engine.knowledge import Observation, observe
 from engine.moves import legal_moves, needs_deal, snap_moves
-from engine.state import TURN_START
+from engine.vocabulary import TURN_START
 
 Ask = Callable[[str], str]      # shows a prompt, returns the line typed (EOFError at the end)
 Say = Callable[[str], None]

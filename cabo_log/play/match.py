@@ -47,8 +47,7 @@ from engine.moves import needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.rulesets import Ruleset
 from engine.scoring import expected_first, rotate_first
 from engine.spec import EVENTS
-from engine.state import DRAWN, POWER, ROUND_OVER, TURN_START
-from engine.vocabulary import DrawSource
+from engine.vocabulary import DRAWN, POWER, ROUND_OVER, TURN_START, DrawSource
 
 FORFEIT_REASONS = ("left", "disconnected")
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from cabo_log.analysis.words import a_card
 from cabo_log.puzzles.position import Position
 from cabo_log.puzzles.selection import THEME_WORDS, OptionFigure, PuzzleRef
-from engine.state import DRAWN, POWER
+from engine.vocabulary import DRAWN, POWER
 
 __all__ = ["answer_html", "question_html", "table_html", "title"]
 

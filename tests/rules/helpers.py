@@ -12,7 +12,7 @@ from typing import Any
 from cabo_log.log.builder import LogBuilder
 from cabo_log.log.replay import ReplayResult, replay_bytes
 from engine import CaboLogError, GameState
-from engine.state import DRAWN, POWER, TURN_START
+from engine.vocabulary import DRAWN, POWER, TURN_START
 
 
 def game(ruleset: str | dict[str, Any], players: Sequence[str] = ("ana", "bruno"),

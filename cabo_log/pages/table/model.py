@@ -38,7 +38,7 @@ from engine import CaboLogError, Event, GameState, Outcome
 from engine.events import Cabo, Draw, Forfeit, Peek
 from engine.knowledge import observe
 from engine.moves import legal_moves, needs_deal, peek_moves
-from engine.state import ROUND_OVER, TURN_START
+from engine.vocabulary import ROUND_OVER, TURN_START
 
 STAND_IN_BOT = "greedy"   # plays for a person who left, where the rules have no forfeits
 

@@ -20,8 +20,7 @@ from engine import Event, GameState
 from engine.events import Peek, Power, Replace, Snap, to_dict
 from engine.knowledge import Observation, observe
 from engine.moves import legal_moves, peek_moves, snap_moves
-from engine.state import DRAWN, MATCH_OVER, POWER, ROUND_OVER, TURN_START
-from engine.vocabulary import DrawSource
+from engine.vocabulary import DRAWN, MATCH_OVER, POWER, ROUND_OVER, TURN_START, DrawSource
 
 Rows = dict[str, tuple[str | None, ...]]
 Place = tuple[str, int]
