@@ -54,7 +54,7 @@ from cabo_log.analysis.movecache import MoveCache
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table, policy_cost, resolve
 from cabo_log.analysis.stats import paired_difference
 from engine import Event, GameState
-from engine.worlds import fork, sample_world
+from engine.worlds import Deal, fork
 
 DEFAULT_ROLLOUTS = 4    # worlds every option is played in first
 MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds
@@ -239,9 +239,10 @@ def best_of(results: list[OptionResult], chosen: OptionResult, view: View) -> Op
     return min((r for r in results if r.evaluated), key=key)
 
 
-def stream_seed(seed: int, game_id: str, seq: int, world: int) -> int:
-    """The seed of world ``world`` of the decision at ``seq`` (stable on every machine)."""
-    text = f"cabo-log/analyse/{seed}/{game_id}/{seq}/{world}"
+def stream_seed(seed: int, game_id: str, seq: int, world: int, what: str = "") -> int:
+    """The seed of world ``world`` of the decision at ``seq`` (stable on every machine);
+    ``what`` "deal": of its ``world``-th block of balanced deals."""
+    text = f"cabo-log/analyse/{seed}/{game_id}/{seq}/{world}" + (f"/{what}" if what else "")
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
@@ -359,16 +360,24 @@ class _Runner:
         self.policy = resolve(settings.policy, decision.state)
         self.worlds: list[GameState] = []
         self.seeds: list[int] = []
+        self.deals: list[Deal] = []         # the blocks of balanced worlds dealt so far
         self.cache = MoveCache()
         self.events = self.rollouts = 0     # engine events the rollouts played, and how many
 
     def world(self, k: int) -> tuple[GameState, int]:
+        """World ``k`` of the decision and the seed of its rollouts' random stream: world
+        ``k % size`` of block ``k // size`` of balanced worlds (``engine.worlds.Deal``)."""
         d = self.decision
         g = d.state
         while len(self.worlds) <= k:
-            seed = stream_seed(self.settings.seed, g.game_id, d.seq, len(self.worlds))
-            self.seeds.append(seed)
-            self.worlds.append(sample_world(g, d.seat, d.pools, random.Random(seed)))
+            n = len(self.worlds)
+            if not self.deals or n >= len(self.deals) * self.deals[0].size():
+                block = stream_seed(self.settings.seed, g.game_id, d.seq, len(self.deals),
+                                    "deal")
+                self.deals.append(Deal(g, d.seat, d.pools, random.Random(block)))
+            size = self.deals[0].size()
+            self.seeds.append(stream_seed(self.settings.seed, g.game_id, d.seq, n))
+            self.worlds.append(self.deals[n // size].world(g, n % size))
         return self.worlds[k], self.seeds[k]
 
     def __call__(self, result: OptionResult, stop: int) -> None:
