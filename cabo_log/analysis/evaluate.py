@@ -284,6 +284,11 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
         ev = Evaluation(decision, results, chosen, best, view)
         if ev.settled:
             return ev
+        if n >= most and 0 < ev.paired_worlds < len(chosen.points):
+            # the best changed to an option played in fewer worlds than the chosen move
+            # (after a second look): the loss is measured over all of the chosen move's
+            run(best, len(chosen.points))
+            continue
         if n >= most and n < most * SECOND_LOOK and _blunder_open(ev):
             n = min(2 * n, most * SECOND_LOOK)
             for r in (chosen, best):
