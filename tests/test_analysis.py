@@ -25,7 +25,7 @@ from cabo_log.play.simulate import simulate
 from engine import GameState
 from engine.knowledge import observe
 from engine.moves import legal_moves
-from engine.worlds import Pools, hidden_cards, sample_world
+from engine.worlds import Deal, Pools, hidden_cards, sample_world
 
 FAST = Settings(rollouts=8, seed=1)
 
@@ -157,6 +157,35 @@ def test_sampling_never_changes_what_the_player_knew(game: int, pick: int, world
         faces.setdefault(pools.pool.get(card, 0), set()).add(g.code(card))
     for card in hidden:
         assert sampled.code(card) in faces[pools.pool.get(card, 0)]
+
+
+@settings(max_examples=15, deadline=None)
+@given(game=st.integers(0, 1), pick=st.integers(0, 10_000), block=st.integers(0, 2**32))
+def test_a_block_of_balanced_worlds_deals_every_face_to_every_unseen_card(
+        game: int, pick: int, block: int) -> None:
+    """Each world of a block keeps what the player knew, as ``sample_world``'s do; over the
+    block's worlds every unseen card of a pool gets each face of that pool once (the
+    pool's cards and its faces counted with their multiplicity)."""
+    if game not in _POSITIONS:
+        _POSITIONS[game] = _positions(game)
+    positions = _POSITIONS[game]
+    g, seat, pools = positions[pick % len(positions)]
+    deal = Deal(g, seat, pools, random.Random(block))
+    worlds = [deal.world(g, shift) for shift in range(deal.size())]
+    me = g.players[seat]
+    assert all(observe(w, me) == observe(g, me) for w in worlds)
+    assert all(Counter(_codes(w)) == Counter(_codes(g)) for w in worlds)
+    by_pool: dict[int, list[int]] = {}
+    for card in hidden_cards(g, seat):
+        by_pool.setdefault(pools.pool.get(card, 0), []).append(card)
+    largest = max((len(cards) for cards in by_pool.values()), default=1)
+    assert deal.size() == largest
+    for cards in by_pool.values():
+        if len(cards) != largest:
+            continue     # a smaller pool starts its rotation again within the block
+        faces = Counter(g.code(c) for c in cards)
+        for card in cards:
+            assert Counter(w.code(card) for w in worlds) == faces
 
 
 def _codes(g: GameState) -> list[str]:
