@@ -119,3 +119,27 @@ def test_a_best_that_takes_over_after_the_second_look_is_played_up(
     assert len(e.chosen.points) == 64 and len(e.best.points) == 64 and e.paired_worlds == 64
     assert e.loss == pytest.approx(6.0) and not e.settled
     assert summarise(e).unclear and summarise(e).counted_loss == 3.0
+
+
+def test_a_tie_in_the_first_worlds_is_no_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chosen move ties the rival (10 points) in each of the first four worlds, a paired
+    error of 0: nothing could beat it by any mark, yet that is no verdict. From world 4 on it
+    is 12 points worse in every other world; played on to eight worlds it is no longer the
+    best (3 points worse over eight), and the budget and the second look end it at 64 worlds:
+    5.6 +- 1.5, a sure ``?``, unclear. Settled at four worlds it would have counted as the
+    best move (nothing given away)."""
+    e = _run(monkeypatch, lambda role, k: 10.0 + (12.0 if role == "chosen" and k >= 4
+                                                   and k % 2 else 0.0))
+    assert e.best is not e.chosen and len(e.chosen.points) == 64
+    assert e.loss == pytest.approx(30 * 12.0 / 64)
+    d = summarise(e)
+    assert not d.settled and d.unclear and d.counted_loss == 3.0
+
+
+def test_the_chosen_move_is_not_settled_as_best_before_eight_worlds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every option ties in every world: the chosen move is the best (a tie is no loss),
+    settled once it has been so in eight worlds, not in the first four."""
+    e = _run(monkeypatch, lambda role, k: 10.0)
+    assert e.best is e.chosen and e.settled and len(e.chosen.points) == 8
+    assert summarise(e).counted_loss == 0.0

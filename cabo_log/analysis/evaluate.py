@@ -200,10 +200,15 @@ class Evaluation:
         beat it by a mark's worth (the high end of the paired interval), and, once it is so
         in ``MIN_BEST_WORLDS`` worlds, where none could beat it by a blunder's: a lead seen
         in a few worlds is not yet a verdict, and near a match's end, where a world is often
-        won or lost outright, eight worlds can show a blunder as the best move."""
+        won or lost outright, eight worlds can show a blunder as the best move. Nor is it
+        settled in fewer than ``MIN_BEST_WORLDS`` worlds: a rival that tied it in each of
+        the first four (a paired error of 0) may differ in the next, and one seed would call
+        best what another finds a blunder."""
         if self.exact:
             return True
         if self.chosen is self.best:
+            if len(self.chosen.points) < MIN_BEST_WORLDS:
+                return False
             least = _rival_least(self.chosen)
             return not any(_rival_open(r, self.chosen, self.view, least) for r in self.options
                            if r is not self.chosen and r.evaluated)
