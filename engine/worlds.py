@@ -7,6 +7,9 @@ are shuffled among themselves *within their pool*: the cards of the deal, or the
 reshuffle put into the draw pile (whose multiset everybody saw on the discard pile). A world
 therefore keeps every card the player saw where it was, keeps the positions of all cards, and
 only swaps the faces of cards the player could not tell apart.
+
+``sample_world`` draws one such world; ``Deal`` a block of balanced ones, each as random as
+``sample_world``'s, that together give every unseen card every face of its pool once.
 """
 
 from __future__ import annotations

@@ -9,23 +9,23 @@ where the match is at stake, the round points alone otherwise.
 turn), each option's value is a finite sum over the ways the unseen cards can lie
 (``cabo_log.analysis.exact``): no sampling, no noise.
 
-**Sequential sampling.** Otherwise world k = 0, 1, ... (``engine.worlds.sample_world``: the
-cards the player could not see re-dealt) is the same for every option, and so is its random
-stream (common random numbers): the *differences* between options are much less noisy than
-the means. Every option is played in the first ``rollouts`` worlds; then, while the verdict
-is not decided at 95 % (``marks.decided``) and the budget allows (8 x ``rollouts`` worlds,
-more where the rollouts are short: ``Settings.most_for``), the number of worlds doubles
+**Sequential sampling.** Otherwise world k = 0, 1, ... (the cards the player could not see
+re-dealt, in blocks of balanced worlds: ``engine.worlds.Deal``) is the same for every option, and
+so is its random stream (common random numbers): the *differences* between options are much
+less noisy than the means. Every option is played in the first ``rollouts`` worlds; then, while
+the verdict is not decided at 95 % (``marks.decided``) and the budget allows (8 x ``rollouts``
+worlds, more where the rollouts are short: ``Settings.most_for``), the number of worlds doubles
 for the chosen move and every option that could still be the best (not clearly worse than the
-best so far). A chosen move that looks the best is settled where no other option could beat
-it by a mark's worth, and once it still is the best in ``MIN_BEST_WORLDS`` worlds, where none
-could beat it by a blunder's (a lead in four worlds is not yet a verdict). A sampled mark
-rests on 16 worlds, by the match on ``MIN_MATCH_MARK_WORLDS`` (64). A loss still undecided
-when the budget runs out gets a *second look* where it could be a blunder (the high end of
-its interval reaches 6): the chosen move and the best are played in up to ``SECOND_LOOK``
-times the budget's worlds. A decision whose budget runs
-out undecided is *unclear* where its loss is sure to be marked (the low end of its interval
-is), and unmarked otherwise. Ties are never broken
-by the order of the options: a tie with the chosen move is no loss.
+best so far). A chosen move that looks the best is settled where no other option could beat it
+by a blunder's, and only once it is the best in ``MIN_BEST_WORLDS`` worlds (a lead, or a tie,
+in four worlds is not yet a verdict). A sampled mark rests on 16 worlds, by the match on
+``MIN_MATCH_MARK_WORLDS`` (64). A loss still undecided when the budget runs out gets a *second
+look* where it could be a blunder (the high end of its interval reaches 6): the chosen move and
+the best are played in up to ``SECOND_LOOK`` times the budget's worlds. A loss is measured over
+all the worlds the chosen move was played in: a best option that took over with fewer is played
+in them too. A decision whose budget runs out undecided is *unclear* where its loss is sure to
+be marked (the low end of its interval is), and unmarked otherwise. Ties are never broken by
+the order of the options: a tie with the chosen move is no loss.
 
 Everything depends only on the decision, the settings and the seed, never on which process
 runs it.
