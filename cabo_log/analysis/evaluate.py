@@ -48,6 +48,7 @@ from cabo_log.analysis.marks import (
     band,
     decided,
     interval,
+    t975,
 )
 from cabo_log.analysis.match import at_stake, match_win
 from cabo_log.analysis.movecache import MoveCache
@@ -222,6 +223,12 @@ class Evaluation:
         if self.exact:
             return self.loss
         return interval(self.loss, self.stderr, self.paired_worlds)[0]
+
+    @property
+    def half_width(self) -> float:
+        """The half-width of the loss's 95 % interval (0: exact, or no loss)."""
+        worlds = self.paired_worlds
+        return t975(worlds) * self.stderr if worlds else 0.0
 
     @property
     def paired_worlds(self) -> int:
