@@ -75,6 +75,10 @@ def test_states_copy_and_compare_field_by_field() -> None:
     assert repr(g).startswith("GameState(rules=") and "round=RoundState(round_no=0" in repr(g)
     with pytest.raises(TypeError):
         hash(g)
+    # the analysis sends positions to its worker processes: a pickled state comes back equal
+    # (compiled, a native class is rebuilt through its constructor: ``GameState.__reduce__``)
+    thawed = pickle.loads(pickle.dumps(g))
+    assert thawed == g and thawed.round is not g.round and thawed.round.codes == ["7"]
 
 
 def test_round_results_compare_show_copy_and_pickle_like_their_dataclass() -> None:
