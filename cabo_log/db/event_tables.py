@@ -119,8 +119,8 @@ def stored(table: str, data: pa.Table) -> list[tuple[str, pa.Table]]:
     t_ms, t_iso = data.column("t_ms"), data.column("t_iso")
     if t_ms.null_count == len(t_ms) and t_iso.null_count == len(t_iso):
         return [(table, data.select(names))]
-    import pyarrow.compute as pc   # (here: the writer of a load without times never needs it,
-                                   # and its import costs the parent ~30 ms of CPU)
+    # (imported here: the writer of a load without times never needs it, ~30 ms of CPU)
+    import pyarrow.compute as pc
 
     timed = pc.or_(pc.is_valid(t_ms), pc.is_valid(t_iso))
     out = []

@@ -41,6 +41,7 @@ from cabo_log.db.replay_files import (
     remove_stale_spools,
     replay_tasks,
     replay_to_spool,
+    use_memory_pool,
 )
 from cabo_log.db.settings import DEFAULTS, LoadSettings
 from cabo_log.workers import interruption, prestart, worker_count
@@ -79,6 +80,9 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         # DuckDB and Arrow (which is why they are imported only here), opens the database
         # and plans the first chunks, instead of after
         prestart(loaders.WORKER_PRELOAD)
+    # Arrow's allocator here too (the rows held by the writer are copied: ``_own_held``):
+    # pyarrow is imported now, while the forkserver imports the replay
+    use_memory_pool(settings.arrow_memory_pool)
     # a new database holds nothing to plan against: the workers start on the first chunks
     # before DuckDB is even imported (~0.1-0.2 s sooner, with a core idle meanwhile)
     new = workers and not any(os.path.exists(f"{database}{end}") for end in ("", ".wal"))
