@@ -245,9 +245,8 @@ def profile(folder: Path, work: Path) -> None:
     prof = cProfile.Profile()
     with tempfile.TemporaryDirectory(dir=work) as spool:
         for n, chunk in enumerate(list(_chunks(tasks, DEFAULTS))[:20]):
-            job = replay_files.Spooled(spool, n, chunk, DEFAULTS.spool_buffer,
-                                       DEFAULTS.arrow_memory_pool)
-            prof.runcall(replay_files.replay_to_spool, job)
+            prof.runcall(replay_files.replay_to_spool, replay_files.Spooled(spool, n, chunk,
+                                                                        DEFAULTS.spool_buffer))
     _print(prof, "a worker (20 chunks: read, hash, replay, rows, Arrow, IPC files)")
 
 

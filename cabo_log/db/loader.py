@@ -181,7 +181,7 @@ class Loader:
         folder = self.working.enter_context(spool_folder(spool_in))
         pool = self.working.enter_context(
             Pool(workers, preload=WORKER_PRELOAD, nice=settings.worker_nice))
-        work = (Spooled(folder, n, chunk, settings.spool_buffer, settings.arrow_memory_pool)
+        work = (Spooled(folder, n, chunk, settings.spool_buffer)
                 for n, chunk in enumerate(self.chunks))
         self.results = pool.imap(replay_to_spool, self._then_drain(work), now=True)
 

@@ -61,32 +61,12 @@ def file_hash(data: bytes) -> str:
 class Spooled:
     """One worker task of a load: replay ``tasks`` and leave their rows in ``folder`` (the
     load's spool), in files named after ``number`` (unique in the load), written through a
-    buffer of ``buffer`` bytes (``LoadSettings.spool_buffer``), Arrow's buffers allocated by
-    ``pool`` (``LoadSettings.arrow_memory_pool``)."""
+    buffer of ``buffer`` bytes (``LoadSettings.spool_buffer``)."""
 
     folder: str
     number: int
     tasks: list[Task]
     buffer: int
-    pool: str = ""
-
-
-def use_memory_pool(name: str) -> None:
-    """Have Arrow allocate this process's new buffers with the allocator ``name``
-    (``LoadSettings.arrow_memory_pool``); nothing when it is empty, already in use or not
-    built into this pyarrow. Buffers made before keep the pool they came from."""
-    if not name:
-        return
-    import pyarrow as pa
-
-    if pa.default_memory_pool().backend_name == name:
-        return
-    if name not in pa.supported_memory_backends():
-        return
-    pools = {"system": pa.system_memory_pool, "jemalloc": pa.jemalloc_memory_pool,
-             "mimalloc": pa.mimalloc_memory_pool}
-    if name in pools:
-        pa.set_memory_pool(pools[name]())
 
 
 @dataclass(slots=True)
@@ -106,7 +86,6 @@ def replay_to_spool(job: Spooled) -> tuple[list[Outcome], SpoolFile | None]:
     be copied about six times on their way (IPC to bytes, join, pickle, pipe, unpickle); here
     they are written once to the page cache and the parent maps them (``unspool``), so that
     DuckDB reads the worker's Arrow buffers where they lie."""
-    use_memory_pool(job.pool)   # (once a worker: then it is the pool in use)
     with paused_collector():  # through the Arrow writing too (~10 % of a chunk's time)
         outcomes, chunk = replay_tasks(job.tasks)
         spooled = (spool(chunk.batches(), job.folder, job.number, job.buffer) if len(chunk)

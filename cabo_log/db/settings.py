@@ -59,12 +59,12 @@ class LoadSettings:
     than a load of a few files saves."""
 
     arrow_memory_pool: str = "system"
-    """The allocator of Arrow's buffers in the load's processes (the workers' row batches, the
-    parent's copies of held rows), one of ``pyarrow.supported_memory_backends()``; an unknown
-    one leaves Arrow's default. Arrow's default, mimalloc, maps fresh memory for the short-lived
-    buffers of each chunk and faults it in again, huge pages zeroed whole: with the C library's
-    allocator a load of 2,000 files took ~3 % less CPU and its process tree ~60 MB less
-    memory (``replay_files.use_memory_pool``)."""
+    """The allocator of Arrow's buffers in the load's processes (``ARROW_DEFAULT_MEMORY_POOL``,
+    unless the environment names one: ``load._arrow_allocator``), one of
+    ``pyarrow.supported_memory_backends()``; "" leaves Arrow's default. That default,
+    mimalloc, gave each chunk's short-lived buffers freshly mapped memory, faulted in (huge
+    pages zeroed whole) again and again: with the C library's allocator a load of 2,000 files
+    took 2-5 % less CPU and its process tree ~70 MB less memory."""
 
     # --- the writer: what a transaction holds and when it commits -----------------------------
     commit_rows: int = 1_000_000
