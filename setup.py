@@ -53,6 +53,8 @@ APP_MODULES: dict[str, str] = {
     "cabo_log/db/row_sink.py": "the chunk's tables, and the chain that hands each event on",
     "cabo_log/db/open_rows.py": "the powers and cabo_calls rows, opened and closed per event",
     "cabo_log/db/game_rows.py": "the game-level rows: round_scores per player and round",
+    # after every load: the ratings of the games loaded
+    "cabo_log/db/plackett_luce.py": "the rating update of each complete game, float by float",
     # the replay
     "cabo_log/log/fastlines.py": "every decoded event is applied here",
     "cabo_log/log/line_events.py": "every decoded line becomes an event here, its canonical "

@@ -135,7 +135,7 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
         con.execute(sql)
     flush = int(variant.get("flush", DEFAULTS.flush_rows))
     commit = int(variant.get("commit", DEFAULTS.commit_rows))
-    mode = variant.get("mode", "register")
+    mode = variant.get("mode", "from_arrow")
     cur = database.use_same(con)
     if os.environ.get("DUCKDB_APPEND_DRY"):   # ``--instructions``: all but the append
         con.close()
@@ -159,11 +159,11 @@ def child(spool: Path, db: Path, variant: dict[str, Any]) -> dict[str, float]:
             for table, rows_of in parts:
                 data = rows_of.drop_columns(
                     [n for n in gone.get(table, ()) if n in rows_of.column_names])
-                if mode == "register":   # as ``writer.Writer.insert``
+                if mode == "register":   # as ``writer.Writer.insert`` into an older table
                     cur.register("_incoming", data)
                     cur.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
                     cur.unregister("_incoming")
-                elif mode == "from_arrow":
+                elif mode == "from_arrow":   # as ``writer.Writer.insert``
                     cur.from_arrow(data).insert_into(table)
                 elif mode == "append":
                     cur.append(table, data, by_name=True)
@@ -209,9 +209,11 @@ def reshape(con: Any, variant: dict[str, Any]) -> dict[str, set[str]]:
     """A variant's stored layout: columns dropped (``drop``: table prefix -> columns) or
     retyped (``retype``: table prefix -> {column: SQL type}) in the empty tables; the columns
     dropped of each table (left out of its rows)."""
+    if "compress" in variant:   # each column's compression named in its table's DDL
+        compress(con, variant["compress"])
     drop: dict[str, list[str]] = variant.get("drop", {})
     retype: dict[str, dict[str, str]] = variant.get("retype", {})
-    if not (drop or retype or variant.get("add")):
+    if not (drop or retype or variant.get("add")):   # (``compress``: done above)
         return {}
     con.execute("DROP VIEW IF EXISTS events")
     tables = [r[0] for r in con.execute(
@@ -238,6 +240,25 @@ def reshape(con: Any, variant: dict[str, Any]) -> dict[str, set[str]]:
     return gone
 
 
+def compress(con: Any, methods: dict[str, str]) -> None:
+    """The empty tables made again with each column's compression named (``USING
+    COMPRESSION``), by its SQL type (``methods``; a type not named: DuckDB's choice)."""
+    from cabo_log.db.database import ALL_SCHEMAS, duck_type
+    from cabo_log.db.event_tables import STORED, VIEW, view_sql
+
+    con.execute(f"DROP VIEW IF EXISTS {VIEW}")
+    for name, schema in {**{k: v for k, v in ALL_SCHEMAS.items() if k != VIEW},
+                         **STORED}.items():
+        con.execute(f"DROP TABLE {name}")
+        cols = []
+        for f in schema:
+            sql = duck_type(f.type)
+            using = f" USING COMPRESSION {methods[sql]}" if sql in methods else ""
+            cols.append(f'"{f.name}" {sql}{using}')
+        con.execute(f"CREATE TABLE {name} ({', '.join(cols)})")
+    con.execute(f"CREATE VIEW {VIEW} AS {view_sql()}")
+
+
 CARDS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
          *(r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
                                             "J", "Q", "K")), "JK")
@@ -247,8 +268,8 @@ LOW = ["type", "player", "first_player", "source", "end_side", "power", "reason"
        "received", "card"]
 
 VARIANTS: dict[str, dict[str, Any]] = {
-    "as the writer (register + INSERT BY NAME)": {},   # row groups of row_group_size
-    "from_arrow().insert_into": {"mode": "from_arrow"},
+    "as the writer (from_arrow().insert_into)": {},   # row groups of row_group_size
+    "register + INSERT BY NAME": {"mode": "register"},
     "con.append(by_name)": {"mode": "append"},
     "preserve_insertion_order = false": {"settings": ["SET preserve_insertion_order = false"]},
     "threads = 2": {"settings": ["SET threads = 2"]},
@@ -264,6 +285,11 @@ VARIANTS: dict[str, dict[str, Any]] = {
         "SET disabled_compression_methods = 'zstd,fsst,dictionary'"]},
     "no zstd, chimp, patas, alp, alprd": {"settings": [
         "SET disabled_compression_methods = 'zstd,chimp,patas,alp,alprd'"]},
+    "force_compression bitpacking": {"settings": ["SET force_compression = 'bitpacking'"]},
+    "force_compression dict_fsst": {"settings": ["SET force_compression = 'dict_fsst'"]},
+    "each column's compression named: text dict_fsst, integers bitpacking": {"compress": {
+        "VARCHAR": "dict_fsst", "SMALLINT": "bitpacking", "INTEGER": "bitpacking",
+        "BIGINT": "bitpacking"}},
     "no zstd, rle": {"settings": ["SET disabled_compression_methods = 'zstd,rle'"]},
     "memory_limit 1GB": {"settings": ["SET memory_limit = '1GB'"]},
     "memory_limit 128MB": {"settings": ["SET memory_limit = '128MB'"]},

@@ -319,3 +319,48 @@ def test_a_new_database_that_cannot_be_opened_stops_the_workers_it_started(
         load_paths([folder], db, jobs=2, settings=LoadSettings(inline_bytes=0, chunk_files=1))
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(SPOOL_PREFIX)]
     assert not [p for p in multiprocessing.active_children() if "cabo-log-worker" in p.name]
+
+
+# --- Arrow's allocator ----------------------------------------------------------------------------
+
+ALLOCATOR = """
+import os, sys, time
+from multiprocessing import forkserver
+from cabo_log.db.load import load_paths, start_workers
+from cabo_log.db.settings import LoadSettings
+settings = LoadSettings(inline_bytes=0)
+start_workers([sys.argv[1]], 2, settings)
+pid = forkserver._forkserver._forkserver_pid
+for _ in range(200):   # the environment it was started with, once it runs Python
+    env = open(f"/proc/{pid}/environ", "rb").read().split(b"\\0")
+    if any(e.startswith(b"PYTHONSAFEPATH=") for e in env):
+        break
+    time.sleep(0.05)
+load_paths([sys.argv[1]], sys.argv[2], jobs=2, settings=settings)
+import pyarrow as pa
+print([e.decode() for e in env if e.startswith(b"ARROW_DEFAULT_MEMORY_POOL=")])
+print(pa.default_memory_pool().backend_name, os.environ.get("ARROW_DEFAULT_MEMORY_POOL"))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists() or (os.cpu_count() or 1) < 2,
+                    reason="reads the forkserver's environment in /proc; needs 2 workers")
+@pytest.mark.parametrize("given", [None, "jemalloc"])
+def test_the_load_allocates_arrow_with_the_settings_allocator_unless_the_environment_names_one(
+        tmp_path: Path, folder: Path, given: str | None) -> None:
+    """``LoadSettings.arrow_memory_pool`` ("system"): the forkserver, and so every worker,
+    starts with it named, this process imports Arrow with it, and the variable is not left
+    set for what the process runs later; an allocator the environment names wins."""
+    import pyarrow as pa
+
+    if given is not None and given not in pa.supported_memory_backends():
+        pytest.skip(f"this pyarrow has no {given}")
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    if given is not None:
+        env["ARROW_DEFAULT_MEMORY_POOL"] = given
+    out = subprocess.run([sys.executable, "-c", ALLOCATOR, str(folder),
+                          str(tmp_path / "a.duckdb")], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    want = given or "system"
+    assert out.stdout.splitlines() == [f"['ARROW_DEFAULT_MEMORY_POOL={want}']",
+                                       f"{want} {given}"]

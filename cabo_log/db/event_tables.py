@@ -22,7 +22,6 @@ every column of the view, as the one wide table was; the view reads it as one mo
 from __future__ import annotations
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from cabo_log.db.row_layout import LAYOUTS
 from cabo_log.db.schema import GAME_KEY, GAME_TABLES, SCHEMAS, STR, WIRE
@@ -120,6 +119,9 @@ def stored(table: str, data: pa.Table) -> list[tuple[str, pa.Table]]:
     t_ms, t_iso = data.column("t_ms"), data.column("t_iso")
     if t_ms.null_count == len(t_ms) and t_iso.null_count == len(t_iso):
         return [(table, data.select(names))]
+    # (imported here: the writer of a load without times never needs it, ~30 ms of CPU)
+    import pyarrow.compute as pc
+
     timed = pc.or_(pc.is_valid(t_ms), pc.is_valid(t_iso))
     out = []
     rest = data.filter(pc.invert(timed))
@@ -134,6 +136,8 @@ def split(data: pa.Table) -> dict[str, pa.Table]:
     """Rows of the wide ``events`` (a Parquet dataset's) -> the tables that store them (those
     with rows) as a worker sends them (``stored`` makes them the stored rows): the events
     that have a time in ``TIMED``, the others by their kind."""
+    import pyarrow.compute as pc
+
     out: dict[str, pa.Table] = {}
     timed = pc.or_(pc.is_valid(data.column("t_ms")), pc.is_valid(data.column("t_iso")))
     part = data.filter(timed)

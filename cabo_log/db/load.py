@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -49,6 +50,25 @@ if TYPE_CHECKING:
     from cabo_log.db.writer import Writer
 
 # --- the parent side --------------------------------------------------------------------------
+
+ARROW_POOL = "ARROW_DEFAULT_MEMORY_POOL"   # Arrow's allocator, read once, at its import
+
+
+@contextmanager
+def _arrow_allocator(name: str) -> Iterator[None]:
+    """Arrow imported inside (this process's, the forkserver's and so the workers') allocates
+    with ``name`` (``LoadSettings.arrow_memory_pool``), unless the environment already names
+    an allocator or ``name`` is empty. Arrow reads the variable when it is imported and never
+    after, so it is set only meanwhile: it does not leak into what this process runs later."""
+    if not name or ARROW_POOL in os.environ:
+        yield
+        return
+    os.environ[ARROW_POOL] = name
+    try:
+        yield
+    finally:
+        os.environ.pop(ARROW_POOL, None)
+
 
 def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathLike[str], *,
                jobs: int | None = None, force: bool = False,
@@ -74,11 +94,13 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         where = "directly in" if not recurse else "under"
         raise NoLogsFound(f"no logs found (no *.jsonl {where} {', '.join(map(str, paths))})")
     workers = big and worker_count(jobs, 2) > 1
-    if workers:
-        # the workers' forkserver imports the replay (~0.3 s) while this process imports
-        # DuckDB and Arrow (which is why they are imported only here), opens the database
-        # and plans the first chunks, instead of after
-        prestart(loaders.WORKER_PRELOAD)
+    with _arrow_allocator(settings.arrow_memory_pool):
+        if workers:
+            # the workers' forkserver imports the replay (~0.3 s) while this process imports
+            # DuckDB and Arrow (which is why they are imported only here), opens the database
+            # and plans the first chunks, instead of after
+            prestart(loaders.WORKER_PRELOAD)
+        import pyarrow  # noqa: F401  (Arrow in this process too, with that allocator)
     # a new database holds nothing to plan against: the workers start on the first chunks
     # before DuckDB is even imported (~0.1-0.2 s sooner, with a core idle meanwhile)
     new = workers and not any(os.path.exists(f"{database}{end}") for end in ("", ".wal"))
@@ -190,7 +212,8 @@ def start_workers(paths: Sequence[str | os.PathLike[str]], jobs: int | None,
     """Start the workers' forkserver if a load of ``paths`` will want workers: ``cabo-log
     load`` calls it before typer parses (~75 ms sooner), ``load_paths`` (a no-op then) after."""
     if worker_count(jobs, 2) > 1 and holds_at_least(paths, settings.inline_bytes):
-        prestart(loaders.WORKER_PRELOAD)
+        with _arrow_allocator(settings.arrow_memory_pool):
+            prestart(loaders.WORKER_PRELOAD)
 
 
 __all__ = ["LoadError", "LoadInterrupted", "LoadSettings", "LoadSummary", "NoLogsFound",

@@ -23,8 +23,9 @@ class OpenPowers:
     def __init__(self, out: PowersRows) -> None:
         self.out = out
         self.open = False   # a row is started and not closed
-        # what the user knew of each place (by seat, then position) when the power was earned
-        self.known: list[list[bool]] | None = None
+        # what the user knew of each row when the power was earned: by seat, bit i set where
+        # they knew the card at position i (``GameState.knows_row``)
+        self.known: list[int] | None = None
 
     def start(self, g: GameState) -> None:
         """A power is pending (``g.phase`` is POWER) and was not seen before."""
@@ -45,8 +46,8 @@ class OpenPowers:
         # swap on a final turn ends the round, which reveals every hand before the visitor
         # sees it; nothing moves in between); only a swap reads it (``knew_given``,
         # ``knew_received``)
-        self.known = ([[g.knows(seat, (p, i)) for i in range(g.row_size(p))]
-                       for p in range(len(g.players))] if power == SWAP else None)
+        self.known = ([g.knows_row(seat, p) for p in range(len(g.players))]
+                      if power == SWAP else None)
 
     def close(self, outcome: str, use_seq: int | None) -> None:
         """``skipped``, ``passed`` (the next turn began) or ``lapsed`` (log ended): unused."""
@@ -116,8 +117,8 @@ class OpenPowers:
         knew_received: bool | None = None
         known = self.known
         if known is not None:   # the card given left a's place, the one received b's
-            knew_given = known[a][pos_a]
-            knew_received = known[b][pos_b]
+            knew_given = bool(known[a] >> pos_a & 1)
+            knew_received = bool(known[b] >> pos_b & 1)
         (player_a, position_a), (player_b, position_b) = cards
         o = self.out
         self._end("used", True, g.events - 1)

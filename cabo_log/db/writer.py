@@ -245,7 +245,9 @@ class Writer:
                 self._seen[table] = self._seen.get(table, 0) + rows
                 held = opened.held.setdefault(table, Held())
                 held.rows += rows
-                held.size += sum(b.nbytes for b in batches)
+                # (the buffers' sizes: ``nbytes`` walks every buffer's byte ranges, ~60 us a
+                # batch read from the spool, for the same figure within 1 %)
+                held.size += sum(b.get_total_buffer_size() for b in batches)
                 held.mapped += len(batches)
                 if not self._holds_back(table, held, batch.to_come):
                     self._insert_deferred(opened, [table])
