@@ -39,6 +39,10 @@ class Event:
         """The fields' values in ``FIELDS`` order."""
         return tuple([getattr(self, name) for name in self.FIELDS])
 
+    def __reduce__(self) -> tuple[type[Event], tuple[Any, ...]]:
+        # compiled, a native class is rebuilt through its constructor (the analysis' workers)
+        return type(self), self.values()
+
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented

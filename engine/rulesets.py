@@ -97,6 +97,10 @@ class Ruleset:
     def __copy__(self) -> Ruleset:
         return self
 
+    def __reduce__(self) -> tuple[type[Ruleset], tuple[Any, ...]]:
+        # pickled through the constructor, for the same reason (the analysis' workers)
+        return Ruleset, tuple(getattr(self, f.name) for f in fields(self))
+
     def __deepcopy__(self, memo: dict[int, object]) -> Ruleset:
         """A ruleset is frozen data, so a copied state shares it. Written out because the
         default deep copy rebuilds the object through ``setattr``, which a compiled engine's

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .results import RoundResult, _copy_into, _repr, _values
 from .rulesets import Ruleset
@@ -182,6 +182,10 @@ class GameState:
 
     def __repr__(self) -> str:
         return _repr(self, self.FIELDS)
+
+    def __reduce__(self) -> tuple[type[GameState], tuple[Any, ...]]:
+        # compiled, a native class is rebuilt through its __init__, which needs arguments
+        return GameState, tuple(_values(self, self.FIELDS))
 
     def __copy__(self) -> GameState:
         return _copy_into(GameState(self.rules, self.game_id, self.players), self,

@@ -7,6 +7,9 @@ are shuffled among themselves *within their pool*: the cards of the deal, or the
 reshuffle put into the draw pile (whose multiset everybody saw on the discard pile). A world
 therefore keeps every card the player saw where it was, keeps the positions of all cards, and
 only swaps the faces of cards the player could not tell apart.
+
+``sample_world`` draws one such world; ``Deal`` a block of balanced ones, each as random as
+``sample_world``'s, that together give every unseen card every face of its pool once.
 """
 
 from __future__ import annotations
@@ -98,6 +101,46 @@ def sample_world(g: GameState, seat: int, pools: Pools, rng: random.Random) -> G
             codes[card] = code
             values[card] = value
     return world
+
+
+class Deal:
+    """A block of balanced worlds of one position (a Latin square over the unseen cards):
+    world ``shift`` of the block deals, in each pool, the faces of one random deal rotated
+    ``shift`` steps along one random cycle through the pool's unseen cards. Each world alone
+    is a uniformly random re-deal, as ``sample_world``'s; over the block's worlds (as many as
+    the pool has unseen cards) every unseen card gets every face of its pool exactly once,
+    so the options see a balanced spread of the hidden cards (the next card drawn, a card of
+    the row) instead of a random one, and their means move less with the seed."""
+
+    def __init__(self, g: GameState, seat: int, pools: Pools, rng: random.Random) -> None:
+        groups: dict[int, list[int]] = {}
+        for card in hidden_cards(g, seat):
+            groups.setdefault(pools.pool.get(card, 0), []).append(card)
+        codes, values = g.round.codes, g.round.values
+        self.pools: list[tuple[list[int], list[tuple[str, int]]]] = []
+        for pool in sorted(groups):
+            cards = list(groups[pool])
+            rng.shuffle(cards)                  # the cycle through the pool's cards
+            faces = [(codes[c], values[c]) for c in cards]
+            rng.shuffle(faces)                  # the deal rotated along it
+            self.pools.append((cards, faces))
+
+    def world(self, g: GameState, shift: int) -> GameState:
+        """A playable copy of ``g`` dealt as world ``shift`` of the block."""
+        world = playable(g)
+        codes, values = world.round.codes, world.round.values
+        for cards, faces in self.pools:
+            n = len(cards)
+            for i, card in enumerate(cards):
+                code, value = faces[(i + shift) % n]
+                codes[card] = code
+                values[card] = value
+        return world
+
+    def size(self) -> int:
+        """Worlds in the block: the largest pool's unseen cards (a smaller pool starts its
+        rotation again; 1 when nothing is unseen)."""
+        return max([len(cards) for cards, _ in self.pools], default=1)
 
 
 def shuffle_deck(g: GameState, rng: random.Random) -> None:

@@ -25,7 +25,7 @@ from cabo_log.play.simulate import simulate
 from engine import GameState
 from engine.knowledge import observe
 from engine.moves import legal_moves
-from engine.worlds import Pools, hidden_cards, sample_world
+from engine.worlds import Deal, Pools, hidden_cards, sample_world
 
 FAST = Settings(rollouts=8, seed=1)
 
@@ -112,23 +112,31 @@ def test_marks_follow_the_thresholds() -> None:
 
 
 def test_accuracy_counts_what_is_settled() -> None:
-    """A settled verdict counts at the low end of its interval (the loss itself when exact);
-    an undecided one at the threshold of the band its low end is in."""
-    assert counted_loss(13.0, True) == 13.0                 # exact: the loss itself
-    assert counted_loss(7.8, True) == 7.8                   # a decided ``??`` (17.4 +- 9.6)
-    assert counted_loss(0.4, True) == 0.4                   # decided unmarked
-    assert counted_loss(0.0, False) == 0.0                  # undecided, nothing sure
-    assert counted_loss(1.2, False) == 0.0                  # ... under the first mark
-    assert counted_loss(2.47, False) == 1.5                 # surely a ``?!`` at least
-    assert counted_loss(3.42, False) == 3.0
-    assert counted_loss(6.5, False) == 6.0                  # a ``??`` on too few worlds
+    """A settled verdict known to +-1.5 or better counts at the low end of its interval (the
+    loss itself when exact); a wider one, and an undecided one, at the threshold of the band
+    its low end is in."""
+    assert counted_loss(13.0, True, 0.0) == 13.0            # exact: the loss itself
+    assert counted_loss(12.8, True, 0.4) == 12.8            # 13.2 +- 0.4: nearly so
+    assert counted_loss(6.2, True, 1.5) == 6.2              # 7.7 +- 1.5: a point's precision
+    assert counted_loss(7.8, True, 9.6) == 6.0              # a decided ``??`` (17.4 +- 9.6)
+    assert counted_loss(3.4, True, 1.6) == 3.0              # a decided ``?`` (5.0 +- 1.6)
+    assert counted_loss(0.4, True, 0.6) == 0.4              # decided unmarked
+    assert counted_loss(0.0, False, 2.0) == 0.0             # undecided, nothing sure
+    assert counted_loss(1.2, False, 2.0) == 0.0             # ... under the first mark
+    assert counted_loss(2.47, False, 1.1) == 1.5            # surely a ``?!`` at least
+    assert counted_loss(3.42, False, 2.0) == 3.0
+    assert counted_loss(6.5, False, 1.0) == 6.0             # a ``??`` on too few worlds
     # the same undecided decision read on two seeds: 4.8 +- 1.1 (low end 2.47) and 4.3 +-
     # 1.0 (low end 2.25): as low ends they differ by 2.7 points of accuracy; counted by their
     # band they do not differ at all
-    one, two = counted_loss(2.47, False), counted_loss(2.25, False)
+    one, two = counted_loss(2.47, False, 2.33), counted_loss(2.25, False, 2.05)
     assert one == two == 1.5
     assert accuracy_of(2.25) - accuracy_of(2.47) > 2.7
     assert game_accuracy([one, 0.0]) == game_accuracy([two, 0.0])
+    # and a blunder settled on two seeds, 17.4 +- 9.6 and 14.2 +- 8.0: as low ends (7.8 and
+    # 6.2) they differ by 7.9 points of accuracy; both are counted as a blunder's 6
+    assert counted_loss(7.8, True, 9.6) == counted_loss(6.2, True, 8.0) == 6.0
+    assert accuracy_of(6.2) - accuracy_of(7.8) > 7.8
 
 
 def _positions(seed: int) -> list[tuple[GameState, int, Pools]]:
@@ -157,6 +165,35 @@ def test_sampling_never_changes_what_the_player_knew(game: int, pick: int, world
         faces.setdefault(pools.pool.get(card, 0), set()).add(g.code(card))
     for card in hidden:
         assert sampled.code(card) in faces[pools.pool.get(card, 0)]
+
+
+@settings(max_examples=15, deadline=None)
+@given(game=st.integers(0, 1), pick=st.integers(0, 10_000), block=st.integers(0, 2**32))
+def test_a_block_of_balanced_worlds_deals_every_face_to_every_unseen_card(
+        game: int, pick: int, block: int) -> None:
+    """Each world of a block keeps what the player knew, as ``sample_world``'s do; over the
+    block's worlds every unseen card of a pool gets each face of that pool once (the
+    pool's cards and its faces counted with their multiplicity)."""
+    if game not in _POSITIONS:
+        _POSITIONS[game] = _positions(game)
+    positions = _POSITIONS[game]
+    g, seat, pools = positions[pick % len(positions)]
+    deal = Deal(g, seat, pools, random.Random(block))
+    worlds = [deal.world(g, shift) for shift in range(deal.size())]
+    me = g.players[seat]
+    assert all(observe(w, me) == observe(g, me) for w in worlds)
+    assert all(Counter(_codes(w)) == Counter(_codes(g)) for w in worlds)
+    by_pool: dict[int, list[int]] = {}
+    for card in hidden_cards(g, seat):
+        by_pool.setdefault(pools.pool.get(card, 0), []).append(card)
+    largest = max((len(cards) for cards in by_pool.values()), default=1)
+    assert deal.size() == largest
+    for cards in by_pool.values():
+        if len(cards) != largest:
+            continue     # a smaller pool starts its rotation again within the block
+        faces = Counter(g.code(c) for c in cards)
+        for card in cards:
+            assert Counter(w.code(card) for w in worlds) == faces
 
 
 def _codes(g: GameState) -> list[str]:

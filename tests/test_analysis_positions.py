@@ -181,14 +181,18 @@ def test_a_verdict_is_decided_only_inside_one_band() -> None:
 def test_a_chosen_move_best_in_four_worlds_is_not_yet_a_verdict() -> None:
     """The chosen move scores less than the other in 3 of 4 worlds, but the other's lead in
     the fourth is large: what the chosen move would give away against it is -0.75 +- 3.25
-    (paired), whose 95 % interval (t = 3.18 at 3 df) reaches 9.6, a blunder's worth; the
-    same worlds with small differences settle at once; 8 worlds found best settle anyway."""
+    (paired), whose 95 % interval (t = 3.18 at 3 df) reaches 9.6, a blunder's worth. Four
+    worlds settle nothing, not even small differences or ties (a tie in each is a paired
+    error of 0); in 8 they settle, and 8 worlds found best settle anyway."""
     def ev(chosen_points: list[float], other_points: list[float]) -> Evaluation:
         chosen, other = OptionResult(None, chosen_points), OptionResult(None, other_points)  # type: ignore[arg-type]
         return Evaluation(None, [chosen, other], chosen, chosen, View.ROUND)  # type: ignore[arg-type]
     wide = ev([10.0, 10.0, 10.0, 10.0], [14.0, 14.0, 14.0, 1.0])
     assert wide.loss == 0.0 and not wide.settled
-    assert ev([10.0, 10.0, 10.0, 10.0], [11.0, 11.5, 10.5, 11.0]).settled
+    assert not ev([10.0, 10.0, 10.0, 10.0], [11.0, 11.5, 10.5, 11.0]).settled
+    assert not ev([10.0] * 4, [10.0] * 4).settled
+    assert ev([10.0] * 8, [11.0, 11.5, 10.5, 11.0] * 2).settled
+    assert ev([10.0] * 8, [10.0] * 8).settled
     assert ev([10.0] * 8, [14.0, 14.0, 14.0, 1.0] * 2).settled
     # best in 8 worlds, but the other's lead in a quarter of them is so large that it could
     # still be better by a blunder's worth: -1 +- 3.54, high end 7.4 (t = 2.36 at 7 df)

@@ -86,3 +86,60 @@ def test_the_second_look_stops_at_twice_the_budget(monkeypatch: pytest.MonkeyPat
     e = _run(monkeypatch, _paired(3.0, 9.0))
     assert not e.settled and len(e.chosen.points) == 64 and len(e.best.points) == 64
     assert summarise(e).unclear
+
+
+def test_a_best_that_takes_over_after_the_second_look_is_played_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two rivals: A scores 10 in the first 32 worlds and 14 after, B 8 or 14 in alternate
+    worlds (11 on average, never clearly worse than A: 1 +- 3.05 per world); the chosen move
+    20 or 14 (7 worse than A over 32 worlds: 5.9 to 8.1, undecided, a blunder in reach).
+    The second look plays the chosen move and A in 64 worlds, where A averages 12: B, seen
+    in 32, is now the best. Paired over those 32 the loss is 6 +- 2.2; B is played up to the
+    chosen move's 64 worlds, over which it is 6 +- 1.5 (4.5 to 7.5: still undecided)."""
+    decision = _decision()
+    chosen = option_key(decision.chosen)
+    others = [option_key(m) for m in decision.options if option_key(m) != chosen]
+
+    def value(key: object, k: int) -> float:
+        if key == chosen:
+            return 14.0 if k % 2 else 20.0
+        if key == others[0]:
+            return 10.0 if k < 32 else 14.0
+        if key == others[1]:
+            return 14.0 if k % 2 else 8.0
+        return 40.0
+
+    def play(self: object, result: OptionResult, stop: int) -> None:
+        for k in range(len(result.points), stop):
+            result.points.append(value(option_key(result.move), k))
+
+    monkeypatch.setattr(ev_module._Runner, "__call__", play)
+    e = evaluate(decision, Settings(seed=1, exact=False))
+    assert option_key(e.best.move) == others[1]
+    assert len(e.chosen.points) == 64 and len(e.best.points) == 64 and e.paired_worlds == 64
+    assert e.loss == pytest.approx(6.0) and not e.settled
+    assert summarise(e).unclear and summarise(e).counted_loss == 3.0
+
+
+def test_a_tie_in_the_first_worlds_is_no_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chosen move ties the rival (10 points) in each of the first four worlds, a paired
+    error of 0: nothing could beat it by any mark, yet that is no verdict. From world 4 on it
+    is 12 points worse in every other world; played on to eight worlds it is no longer the
+    best (3 points worse over eight), and the budget and the second look end it at 64 worlds:
+    5.6 +- 1.5, a sure ``?``, unclear. Settled at four worlds it would have counted as the
+    best move (nothing given away)."""
+    e = _run(monkeypatch, lambda role, k: 10.0 + (12.0 if role == "chosen" and k >= 4
+                                                   and k % 2 else 0.0))
+    assert e.best is not e.chosen and len(e.chosen.points) == 64
+    assert e.loss == pytest.approx(30 * 12.0 / 64)
+    d = summarise(e)
+    assert not d.settled and d.unclear and d.counted_loss == 3.0
+
+
+def test_the_chosen_move_is_not_settled_as_best_before_eight_worlds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every option ties in every world: the chosen move is the best (a tie is no loss),
+    settled once it has been so in eight worlds, not in the first four."""
+    e = _run(monkeypatch, lambda role, k: 10.0)
+    assert e.best is e.chosen and e.settled and len(e.chosen.points) == 8
+    assert summarise(e).counted_loss == 0.0

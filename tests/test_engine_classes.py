@@ -75,6 +75,13 @@ def test_states_copy_and_compare_field_by_field() -> None:
     assert repr(g).startswith("GameState(rules=") and "round=RoundState(round_no=0" in repr(g)
     with pytest.raises(TypeError):
         hash(g)
+    # the analysis sends positions to its worker processes: a pickled state comes back equal
+    # (compiled, a native class is rebuilt through its constructor: ``GameState.__reduce__``)
+    thawed = pickle.loads(pickle.dumps(g))
+    assert thawed == g and thawed.round is not g.round and thawed.round.codes == ["7"]
+    assert thawed.rules == g.rules and thawed.rules.name == "edition2"
+    draw = Draw(3, False, "ana", "deck", "7")
+    assert pickle.loads(pickle.dumps(draw)) == draw and pickle.loads(pickle.dumps(header)) == header
 
 
 def test_round_results_compare_show_copy_and_pickle_like_their_dataclass() -> None:

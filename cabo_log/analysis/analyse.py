@@ -271,7 +271,7 @@ def summarise(ev: Evaluation) -> DecisionResult:
         implicit=d.implicit, must_fail=must_fail(d.chosen, g), options=options,
         view=ev.view, exact=ev.exact, unclear=unclear, worlds=ev.worlds,
         sure_loss=0.0 if forced else ev.sure_loss, settled=forced or ev.settled,
-        counted_loss=0.0 if forced else counted_loss(ev.sure_loss, ev.settled),
+        counted_loss=0.0 if forced else counted_loss(ev.sure_loss, ev.settled, ev.half_width),
         round_loss=0.0 if forced else ev.round_loss,
         match_loss=None if forced else ev.match_loss, match_win=_percent(ev.chosen.win),
         best_match_win=_percent(ev.best.win))

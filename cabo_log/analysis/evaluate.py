@@ -9,23 +9,23 @@ where the match is at stake, the round points alone otherwise.
 turn), each option's value is a finite sum over the ways the unseen cards can lie
 (``cabo_log.analysis.exact``): no sampling, no noise.
 
-**Sequential sampling.** Otherwise world k = 0, 1, ... (``engine.worlds.sample_world``: the
-cards the player could not see re-dealt) is the same for every option, and so is its random
-stream (common random numbers): the *differences* between options are much less noisy than
-the means. Every option is played in the first ``rollouts`` worlds; then, while the verdict
-is not decided at 95 % (``marks.decided``) and the budget allows (8 x ``rollouts`` worlds,
-more where the rollouts are short: ``Settings.most_for``), the number of worlds doubles
+**Sequential sampling.** Otherwise world k = 0, 1, ... (the cards the player could not see
+re-dealt, in blocks of balanced worlds: ``engine.worlds.Deal``) is the same for every option, and
+so is its random stream (common random numbers): the *differences* between options are much
+less noisy than the means. Every option is played in the first ``rollouts`` worlds; then, while
+the verdict is not decided at 95 % (``marks.decided``) and the budget allows (8 x ``rollouts``
+worlds, more where the rollouts are short: ``Settings.most_for``), the number of worlds doubles
 for the chosen move and every option that could still be the best (not clearly worse than the
-best so far). A chosen move that looks the best is settled where no other option could beat
-it by a mark's worth, and once it still is the best in ``MIN_BEST_WORLDS`` worlds, where none
-could beat it by a blunder's (a lead in four worlds is not yet a verdict). A sampled mark
-rests on 16 worlds, by the match on ``MIN_MATCH_MARK_WORLDS`` (64). A loss still undecided
-when the budget runs out gets a *second look* where it could be a blunder (the high end of
-its interval reaches 6): the chosen move and the best are played in up to ``SECOND_LOOK``
-times the budget's worlds. A decision whose budget runs
-out undecided is *unclear* where its loss is sure to be marked (the low end of its interval
-is), and unmarked otherwise. Ties are never broken
-by the order of the options: a tie with the chosen move is no loss.
+best so far). A chosen move that looks the best is settled where no other option could beat it
+by a blunder's, and only once it is the best in ``MIN_BEST_WORLDS`` worlds (a lead, or a tie,
+in four worlds is not yet a verdict). A sampled mark rests on 16 worlds, by the match on
+``MIN_MATCH_MARK_WORLDS`` (64). A loss still undecided when the budget runs out gets a *second
+look* where it could be a blunder (the high end of its interval reaches 6): the chosen move and
+the best are played in up to ``SECOND_LOOK`` times the budget's worlds. A loss is measured over
+all the worlds the chosen move was played in: a best option that took over with fewer is played
+in them too. A decision whose budget runs out undecided is *unclear* where its loss is sure to
+be marked (the low end of its interval is), and unmarked otherwise. Ties are never broken by
+the order of the options: a tie with the chosen move is no loss.
 
 Everything depends only on the decision, the settings and the seed, never on which process
 runs it.
@@ -48,13 +48,14 @@ from cabo_log.analysis.marks import (
     band,
     decided,
     interval,
+    t975,
 )
 from cabo_log.analysis.match import at_stake, match_win
 from cabo_log.analysis.movecache import MoveCache
 from cabo_log.analysis.rollout import DEFAULT_POLICY, Table, policy_cost, resolve
 from cabo_log.analysis.stats import paired_difference
 from engine import Event, GameState
-from engine.worlds import fork, sample_world
+from engine.worlds import Deal, fork
 
 DEFAULT_ROLLOUTS = 4    # worlds every option is played in first
 MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds
@@ -200,10 +201,15 @@ class Evaluation:
         beat it by a mark's worth (the high end of the paired interval), and, once it is so
         in ``MIN_BEST_WORLDS`` worlds, where none could beat it by a blunder's: a lead seen
         in a few worlds is not yet a verdict, and near a match's end, where a world is often
-        won or lost outright, eight worlds can show a blunder as the best move."""
+        won or lost outright, eight worlds can show a blunder as the best move. Nor is it
+        settled in fewer than ``MIN_BEST_WORLDS`` worlds: a rival that tied it in each of
+        the first four (a paired error of 0) may differ in the next, and one seed would call
+        best what another finds a blunder."""
         if self.exact:
             return True
         if self.chosen is self.best:
+            if len(self.chosen.points) < MIN_BEST_WORLDS:
+                return False
             least = _rival_least(self.chosen)
             return not any(_rival_open(r, self.chosen, self.view, least) for r in self.options
                            if r is not self.chosen and r.evaluated)
@@ -217,6 +223,12 @@ class Evaluation:
         if self.exact:
             return self.loss
         return interval(self.loss, self.stderr, self.paired_worlds)[0]
+
+    @property
+    def half_width(self) -> float:
+        """The half-width of the loss's 95 % interval (0: exact, or no loss)."""
+        worlds = self.paired_worlds
+        return t975(worlds) * self.stderr if worlds else 0.0
 
     @property
     def paired_worlds(self) -> int:
@@ -239,9 +251,10 @@ def best_of(results: list[OptionResult], chosen: OptionResult, view: View) -> Op
     return min((r for r in results if r.evaluated), key=key)
 
 
-def stream_seed(seed: int, game_id: str, seq: int, world: int) -> int:
-    """The seed of world ``world`` of the decision at ``seq`` (stable on every machine)."""
-    text = f"cabo-log/analyse/{seed}/{game_id}/{seq}/{world}"
+def stream_seed(seed: int, game_id: str, seq: int, world: int, what: str = "") -> int:
+    """The seed of world ``world`` of the decision at ``seq`` (stable on every machine);
+    ``what`` "deal": of its ``world``-th block of balanced deals."""
+    text = f"cabo-log/analyse/{seed}/{game_id}/{seq}/{world}" + (f"/{what}" if what else "")
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
@@ -283,6 +296,11 @@ def evaluate(decision: Decision, settings: Settings) -> Evaluation:
         ev = Evaluation(decision, results, chosen, best, view)
         if ev.settled:
             return ev
+        if n >= most and 0 < ev.paired_worlds < len(chosen.points):
+            # the best changed to an option played in fewer worlds than the chosen move
+            # (after a second look): the loss is measured over all of the chosen move's
+            run(best, len(chosen.points))
+            continue
         if n >= most and n < most * SECOND_LOOK and _blunder_open(ev):
             n = min(2 * n, most * SECOND_LOOK)
             for r in (chosen, best):
@@ -359,16 +377,24 @@ class _Runner:
         self.policy = resolve(settings.policy, decision.state)
         self.worlds: list[GameState] = []
         self.seeds: list[int] = []
+        self.deals: list[Deal] = []         # the blocks of balanced worlds dealt so far
         self.cache = MoveCache()
         self.events = self.rollouts = 0     # engine events the rollouts played, and how many
 
     def world(self, k: int) -> tuple[GameState, int]:
+        """World ``k`` of the decision and the seed of its rollouts' random stream: world
+        ``k % size`` of block ``k // size`` of balanced worlds (``engine.worlds.Deal``)."""
         d = self.decision
         g = d.state
         while len(self.worlds) <= k:
-            seed = stream_seed(self.settings.seed, g.game_id, d.seq, len(self.worlds))
-            self.seeds.append(seed)
-            self.worlds.append(sample_world(g, d.seat, d.pools, random.Random(seed)))
+            n = len(self.worlds)
+            if not self.deals or n >= len(self.deals) * self.deals[0].size():
+                block = stream_seed(self.settings.seed, g.game_id, d.seq, len(self.deals),
+                                    "deal")
+                self.deals.append(Deal(g, d.seat, d.pools, random.Random(block)))
+            size = self.deals[0].size()
+            self.seeds.append(stream_seed(self.settings.seed, g.game_id, d.seq, n))
+            self.worlds.append(self.deals[n // size].world(g, n % size))
         return self.worlds[k], self.seeds[k]
 
     def __call__(self, result: OptionResult, stop: int) -> None:

@@ -4,9 +4,9 @@ The thresholds are in expected round points given away against the best option f
 docs/analysis.md): ``??`` a blunder from 6 points, ``?`` a mistake from 3, ``?!`` dubious from
 1.5. Accuracy of a decision is ``100 * exp(-counted / 5)`` (best: 100; 5 points away: 37),
 where ``counted`` is what it gave away for sure (``counted_loss``): the low end of the loss's
-95 % interval where the verdict is settled, the threshold of the mark that low end reaches (0
-below 1.5) where it is undecided; a player's accuracy in a game is the mean over their
-decisions with a choice.
+95 % interval where the verdict is settled and the interval no wider than +-1.5 (the loss
+itself when exact), else the threshold of the mark that low end reaches (0 below 1.5); a
+player's accuracy in a game is the mean over their decisions with a choice.
 
 Where a decision is judged by the match (``cabo_log.analysis.match``), its loss is the
 match-winning chance given away, counted ``POINTS_PER_PERCENT`` points per percentage point:
@@ -81,16 +81,24 @@ def decided(loss: float, stderr: float, worlds: int = 0,
     return band(low) == band(high)
 
 
-def counted_loss(sure: float, settled: bool) -> float:
-    """What a decision's accuracy counts: what it gave away for sure. A settled verdict
-    (exact, or its 95 % interval within one band: ``decided``) counts at the low end of its
-    interval ``sure`` (the loss itself when exact). An undecided one counts at the least loss
-    it surely reaches at the marks' resolution: the threshold of the band its low end is in,
-    0 below the first. The low end of an undecided loss moves with the seed by about as much
-    as its interval is wide (a loss of 6 +- 4 on one seed is 3 +- 4 on another); its band
-    moves far less often, so the accuracy does not carry that noise, and no loss the
-    analysis is sure of is left out (a sure 2 is counted as 1.5, a ``?!``)."""
-    if settled:
+PRECISE_HALF = THRESHOLDS[-1][1]   # an interval this narrow (+-1.5) counts its low end
+
+
+def counted_loss(sure: float, settled: bool, half: float) -> float:
+    """What a decision's accuracy counts: what it gave away for sure, at the precision the
+    sampling gives it. ``sure`` is the low end of the loss's 95 % interval (the loss itself
+    when exact), ``half`` that interval's half-width (0 when exact).
+
+    A settled verdict (exact, or its interval within one band: ``decided``) whose interval
+    is no wider than the marks' resolution (``half`` at most ``PRECISE_HALF``, 1.5) counts
+    at its low end: an exact loss exactly, a sampled one known to a point or so nearly so.
+    Any other counts at the least loss it surely reaches at the marks' resolution: the
+    threshold of the band its low end is in, 0 below the first. A low end moves with the
+    seed by about as much as its interval is wide (a blunder of 17 +- 8 on one seed, its low
+    end 9, is 12 +- 8 on another, its low end 4); its band moves far less often, so the
+    accuracy does not carry that noise, and no loss the analysis is sure of is left out (a
+    sure 2 is counted as 1.5, a ``?!``; a sure 9 known to +- 8 as 6, a blunder)."""
+    if settled and half <= PRECISE_HALF:
         return max(0.0, sure)
     mark = band(sure)
     return 0.0 if mark is None else dict(THRESHOLDS)[mark]
