@@ -103,3 +103,26 @@ def test_the_compiled_build_says_so_and_brings_its_runtime(compiled: Path) -> No
     assert (run.returncode, run.stdout) == (0, f"cabo-log {version('cabo-log')} (compiled)\n")
     meta = next(compiled.glob("cabo_log-*.dist-info")) / "METADATA"
     assert "Requires-Dist: librt" in meta.read_text()
+
+
+def test_the_compiled_engine_pickles_what_the_analysis_sends_its_workers(compiled: Path) -> None:
+    """A native class does not pickle by default: the analysis' worker processes receive a
+    state mid-round, its ruleset and events, so each must come back equal in the compiled
+    build too (they are rebuilt through their constructors)."""
+    script = ("import pickle\n"
+              "from cabo_log.build_info import build_kind\n"
+              "from engine import new_game\n"
+              "from engine.events import Draw, GameStart\n"
+              "header = GameStart(0, False, 'g', 'golf', {}, ('ana', 'bruno'), None, None)\n"
+              "g = new_game(header)\n"
+              "g.round.codes.append('7')\n"
+              "draw = Draw(3, False, 'ana', 'deck', '7')\n"
+              "back = [pickle.loads(pickle.dumps(x)) for x in (g, g.rules, header, draw)]\n"
+              "print(build_kind(), back == [g, g.rules, header, draw],\n"
+              "      back[0].round is not g.round, back[0].round.codes, back[1].name)\n")
+    env = {**os.environ, "PYTHONPATH": str(compiled)}
+    env.pop("CABO_LOG_PURE", None)
+    run = subprocess.run([sys.executable, "-P", "-c", script], env=env, cwd=ROOT,
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "compiled True True ['7'] golf\n"

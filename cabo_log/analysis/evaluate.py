@@ -52,10 +52,10 @@ from cabo_log.analysis.marks import (
 )
 from cabo_log.analysis.match import at_stake, match_win
 from cabo_log.analysis.movecache import MoveCache
-from cabo_log.analysis.rollout import DEFAULT_POLICY, Table, policy_cost, resolve
+from cabo_log.analysis.rollout import DEFAULT_POLICY, play_out, policy_cost, resolve
 from cabo_log.analysis.stats import paired_difference
 from engine import Event, GameState
-from engine.worlds import Deal, fork
+from engine.worlds import Deal
 
 DEFAULT_ROLLOUTS = 4    # worlds every option is played in first
 MIN_ROLLOUTS = 2        # a loss's standard error needs two worlds
@@ -256,23 +256,6 @@ def stream_seed(seed: int, game_id: str, seq: int, world: int, what: str = "") -
     ``what`` "deal": of its ``world``-th block of balanced deals."""
     text = f"cabo-log/analyse/{seed}/{game_id}/{seq}/{world}" + (f"/{what}" if what else "")
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-
-
-def play_out(world: GameState, move: Event, player: str, policy: str, seed: int,
-             cache: MoveCache | None = None) -> Table:
-    """The table after ``move`` in ``world`` and the rest of the round played by the bots."""
-    table = Table(fork(world), policy, random.Random(seed), cache)
-    rounds = len(table.g.rounds)
-    table.apply(move)
-    table.play_round(since=rounds)
-    return table
-
-
-def rollout(world: GameState, move: Event, player: str, policy: str, seed: int,
-            cache: MoveCache | None = None) -> float:
-    """``player``'s points in the round after ``move`` in ``world``, the bots playing on."""
-    table = play_out(world, move, player, policy, seed, cache)
-    return float(table.g.rounds[-1].points[player])
 
 
 def evaluate(decision: Decision, settings: Settings) -> Evaluation:

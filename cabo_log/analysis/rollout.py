@@ -22,6 +22,7 @@ from engine.knowledge import observe
 from engine.moves import needs_deal, needs_reshuffle, peek_moves, snap_moves
 from engine.scoring import expected_first, rotate_first
 from engine.vocabulary import DRAWN, POWER, TURN_START, DrawSource
+from engine.worlds import fork
 
 # The default rollout policy, ``auto``: the expert where the rest of the round is short
 # (a Cabo was called: at most one turn per other player is left), plain greedy elsewhere.
@@ -205,3 +206,12 @@ class Table:
                 if choice is not None:
                     apply(g, choice)
 
+
+def play_out(world: GameState, move: Event, player: str, policy: str, seed: int,
+             cache: MoveCache | None = None) -> Table:
+    """The table after ``move`` in ``world`` and the rest of the round played by the bots."""
+    table = Table(fork(world), policy, random.Random(seed), cache)
+    rounds = len(table.g.rounds)
+    table.apply(move)
+    table.play_round(since=rounds)
+    return table
