@@ -87,20 +87,8 @@ def hidden_cards(g: GameState, seat: int) -> list[int]:
 
 def sample_world(g: GameState, seat: int, pools: Pools, rng: random.Random) -> GameState:
     """A playable copy of ``g`` in which the cards ``seat`` cannot see are re-dealt at random
-    within their pools (see the module docstring)."""
-    world = playable(g)
-    groups: dict[int, list[int]] = {}
-    for card in hidden_cards(g, seat):
-        groups.setdefault(pools.pool.get(card, 0), []).append(card)
-    codes, values = world.round.codes, world.round.values
-    for pool in sorted(groups):
-        cards = groups[pool]
-        faces = [(codes[c], values[c]) for c in cards]
-        rng.shuffle(faces)
-        for card, (code, value) in zip(cards, faces, strict=True):
-            codes[card] = code
-            values[card] = value
-    return world
+    within their pools (see the module docstring): one world of a block of its own."""
+    return Deal(g, seat, pools, rng).world(g, 0)
 
 
 class Deal:

@@ -384,7 +384,7 @@ class _Runner:
         """Play ``result``'s move in worlds up to ``stop`` (those it was not played in)."""
         for k in range(len(result.points), stop):
             world, seed = self.world(k)
-            table = play_out(world, result.move, self.player, self.policy, seed, self.cache)
+            table = play_out(world, result.move, self.policy, seed, self.cache)
             self.events += table.g.events - world.events
             self.rollouts += 1
             result.points.append(float(table.g.rounds[-1].points[self.player]))

@@ -207,7 +207,7 @@ class Table:
                     apply(g, choice)
 
 
-def play_out(world: GameState, move: Event, player: str, policy: str, seed: int,
+def play_out(world: GameState, move: Event, policy: str, seed: int,
              cache: MoveCache | None = None) -> Table:
     """The table after ``move`` in ``world`` and the rest of the round played by the bots."""
     table = Table(fork(world), policy, random.Random(seed), cache)
