@@ -52,15 +52,80 @@ def _first_stop(signum: int, frame: FrameType | None) -> None:
     """The handler of SIGINT and SIGTERM: the first raises ``Interrupted`` in the main thread
     (or, while the process is ``_starting``, ends it at once), later ones are ignored (the
     stop path the first started is not cut short)."""
-    global _received
+    global _received, _pending
     if _received is None:
         _received = signum
         if _starting:
             _end_now(signum)
+        if _deferring:
+            _pending = signum
+            return
         raise Interrupted(signum)
 
 
 _starting = False   # between ``install`` and ``started``: nothing to clean up yet
+_deferring = False  # inside ``deferred``: the stop waits for the block's end
+_pending: int | None = None   # the stop that came inside ``deferred``
+
+NATIVE_PACKAGES = frozenset({"duckdb", "pyarrow"})
+"""Packages whose first import runs Python code from native code that cannot take an exception
+raised in it: DuckDB's extension aborts the process ("Critical nanobind error") or loses the
+stop, so a stop signal during their import waits for its end (``_NativeImports``)."""
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """Within the block the first SIGINT or SIGTERM is held, and raised as ``Interrupted``
+    when the block ends (nested blocks: the outermost). Outside the main thread, or before
+    ``install``, it does nothing."""
+    global _deferring, _pending
+    if _deferring or not _in_main_thread():
+        yield
+        return
+    _deferring = True
+    try:
+        yield
+    finally:
+        _deferring = False
+        signum, _pending = _pending, None
+    if signum is not None:
+        raise Interrupted(signum)
+
+
+class _DeferredLoader:
+    """A loader that runs its module's code inside ``deferred``."""
+
+    def __init__(self, loader: Any) -> None:
+        self.loader = loader
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        with deferred():
+            self.loader.exec_module(module)
+
+    def __getattr__(self, name: str) -> Any:   # the rest (resources, ``is_package``): as is
+        return getattr(self.loader, name)
+
+
+class _NativeImports:
+    """On ``sys.meta_path``: the top-level packages of ``NATIVE_PACKAGES`` are imported by the
+    finders after this one, their loader wrapped in ``_DeferredLoader``. Everything else is
+    left to those finders (one set lookup per import)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name not in NATIVE_PACKAGES:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec: Any = finder.find_spec(name, path, target)
+            if spec is not None:
+                if spec.loader is not None:
+                    spec.loader = _DeferredLoader(spec.loader)
+                return spec
+        return None
 
 
 def install() -> None:
@@ -74,12 +139,16 @@ def install() -> None:
     import lock's weakref callbacks: "Exception ignored", and the stop was lost). From then
     on the first SIGINT or SIGTERM raises ``Interrupted`` (the command's own stop path, or
     typer's exit, which ``launch`` turns into the line), later ones are ignored; a stop that
-    Python had to drop all the same is sent again (``_dropped``). ``stop_signals`` blocks put
-    the same handler in place for a while and this one back after."""
+    Python had to drop all the same is sent again (``_dropped``), and one that comes while
+    DuckDB or Arrow is first imported is raised when the import ends (``NATIVE_PACKAGES``).
+    ``stop_signals`` blocks put the same handler in place for a while and this one back
+    after."""
     global _received, _starting
     _received = None
     _starting = True
     sys.unraisablehook = _dropped(sys.unraisablehook)
+    if not any(isinstance(finder, _NativeImports) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _NativeImports())
     for sig in STOP_SIGNALS:
         signal.signal(sig, _first_stop)
 

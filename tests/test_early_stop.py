@@ -34,12 +34,14 @@ SAID = re.compile(r"^cabo-log: (interrupted|terminated)(?:; .+)?$")
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """200 logs (12 MB): enough for ``load`` to start its workers before typer, and for both
-    commands to outlast the last moment on an idle machine, so every moment is a stop."""
+    """600 logs (38 MB): enough for ``load`` to start its workers before typer, and for both
+    commands to outlast the last moment several times over (a load ~3 s, a validate ~1.8 s on
+    a busy two-core machine), so that on a machine a few times faster every moment is still a
+    stop."""
     folder = tmp_path_factory.mktemp("early") / "logs"
     folder.mkdir()
     events = simulate_game("edition1", players=3, seed=0, game_id="x")
-    for n in range(200):
+    for n in range(600):
         events[0] = {**events[0], "game_id": f"g{n}"}
         (folder / f"g{n}.jsonl").write_bytes(b"".join(dumps_event(e) for e in events))
     return folder
@@ -87,10 +89,12 @@ def test_a_stop_signal_in_the_first_half_second_is_one_line_and_its_status(
         ["load", str(logs), "--db", str(tmp_path / "cabo.duckdb"), "--jobs", "2"]
     verb = "terminated" if signum == signal.SIGTERM else "interrupted"
     stopped = 0
+    finished: list[float] = []
     for moment in MOMENTS:
         code, err, starting = stop_at(args, signum, moment)
         where = (command, signal.Signals(signum).name, moment, "starting" if starting else "")
         if code == 0 and "Traceback" not in err:   # it finished before the signal came
+            finished.append(moment)
             continue
         assert code == 128 + signum, (where, code, err)
         said = err.splitlines()
@@ -98,5 +102,7 @@ def test_a_stop_signal_in_the_first_half_second_is_one_line_and_its_status(
         match = SAID.match(said[0])
         assert match is not None and match.group(1) == verb, (where, err)
         stopped += 1
-    assert stopped >= len(MOMENTS) - 2, stopped   # the spread fell inside the commands
+    # the spread fell inside the commands: a signal that came while one ran and was lost
+    # ends it with status 0 as if it had finished first
+    assert stopped >= len(MOMENTS) - 2, ("finished before the signal at", finished)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".cabo-log-load-")]

@@ -157,9 +157,8 @@ class _Held:
         """Close the writer and the database: after a stop, without folding the write-ahead
         log in when DuckDB still calls the connection busy (``close_after_load``). A stop
         that comes while closing is a stop too: everything was committed or rolled back.
-        Without a connection nothing is imported: a stop that cut the first import of DuckDB
-        short leaves its extension half set up, and importing it again would abort the
-        process."""
+        Without a connection nothing is imported: a load stopped before it opened the
+        database ends without importing DuckDB."""
         try:
             if self.writer is not None:
                 self.writer.close()
