@@ -178,6 +178,10 @@ class BoolColumn(Column):
         """A row's value, or NULL."""
         self.values.append(2 if value is None else 1 if value else 0)
 
+    def true_or_null(self, value: bool) -> None:
+        """True, or NULL for False (the columns that mark what happened, NULL otherwise)."""
+        self.values.append(1 if value else 2)
+
     def null(self) -> None:
         """A NULL row."""
         self.values.append(2)
@@ -189,6 +193,11 @@ class StringColumn(Column):
     def __init__(self, names: Names) -> None:
         self.codes = BytesWriter()
         self.names = names
+        # the last string written and its code: a column often repeats the very same str
+        # object (a power's kind and outcome, the card just drawn), and ``is`` costs far less
+        # than hashing it into ``names``
+        self.last: str | None = None
+        self.last_code = 0
 
     def rows(self) -> int:
         return len(self.codes) // 4
@@ -196,13 +205,21 @@ class StringColumn(Column):
     def truncate(self, rows: int) -> None:
         self.codes.truncate(rows * 4)
 
+    def code(self, value: str) -> int:
+        """The code of ``value`` in ``names``."""
+        if value is self.last:
+            return self.last_code
+        code = self.last_code = self.names.code(value)
+        self.last = value
+        return code
+
     def add(self, value: str) -> None:
         """A row's value."""
-        write_i32_le(self.codes, self.names.code(value))
+        write_i32_le(self.codes, self.code(value))
 
     def maybe(self, value: str | None) -> None:
         """A row's value, or NULL."""
-        write_i32_le(self.codes, 0 if value is None else self.names.code(value))
+        write_i32_le(self.codes, 0 if value is None else self.code(value))
 
     def coded(self, code: int) -> None:
         """A row's value by its code in ``names`` (found once, written often)."""

@@ -27,19 +27,19 @@ class OpenPowers:
         # they knew the card at position i (``GameState.knows_row``)
         self.known: list[int] | None = None
 
-    def start(self, g: GameState) -> None:
-        """A power is pending (``g.phase`` is POWER) and was not seen before."""
-        top = g.discard_top()
+    def start(self, g: GameState, seat: int, player: int, card: int, value: int) -> None:
+        """A power is pending (``g.phase`` is POWER) and was not seen before: earned by the
+        player at ``seat`` (``player`` their code in the chunk's names) with the card on the
+        discard pile (``card`` its code, ``value`` its value)."""
         power = g.pending_power()
-        assert power is not None and top is not None
-        seat = g.to_act()
+        assert power is not None
         o = self.out
         o.round.add(g.round_no())
         o.turn.add(g.turn())
         o.seq.add(g.events - 1)
-        o.player.add(g.players[seat])
-        o.card.add(top)
-        o.card_value.add(g.value_of(top))
+        o.player.coded(player)
+        o.card.coded(card)
+        o.card_value.add(value)
         o.power.add(power)
         self.open = True
         # what the user knows now of every place is what they know when using the power (a

@@ -68,8 +68,10 @@ class GameRows(EventHandlers):
         self.seat_codes: list[int] = []   # each seat's player's code in ``names``
         self.drawer = -1   # the seat of the turn's player (set by its draw)
         self.deck_code = 0   # the code of "deck" in ``names`` (0: not looked up yet)
-        # a card's code in ``names`` and its value, found once per game
+        # a card's code in ``names`` and its value, found once per game (``_card``)
         self.cards: dict[str, tuple[int, int]] = {}
+        self.last_card: str | None = None
+        self.last_known = (0, 0)
 
     def counts(self) -> list[int]:
         """How many rows this game wrote to each table of the sink (``row_layout.SINK``)."""
@@ -101,7 +103,11 @@ class GameRows(EventHandlers):
             powers.close("passed", g.events - 1)
         self.dispatch(line, e, g, out)
         if not powers.open and g.phase is POWER:
-            powers.start(g)
+            top = g.discard_top()
+            assert top is not None
+            seat = g.to_act()
+            card, value = self._card(top, g)
+            powers.start(g, seat, self.seat_codes[seat], card, value)
         if self.calls.open and out.round_ended is not None:
             self.calls.close(g)
 
@@ -124,6 +130,19 @@ class GameRows(EventHandlers):
             return seat
         return g.seat[player]
 
+    def _card(self, card: str, g: GameState) -> tuple[int, int]:
+        """The code of ``card`` in ``names`` and its value, found once per game; the last
+        card asked for is compared by identity first (a draw's card is the next discard's
+        or replacement's, the same str)."""
+        if card is self.last_card:
+            return self.last_known
+        known = self.cards.get(card)
+        if known is None:
+            known = self.cards[card] = (self.names.code(card), g.value_of(card))
+        self.last_card = card
+        self.last_known = known
+        return known
+
     def _common(self, c: EventRows, line: int, player: int, e: Event, g: GameState,
                 out: Outcome) -> None:
         """Write the ``COMMON`` columns of an event's row (``player``: the player's code in
@@ -136,17 +155,15 @@ class GameRows(EventHandlers):
         c.auto.add(e.auto)
         card = out.card
         if card is not None:
-            known = self.cards.get(card)
-            if known is None:   # the card's code and value, once per game
-                known = self.cards[card] = (self.names.code(card), g.value_of(card))
-            c.card.coded(known[0])
-            c.value.add(known[1])
+            code, value = self._card(card, g)
+            c.card.coded(code)
+            c.value.add(value)
         else:
             c.card.null()
             c.value.null()
         c.deck_left.add(g.deck_size())
-        c.implicit_skip.maybe(True if out.lapsed is not None else None)
-        c.round_ended.maybe(True if out.round_ended is not None else None)
+        c.implicit_skip.true_or_null(out.lapsed is not None)
+        c.round_ended.true_or_null(out.round_ended is not None)
 
     # --- each kind's rows, in ``engine/spec.py``'s order ------------------------------------
     def on_draw(self, line: int, e: Draw, g: GameState, out: Outcome) -> None:
@@ -179,13 +196,12 @@ class GameRows(EventHandlers):
         self._common(rows, line, self._player(e.player, self.drawer), e, g, out)
         card = out.card
         assert card is not None
+        delta = self._card(card, g)[1]   # (the card of the row's ``card`` column: cached)
         if out.success:
-            delta = g.value_of(card)
             for code in out.discarded:
-                delta -= g.value_of(code)
-        else:
-            penalty = g.value_of(out.penalty) if out.penalty is not None else 0
-            delta = g.value_of(card) + penalty
+                delta -= self._card(code, g)[1]
+        elif out.penalty is not None:
+            delta += self._card(out.penalty, g)[1]
         rows.positions.add(e.positions)
         rows.into.maybe(e.into)
         rows.end_side.maybe(e.end)
