@@ -34,16 +34,27 @@ class Names:
     def __init__(self) -> None:
         self.values: list[str | None] = [None]
         self.codes: dict[str, int] = {}
+        # the codes of str-Enum members (a power, a draw's source), apart: as keys of
+        # ``codes`` they would make it a general dict, whose every lookup compares keys the
+        # slow way, and looked up there they are compared the slow way; here a member is
+        # found by identity
+        self.members: dict[str, int] = {}
 
     def code(self, value: str) -> int:
         """The number of ``value`` (a new one is added)."""
+        if type(value) is not str:
+            return self._member(value)
         code = self.codes.get(value)
         if code is None:
-            # kept as a plain str: a str-Enum member (a power, a draw's source) as a key would
-            # make the dict a general one, whose every lookup compares keys the slow way
-            value = str(value)
             code = self.codes[value] = len(self.values)
             self.values.append(value)
+        return code
+
+    def _member(self, value: str) -> int:
+        """The number of a str-Enum member's string."""
+        code = self.members.get(value)
+        if code is None:
+            code = self.members[value] = self.code(str(value))
         return code
 
 

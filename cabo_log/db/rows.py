@@ -230,8 +230,10 @@ class GameRows(EventHandlers):
             self.powers.peeked(e, g, out)
             rows.target_player.add(target[0])
             rows.target_position.add(target[1])
-            for swap in (rows.swap_player_a, rows.swap_player_b, rows.given, rows.received):
-                swap.null()
+            rows.swap_player_a.null()
+            rows.swap_player_b.null()
+            rows.given.null()
+            rows.received.null()
             rows.swap_position_a.null()
             rows.swap_position_b.null()
             rows.row_delta.null()
