@@ -227,8 +227,12 @@ class GameRows(EventHandlers):
         if cards is None:
             target = e.target
             assert target is not None
-            self.powers.peeked(e, g, out)
-            rows.target_player.add(target[0])
+            player = self.names.code(target[0])   # (found once for this row and the power's)
+            if self.powers.open:
+                seen = out.card   # (the row's ``card``: its code and value are cached)
+                code, value = self._card(seen, g) if seen is not None else (0, 0)
+                self.powers.peeked(g, player, target[1], code, value)
+            rows.target_player.coded(player)
             rows.target_position.add(target[1])
             rows.swap_player_a.null()
             rows.swap_player_b.null()
@@ -239,20 +243,23 @@ class GameRows(EventHandlers):
             rows.row_delta.null()
             return
         given, received = out.moved
+        gave = self._card(given, g)
+        got = self._card(received, g)
         gain: int | None = None
         seat = self._seat(e.player, g)
         if out.places[0][0] == seat:   # the user's own place comes first
-            gain = g.value_of(given) - g.value_of(received)
-        self.powers.swapped(e, g, out, gain, seat)
+            gain = gave[1] - got[1]
         (sa, spa), (sb, spb) = cards
+        players = (self.names.code(sa), self.names.code(sb))
+        self.powers.swapped(e, g, out, gain, seat, players, gave, got)
         rows.target_player.null()
         rows.target_position.null()
-        rows.swap_player_a.add(sa)
+        rows.swap_player_a.coded(players[0])
         rows.swap_position_a.add(spa)
-        rows.swap_player_b.add(sb)
+        rows.swap_player_b.coded(players[1])
         rows.swap_position_b.add(spb)
-        rows.given.add(given)
-        rows.received.add(received)
+        rows.given.coded(gave[0])
+        rows.received.coded(got[0])
         rows.row_delta.maybe(-gain if gain is not None else None)
 
     def on_skip(self, line: int, e: Skip, g: GameState, out: Outcome) -> None:
