@@ -297,6 +297,17 @@ class StringListColumn(ListColumn):
         write_i32_le(self.ends, self.count)
         self.valid.append(1)
 
+    def item(self, code: int) -> None:
+        """One item of the row being written, by its code in ``names`` (found by the caller
+        once for several uses); ``end`` closes the row."""
+        write_i32_le(self.items, code)
+        self.count += 1
+
+    def end(self) -> None:
+        """Close the row whose items ``item`` wrote."""
+        write_i32_le(self.ends, self.count)
+        self.valid.append(1)
+
     def nonempty(self, values: tuple[str, ...]) -> None:
         """A row's list, NULL when it is empty (the columns whose empty list means none)."""
         if values:

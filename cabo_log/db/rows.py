@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import orjson
 
+from cabo_log.db.columns import StringListColumn
 from cabo_log.db.kinds import header_kinds
 from cabo_log.db.open_rows import OpenCalls, OpenPowers
 from cabo_log.db.row_sink import EventHandlers, RowSink
@@ -143,6 +144,17 @@ class GameRows(EventHandlers):
         self.last_known = known
         return known
 
+    def _cards(self, column: StringListColumn, cards: tuple[str, ...], g: GameState) -> int:
+        """Write ``cards`` as a row of ``column`` by their codes (``_card``); their values'
+        sum."""
+        total = 0
+        for card in cards:
+            code, value = self._card(card, g)
+            column.item(code)
+            total += value
+        column.end()
+        return total
+
     def _common(self, c: EventRows, line: int, player: int, e: Event, g: GameState,
                 out: Outcome) -> None:
         """Write the ``COMMON`` columns of an event's row (``player``: the player's code in
@@ -188,7 +200,7 @@ class GameRows(EventHandlers):
     def on_discard(self, line: int, e: Discard, g: GameState, out: Outcome) -> None:
         rows = self.sink.discard
         self._common(rows, line, self._player(e.player, self.drawer), e, g, out)
-        rows.discarded.add(out.discarded)
+        self._cards(rows.discarded, out.discarded, g)
         rows.earned.maybe(out.earned)
 
     def on_replace(self, line: int, e: Replace, g: GameState, out: Outcome) -> None:
@@ -197,17 +209,24 @@ class GameRows(EventHandlers):
         card = out.card
         assert card is not None
         delta = self._card(card, g)[1]   # (the card of the row's ``card`` column: cached)
-        if out.success:
-            for code in out.discarded:
-                delta -= self._card(code, g)[1]
-        elif out.penalty is not None:
-            delta += self._card(out.penalty, g)[1]
         rows.positions.add(e.positions)
         rows.into.maybe(e.into)
         rows.end_side.maybe(e.end)
         rows.success.maybe(out.success)
-        rows.penalty.maybe(out.penalty)
-        rows.discarded.nonempty(out.discarded)
+        penalty = out.penalty
+        if penalty is None:
+            rows.penalty.null()
+        else:
+            code, value = self._card(penalty, g)
+            rows.penalty.coded(code)
+            if not out.success:
+                delta += value
+        if out.discarded:
+            total = self._cards(rows.discarded, out.discarded, g)
+            if out.success:
+                delta -= total
+        else:
+            rows.discarded.null()
         rows.earned.maybe(out.earned)
         rows.row_delta.add(delta)
         known = self.before_replace
