@@ -5,6 +5,7 @@ number of workers, and stop cleanly."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -123,9 +124,10 @@ for worker in pool.workers:   # they take no notice
     os.kill(worker.process.pid, signal.SIGINT)
     os.kill(worker.process.pid, signal.SIGTERM)
 assert list(pool.imap(sleep_for, [0.2, 0.1, 0.0])) == [0.2, 0.1, 0.0]
+results = pool.imap(sleep_for, [60.0, 60.0], now=True)   # each worker has its task
 print(" ".join(str(w.process.pid) for w in pool.workers),
       *sorted({type(w.process).__name__ for w in pool.workers}), flush=True)
-for _ in pool.imap(sleep_for, [60.0, 60.0]):
+for _ in results:
     pass
 """
 
@@ -153,6 +155,8 @@ def test_workers_leave_when_their_parent_is_killed(tmp_path: Path, start: str) -
     finally:
         if proc.poll() is None:
             proc.kill()
+        with contextlib.suppress(ProcessLookupError):   # (the group: workers that stayed)
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def test_worker_count_is_capped_by_cores_and_tasks() -> None:
