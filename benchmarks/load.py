@@ -10,8 +10,9 @@ For each corpus size N (``--games``, default 10000; several allowed), in one run
    without (the schema sniffed from the first files);
 4. ``load``: ``cabo-log load DIR --db NEW.duckdb --jobs J`` (replay, validation, rows, one
    transaction), then once more (every file unchanged: skipped);
-5. peak resident memory of each command: the sum over its process tree (the loader, its
-   forkserver and its workers), sampled every 50 ms from /proc.
+5. peak resident memory of each command: the sum over its process tree (the loader and its
+   workers), sampled every 50 ms from /proc; CPU time: that of every process of the tree,
+   exactly (``run``).
 
 The ``cabo-log`` measured is the one installed beside the Python that runs this script, in
 whichever build it is (printed first: ``compiled`` or ``pure``, docs/compiled.md).
