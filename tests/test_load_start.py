@@ -346,8 +346,9 @@ from probe import arrow_pool
 settings = LoadSettings(inline_bytes=0)
 load.start_workers([sys.argv[1]], 2, settings)
 pool = load._early[1]
-print(sorted({type(w.process).__name__ for w in pool.workers}),
-      len(os.listdir("/proc/self/task")), sorted(set(pool.imap(arrow_pool, [1, 2]))))
+threads = len(os.listdir("/proc/self/task"))
+pools = sorted(set(pool.imap(arrow_pool, [1, 2])))
+print(sorted({type(w.process).__name__ for w in pool.workers}), threads, pools)
 load.load_paths([sys.argv[1]], sys.argv[2], jobs=2, settings=settings)
 import pyarrow as pa
 print(pa.default_memory_pool().backend_name, os.environ.get("ARROW_DEFAULT_MEMORY_POOL"),

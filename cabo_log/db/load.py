@@ -45,7 +45,8 @@ from cabo_log.db.replay_files import (
     replay_to_spool,
 )
 from cabo_log.db.settings import DEFAULTS, LoadSettings
-from cabo_log.workers import Pool, cores, interruption, worker_count
+from cabo_log.forkserver import fork_context
+from cabo_log.workers import Pool, cores, interruption, prestart, worker_count
 
 if TYPE_CHECKING:
     from cabo_log.db.writer import Writer
@@ -83,17 +84,22 @@ _early: tuple[int | None, Pool] | None = None
 
 
 def _start_pool(jobs: int | None, settings: LoadSettings) -> Pool:
-    """The load's workers, started now (one per core unless ``jobs`` says fewer): forked
+    """The load's workers (one per core unless ``jobs`` says fewer), started now: forked
     from this process once it has imported what they run (the replay and Arrow, with the
-    load's allocator), so that it is imported once in all; from the forkserver, which imports
-    it again, when this process already runs other threads (DuckDB's)."""
+    load's allocator), so that it is imported once in all. A process that already runs other
+    threads (or a system without ``fork_context``) starts the workers' forkserver instead,
+    without waiting for it: it imports what they run while this process goes on, and the
+    pool's first ``imap`` starts them from it."""
+    pool = Pool(worker_count(jobs, cores()), preload=loaders.WORKER_PRELOAD,
+                nice=settings.worker_nice, fork=True)
     with _arrow_allocator(settings.arrow_memory_pool):
+        import pyarrow  # noqa: F401  (Arrow, with that allocator, here and in the workers)
+
+        if fork_context() is None:
+            prestart(loaders.WORKER_PRELOAD)
+            return pool
         for name in loaders.WORKER_PRELOAD:
             import_module(name)
-        import pyarrow  # noqa: F401  (the workers' Arrow, with that allocator)
-
-        pool = Pool(worker_count(jobs, cores()), preload=loaders.WORKER_PRELOAD,
-                    nice=settings.worker_nice, fork=True)
         pool.start(main=False)
     return pool
 
