@@ -10,8 +10,9 @@ For each corpus size N (``--games``, default 10000; several allowed), in one run
    without (the schema sniffed from the first files);
 4. ``load``: ``cabo-log load DIR --db NEW.duckdb --jobs J`` (replay, validation, rows, one
    transaction), then once more (every file unchanged: skipped);
-5. peak resident memory of each command: the sum over its process tree (the loader, its
-   forkserver and its workers), sampled every 50 ms from /proc.
+5. peak resident memory of each command: the sum over its process tree (the loader and its
+   workers), sampled every 50 ms from /proc; CPU time: that of every process of the tree,
+   exactly (``run``).
 
 The ``cabo-log`` measured is the one installed beside the Python that runs this script, in
 whichever build it is (printed first: ``compiled`` or ``pure``, docs/compiled.md).
@@ -126,16 +127,6 @@ def _tree(root: int) -> list[int]:
     return out
 
 
-def _cpu_ticks(pid: int) -> int:
-    """user + system clock ticks of a process (0 if it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
 def _rss(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -147,36 +138,76 @@ def _rss(pid: int) -> int:
     return 0
 
 
+def _adopt_orphans() -> None:
+    """Make this process the reaper of the commands' orphans (``PR_SET_CHILD_SUBREAPER``): a
+    process a command leaves behind for a moment (a forkserver, a resource tracker, which
+    leave when it has) is then waited for here, so that its CPU time is counted exactly."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) != 0:   # PR_SET_CHILD_SUBREAPER
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def _reap_orphans(seconds: float = 30.0) -> None:
+    """Wait for every process left to this one (``_adopt_orphans``)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if not pid:
+            time.sleep(0.01)
+    raise SystemExit("a process of the command did not end")
+
+
+def _own_cpu(pid: int) -> float:
+    """CPU seconds of a process's own threads, not of its children (it must not be reaped)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run(cmd: list[str]) -> tuple[float, int, int, str, float, float]:
     """Run a command: (seconds, peak RSS of its process tree, peak RSS of the root, stdout,
-    CPU seconds of the tree, CPU seconds of the root alone)."""
+    CPU seconds of the tree, CPU seconds of the root's own threads).
+
+    The tree's CPU is exact: every process of the command is waited for, by its parent or by
+    this one (``_adopt_orphans``), so each one's CPU time ends up in this process's
+    ``RUSAGE_CHILDREN``; the root's is read before it is reaped."""
+    _adopt_orphans()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = [0, 0]
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
+        peak = [0, 0]
+        done = threading.Event()
 
-    ticks: dict[int, int] = {}
+        def sample() -> None:
+            while not done.is_set():
+                pids = _tree(proc.pid)
+                peak[0] = max(peak[0], sum(_rss(p) for p in pids))
+                peak[1] = max(peak[1], _rss(proc.pid))
+                done.wait(0.05)
 
-    def sample() -> None:
-        while proc.poll() is None:
-            pids = _tree(proc.pid)
-            peak[0] = max(peak[0], sum(_rss(p) for p in pids))
-            peak[1] = max(peak[1], _rss(proc.pid))
-            for pid in pids:
-                ticks[pid] = max(ticks.get(pid, 0), _cpu_ticks(pid))
-            time.sleep(0.05)
-
-    watcher = threading.Thread(target=sample, daemon=True)
-    watcher.start()
-    out, err = proc.communicate()
-    seconds = time.perf_counter() - started
-    watcher.join()
+        watcher = threading.Thread(target=sample, daemon=True)
+        watcher.start()
+        os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)   # ended, not yet reaped
+        seconds = time.perf_counter() - started
+        done.set()
+        watcher.join()
+        root_cpu = _own_cpu(proc.pid)
+        proc.wait()
+        _reap_orphans()
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
     if proc.returncode not in (0,):
-        raise SystemExit(f"{' '.join(cmd[:3])}... failed ({proc.returncode}):\n{err}")
+        raise SystemExit(f"{' '.join(cmd[:3])}... failed ({proc.returncode}):\n{stderr}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    root_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    others = sum(t for pid, t in ticks.items() if pid != proc.pid) / os.sysconf("SC_CLK_TCK")
-    return seconds, peak[0], peak[1], out.strip(), root_cpu + others, root_cpu
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, peak[0], peak[1], stdout.strip(), cpu, root_cpu
 
 
 RAW = """

@@ -5,7 +5,7 @@ For each size N (``--games``, default 10000 100000): N small games, each the fir
 simulated game (every ruleset; cut after its first ``round_end``, so an in-progress game with one
 finished round, ~50 events) copied under a new game id, written in folders of 1,000 files; then
 ``cabo-log load DIR --db NEW.duckdb`` while its process tree is sampled every 50 ms from /proc:
-peak resident memory of the whole tree (loader + forkserver + workers), of the loader (the main
+peak resident memory of the whole tree (loader + workers), of the loader (the main
 process, which also holds DuckDB) and of the largest worker. Memory is flat when the figures of
 the largest N are those of the smallest, give or take the noise of a sample.
 

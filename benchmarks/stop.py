@@ -5,8 +5,8 @@ Makes a corpus of ``--games`` log files (``--unique`` simulated games copied und
 its own, waits a random moment between its start and its expected end, sends SIGINT or SIGTERM
 (alternately) to the parent alone or to the whole process group (alternately), and records
 how long it took to exit, its exit status and stderr, whether the database holds whole games
-only, and whether any process of its group survived it (3 s allowed for the forkserver and
-the resource tracker to notice). Prints one line per trial and a summary.
+only, and whether any process of its group survived it (3 s allowed for the workers to
+notice). Prints one line per trial and a summary.
 
 Usage::
 

@@ -1,5 +1,6 @@
-"""Starting the workers' processes: the forkserver they are forked from, started so that no
-signal sent to the process group reaches them and so that they import what the parent runs.
+"""Starting the workers' processes: forked straight from the parent while it runs no other
+thread (``fork_context``), else from a forkserver, started so that no signal sent to the
+process group reaches them and so that they import what the parent runs.
 
 ``workers.Pool`` starts its workers from here; ``prestart`` starts the forkserver early, while
 the parent goes on with its own start-up.
@@ -21,6 +22,24 @@ WORKER_MODULE = "cabo_log.worker"
 """What every worker runs (``worker.serve``): preloaded by the forkserver."""
 QUIET_START = "cabo_log.quiet_start"
 """A child whose parent stopped before sending it its work leaves without a traceback."""
+
+
+def fork_context() -> Any | None:
+    """multiprocessing's "fork" context when this process may fork its workers itself: on
+    Linux, while it runs no thread but this one (its ``/proc/self/task`` says so: DuckDB's and
+    Arrow's native threads count too); None otherwise. A thread's locks would be copied into
+    the child as they are, held or not, so a process with threads forks from a forkserver.
+    Forked from the parent, the workers have what it imported: nothing is imported twice
+    (the forkserver imports the workers' modules again, in a process of its own, and needs
+    a resource tracker beside it: ~0.2 s of CPU for a load)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        if len(os.listdir("/proc/self/task")) != 1:
+            return None
+    except OSError:
+        return None
+    return multiprocessing.get_context("fork")
 
 
 def start_forkserver(preload: Sequence[str]) -> Any:

@@ -1,11 +1,11 @@
 """The ``cabo-log`` console script: a load's workers start before the command line is imported.
 
-``cabo-log load`` spends its first ~0.4 s starting: this process imports typer and then DuckDB
-and Arrow, while the workers' forkserver imports the replay and Arrow; the forkserver is the
-longer of the two, so the sooner it starts, the sooner the workers replay. Started here, before
-``cabo_log.cli`` (typer, ~50 ms), it starts about that much sooner. Nothing here imports more
-than the standard library until it knows the command is a local load. A local load also ends
-without the interpreter's teardown (``leave``).
+``cabo-log load`` imports the replay and Arrow, forks its workers from this process (which has
+imported what they run: nothing is imported twice) and only then imports the command line
+(typer, and the pydantic it parses with) and DuckDB: the workers hold none of those, and the
+process they are forked from runs no thread yet. Nothing here imports more than the standard
+library until it knows the command is a local load. A local load also ends without the
+interpreter's teardown (``leave``).
 
 A stop signal (Ctrl-C, SIGTERM) is caught from this module's first line on (``stop.install``):
 at any moment, during the imports too, the command ends with one line and exit status 128 + N,
@@ -60,10 +60,9 @@ def early_load_args(args: list[str]) -> tuple[list[str], int | None] | None:
 
 
 def start_load_workers(read: tuple[list[str], int | None]) -> None:
-    """``cabo-log load`` of these paths and ``--jobs``: start the workers' forkserver
-    (``load.start_workers``) before typer parses the command line, so that its imports overlap
-    typer's (~75 ms on 2,000 files, while one core was idle). A command line read otherwise
-    than typer reads it costs nothing but an idle forkserver, which leaves with the command."""
+    """``cabo-log load`` of these paths and ``--jobs``: start the workers
+    (``load.start_workers``) before typer is imported. A command line read otherwise than typer
+    reads it costs nothing but idle workers, which leave with the command."""
     if read[0]:
         from cabo_log.db.load import start_workers
 

@@ -13,7 +13,7 @@ import os
 import pickle
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -21,9 +21,14 @@ from cabo_log.stop import STOP_SIGNALS
 
 
 def serve(conn: Connection, lifeline: Connection,
-          initializer: Callable[[], None] | None, nice: int = 0) -> None:
-    """A worker's life: tasks in, results out, until the pipe closes or the parent dies."""
+          initializer: Callable[[], None] | None, nice: int = 0,
+          parents: Sequence[Connection] = ()) -> None:
+    """A worker's life: tasks in, results out, until the pipe closes or the parent dies.
+    ``parents``: the parent's ends of the pipes, which a worker forked from the parent holds
+    copies of, closed first."""
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)   # the parent decides
+    for end in parents:
+        end.close()
     if nice:
         os.nice(nice)
     threading.Thread(target=leave_with, args=(lifeline,), daemon=True).start()

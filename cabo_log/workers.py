@@ -6,14 +6,16 @@ reliably: a worker terminated while sending its result left the executor's manag
 blocked forever, and its queues' semaphores made the resource tracker warn when the parent was
 killed. Here every moving part is visible:
 
-- Each worker is a ``multiprocessing`` process started by the forkserver (a clean process with
-  no threads, unlike the parent, which runs DuckDB) with one pipe of its own. It takes one task
-  at a time, sends back the result and waits for the next. No queues, no locks, no semaphores,
-  no helper threads in the parent.
-- Workers never react to SIGINT or SIGTERM (they block both, and the forkserver is started
-  with both blocked): Ctrl-C or ``kill`` sent to the whole process group reaches the parent
-  alone, which decides. A worker leaves when its pipe closes, when told to, when killed, or
-  when the parent dies (a ``lifeline`` pipe whose only writer is the parent reads end-of-file).
+- Each worker is a ``multiprocessing`` process with one pipe of its own, started by the
+  forkserver (a clean process with no threads, unlike a parent that runs DuckDB) or, for a
+  pool made with ``fork=True`` while the parent runs no other thread, forked from the parent
+  itself (``forkserver.fork_context``: nothing imported twice). It takes one task at a time,
+  sends back the result and waits for the next. No queues, no locks, no semaphores, no helper
+  threads in the parent.
+- Workers never react to SIGINT or SIGTERM (they block both, and are started with both
+  blocked): Ctrl-C or ``kill`` sent to the whole process group reaches the parent alone,
+  which decides. A worker leaves when its pipe closes, when told to, when killed, or when the
+  parent dies (a ``lifeline`` pipe whose only writer is the parent reads end-of-file).
 - The parent waits with short timeouts, so a signal is handled within a fraction of a second
   whatever thread the operating system delivered it to; ``stop.stop_signals`` turns the first
   SIGINT or SIGTERM into ``Interrupted`` in the main thread; leaving the ``Pool`` block with an
@@ -43,9 +45,17 @@ from typing import Any, Generic, TypeVar
 
 # the stop signals live in ``stop``, the forkserver's start in ``forkserver``, a worker's life in
 # ``worker``; re-exported because the pool's users need them together
-from cabo_log.forkserver import in_main, main_left_alone, prestart, start_forkserver
+from cabo_log.forkserver import (
+    fork_context,
+    in_main,
+    main_left_alone,
+    prestart,
+    start_forkserver,
+)
 from cabo_log.stop import (
+    STOP_SIGNALS,
     Interrupted,
+    blocked,
     deaf,
     interruption,
     received,
@@ -88,7 +98,7 @@ class WorkerDied(Exception):
 
 @dataclass
 class _Worker:
-    process: Any            # multiprocessing's ForkServerProcess
+    process: Any            # multiprocessing's ForkServerProcess or ForkProcess
     conn: Connection
 
 
@@ -102,11 +112,14 @@ class Pool:
     """
 
     def __init__(self, jobs: int, *, preload: Sequence[str] = (),
-                 initializer: Callable[[], None] | None = None, nice: int = 0) -> None:
+                 initializer: Callable[[], None] | None = None, nice: int = 0,
+                 fork: bool = False) -> None:
         self.jobs = jobs
-        self.preload = tuple(preload)
+        self.preload = tuple(preload)   # what the forkserver imports for the workers
         self.initializer = initializer
         self.nice = nice   # added to each worker's niceness (a lower priority than the parent)
+        self.fork = fork   # the workers forked from this process if it has no other thread
+                           # (it has imported what they run: ``preload`` is then unused)
         self.workers: list[_Worker] = []
         self._lifeline: Connection | None = None
 
@@ -125,18 +138,27 @@ class Pool:
         needs nothing of ``__main__`` (see ``forkserver.main_left_alone``)."""
         if self.workers or self.jobs <= 1:
             return
-        context = start_forkserver(self.preload)
+        context = fork_context() if self.fork else None
+        forked = context is not None
+        if context is None:
+            context = start_forkserver(self.preload)
         _live.add(self)
         lifeline, self._lifeline = context.Pipe(duplex=False)
         try:
-            with main_left_alone(not main):
+            # a forked worker starts with the stop signals blocked, as the forkserver's do
+            with main_left_alone(not main), blocked(STOP_SIGNALS if forked else ()):
                 for i in range(self.jobs):
                     mine, theirs = context.Pipe()
+                    self.workers.append(_Worker(None, mine))
+                    # a forked worker closes its copies of the parent's ends: the lifeline's
+                    # writer above all, or it would never read end-of-file there
+                    parents = [self._lifeline, *(w.conn for w in self.workers)] \
+                        if forked else []
                     process = context.Process(target=serve, name=f"cabo-log-worker-{i}",
                                               args=(theirs, lifeline, self.initializer,
-                                                    self.nice),
+                                                    self.nice, parents),
                                               daemon=True)
-                    self.workers.append(_Worker(process, mine))
+                    self.workers[-1].process = process
                     process.start()
                     theirs.close()
         finally:

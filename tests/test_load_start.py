@@ -1,6 +1,6 @@
-"""The start of ``cabo-log load``: a command imports only its own module, and the workers'
-forkserver starts before the database is opened (its imports overlap the parent's start-up),
-and goes away with the load however it ends.
+"""The start of ``cabo-log load``: a command imports only its own module, and the workers are
+forked from it before the database is opened (before typer is imported, from the command
+line), with nothing imported twice, and go away with the load however it ends.
 """
 
 from __future__ import annotations
@@ -73,19 +73,27 @@ def test_a_command_imports_no_other_commands_library() -> None:
 
 def test_the_load_command_imports_neither_duckdb_nor_arrow_nor_the_replay(
         tmp_path: Path, folder: Path) -> None:
-    """Up to ``load_paths`` (which starts the workers' forkserver first), ``cabo-log load``
-    imports none of what the workers import again (~0.25 s before they could start)."""
-    code = ("import sys; from cabo_log.db import load; "
+    """Up to ``load_paths``, ``cabo-log load`` of a load too small for workers imports none of
+    DuckDB, Arrow or the replay; one with workers has imported Arrow and the replay (forked
+    into them) before typer, but not DuckDB, and its process runs no other thread."""
+    code = ("import os, sys; from functools import partial; from cabo_log.db import load; "
+            "from cabo_log.db.settings import LoadSettings; load.start_workers = partial("
+            "load.start_workers, settings=LoadSettings(inline_bytes={limit})); "
             "load.load_paths = lambda *a, **k: print(sorted(m for m in ('duckdb', 'pyarrow', "
             "'engine', 'msgspec', 'cabo_log.db.rows', 'cabo_log.db.chunk', "
-            "'cabo_log.log.replay') if m in sys.modules)) or sys.exit(0); "
+            "'cabo_log.log.replay') if m in sys.modules), len(os.listdir('/proc/self/task'))) "
+            "or sys.exit(0); "
             "from cabo_log.launch import main; sys.argv[0] = 'cabo-log'; main()")
-    out = subprocess.run([sys.executable, "-c", code, "load", str(folder), "--db",
-                          str(tmp_path / "x.duckdb")], capture_output=True, text=True)
-    assert (out.returncode, out.stdout) == (0, "[]\n"), out.stderr
+    for limit, imported in ((1 << 40, []),
+                            (0, ["cabo_log.db.chunk", "cabo_log.db.rows", "cabo_log.log.replay",
+                                 "engine", "msgspec", "pyarrow"])):
+        out = subprocess.run([sys.executable, "-c", code.format(limit=limit), "load",
+                              str(folder), "--db", str(tmp_path / "x.duckdb")],
+                             capture_output=True, text=True)
+        assert (out.returncode, out.stdout) == (0, f"{imported} 1\n"), out.stderr
 
 
-# --- the forkserver starts first ------------------------------------------------------------------
+# --- the workers start first ---------------------------------------------------------------------
 
 def test_the_survey_counts_every_log_and_stats_only_until_enough(folder: Path,
                                                                   tmp_path: Path) -> None:
@@ -97,14 +105,20 @@ def test_the_survey_counts_every_log_and_stats_only_until_enough(folder: Path,
     assert survey_logs([tmp_path], 1) == (0, False)
 
 
-def test_the_forkserver_starts_before_the_database_is_opened(
+def test_the_workers_start_before_the_database_is_opened(
         tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A load big enough for workers starts their forkserver first; a small one, or one with
+    """A load big enough for workers starts them first; a small one, or one with
     ``--jobs 1``, starts none. The rows are those of a load in one process."""
     from cabo_log.db import load_connection
 
     calls: list[str] = []
-    monkeypatch.setattr(loadmod, "prestart", lambda preload: calls.append("prestart"))
+    start_pool = loadmod._start_pool
+
+    def started(jobs: int | None, settings: LoadSettings) -> Any:
+        calls.append("workers")
+        return start_pool(jobs, settings)
+
+    monkeypatch.setattr(loadmod, "_start_pool", started)
     opened = load_connection.open_for_load
 
     def open_for_load(database: Path, settings: LoadSettings) -> Any:
@@ -121,7 +135,7 @@ def test_the_forkserver_starts_before_the_database_is_opened(
     summary = load_paths([folder], tmp_path / "two.duckdb", jobs=2,
                          settings=LoadSettings(inline_bytes=0, chunk_files=1))
     assert summary.loaded == 4
-    assert calls[:2] == ["prestart", "open"]
+    assert calls[:2] == ["workers", "open"]
 
     def rows(db: Path) -> list[tuple[Any, ...]]:
         con = duckdb.connect(str(db), read_only=True)
@@ -135,7 +149,7 @@ def test_the_forkserver_starts_before_the_database_is_opened(
 
 def test_the_command_line_is_read_early_only_when_it_is_plain() -> None:
     """``cabo-log load``'s paths and ``--jobs`` as read before typer parses (to start the
-    forkserver sooner); None for anything typer alone should judge."""
+    workers before typer is imported); None for anything typer alone should judge."""
     from cabo_log.launch import early_load_args
 
     assert early_load_args(["a", "b.jsonl", "--db", "x.duckdb", "-q"]) == (["a", "b.jsonl"], None)
@@ -148,23 +162,24 @@ def test_the_command_line_is_read_early_only_when_it_is_plain() -> None:
         assert early_load_args(odd) is None, odd
 
 
-def test_the_command_starts_the_forkserver_before_typer_parses(
+def test_the_command_starts_the_workers_before_typer_is_imported(
         tmp_path: Path, folder: Path) -> None:
-    """``main`` starts the workers' forkserver for a load big enough for workers before
-    typer has read the command line (typer's own parsing imports pydantic); a small load
-    or ``--jobs 1`` starts none there."""
+    """``main`` starts the workers for a load big enough for workers before typer is
+    imported (the workers are forked from a process without the command line), and
+    ``load_paths`` takes them; a small load or ``--jobs 1`` starts none there."""
     code = ("import sys; from functools import partial; from cabo_log.db import load; "
             "from cabo_log.db.settings import LoadSettings; load.start_workers = partial("
             "load.start_workers, settings=LoadSettings(inline_bytes={limit})); "
-            "import typer.main as t; calls = []; get = t.get_command; "
-            "t.get_command = lambda app: calls.append('typer') or get(app); "
-            "load.prestart = lambda preload: calls.append('prestart'); "
-            "load.load_paths = lambda *a, **k: print(calls) or sys.exit(0); "
+            "calls = []; start = load._start_pool; "
+            "load._start_pool = lambda *a: calls.append('typer' in sys.modules) or start(*a); "
+            "load.load_paths = lambda *a, **k: print(calls, load._take_early({jobs}) is not "
+            "None) or sys.exit(0); "
             "from cabo_log.launch import main; sys.argv[0] = 'cabo-log'; main()")
-    for limit, args, expected in ((0, [], "['prestart', 'typer']"),
-                                  (0, ["--jobs", "1"], "['typer']"),
-                                  (1 << 40, [], "['typer']")):
-        out = subprocess.run([sys.executable, "-c", code.format(limit=limit), "load",
+    for limit, args, expected in ((0, [], "[False] True"),
+                                  (0, ["--jobs", "1"], "[] False"),
+                                  (1 << 40, [], "[] False")):
+        jobs = args[1] if args else None
+        out = subprocess.run([sys.executable, "-c", code.format(limit=limit, jobs=jobs), "load",
                               str(folder), "--db", str(tmp_path / "x.duckdb"), *args],
                              capture_output=True, text=True)
         assert (out.returncode, out.stdout.strip()) == (0, expected), out.stderr
@@ -186,8 +201,8 @@ def _group(pgid: int) -> list[str]:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
 def test_a_bad_database_leaves_no_process_behind(tmp_path: Path, folder: Path) -> None:
-    """The forkserver started before the database could not be opened goes with the command:
-    one line, exit 1, and the command's process group empty soon after."""
+    """The workers started before the database could not be opened go with the command: one
+    line, exit 1, and the command's process group empty soon after."""
     not_duck = tmp_path / "notes.duckdb"
     not_duck.write_bytes(b"these are my notes, not a database\n" * 20)
     proc = subprocess.Popen([sys.executable, "-c", LOAD, "load", str(folder), "--db",
@@ -206,7 +221,7 @@ def test_a_bad_database_leaves_no_process_behind(tmp_path: Path, folder: Path) -
 def test_the_early_reading_knows_every_option_of_load() -> None:
     """``early_load_args`` keeps its own list of ``load``'s options (it runs before typer is
     imported): an option added to the command but not to the list would make every load with
-    it start its forkserver late (the list answers None), and one taking a value but listed as
+    it start its workers late (the list answers None), and one taking a value but listed as
     a flag would read its value as a path. The lists must be exactly the command's options."""
     import typer.main
 
@@ -321,46 +336,60 @@ def test_a_new_database_that_cannot_be_opened_stops_the_workers_it_started(
     assert not [p for p in multiprocessing.active_children() if "cabo-log-worker" in p.name]
 
 
-# --- Arrow's allocator ----------------------------------------------------------------------------
+# --- Arrow's allocator, and workers forked from the load's process --------------------------------
 
 ALLOCATOR = """
-import os, sys, time
-from multiprocessing import forkserver
-from cabo_log.db.load import load_paths, start_workers
+import os, sys
+from cabo_log.db import load
 from cabo_log.db.settings import LoadSettings
+from probe import arrow_pool
 settings = LoadSettings(inline_bytes=0)
-start_workers([sys.argv[1]], 2, settings)
-pid = forkserver._forkserver._forkserver_pid
-for _ in range(200):   # the environment it was started with, once it runs Python
-    env = open(f"/proc/{pid}/environ", "rb").read().split(b"\\0")
-    if any(e.startswith(b"PYTHONSAFEPATH=") for e in env):
-        break
-    time.sleep(0.05)
-load_paths([sys.argv[1]], sys.argv[2], jobs=2, settings=settings)
+load.start_workers([sys.argv[1]], 2, settings)
+pool = load._early[1]
+threads = len(os.listdir("/proc/self/task"))
+pools = sorted(set(pool.imap(arrow_pool, [1, 2])))
+print(sorted({type(w.process).__name__ for w in pool.workers}), threads, pools)
+load.load_paths([sys.argv[1]], sys.argv[2], jobs=2, settings=settings)
 import pyarrow as pa
-print([e.decode() for e in env if e.startswith(b"ARROW_DEFAULT_MEMORY_POOL=")])
-print(pa.default_memory_pool().backend_name, os.environ.get("ARROW_DEFAULT_MEMORY_POOL"))
+print(pa.default_memory_pool().backend_name, os.environ.get("ARROW_DEFAULT_MEMORY_POOL"),
+      os.environ.get("JE_ARROW_MALLOC_CONF"))
+"""
+
+PROBE = """
+def arrow_pool(_: int) -> str:
+    import pyarrow as pa
+    return pa.default_memory_pool().backend_name
 """
 
 
-@pytest.mark.skipif(not Path("/proc/self/environ").exists() or (os.cpu_count() or 1) < 2,
-                    reason="reads the forkserver's environment in /proc; needs 2 workers")
+@pytest.mark.skipif(not sys.platform.startswith("linux") or (os.cpu_count() or 1) < 2,
+                    reason="counts threads in /proc; needs 2 workers")
 @pytest.mark.parametrize("given", [None, "jemalloc"])
 def test_the_load_allocates_arrow_with_the_settings_allocator_unless_the_environment_names_one(
         tmp_path: Path, folder: Path, given: str | None) -> None:
-    """``LoadSettings.arrow_memory_pool`` ("system"): the forkserver, and so every worker,
-    starts with it named, this process imports Arrow with it, and the variable is not left
-    set for what the process runs later; an allocator the environment names wins."""
+    """``LoadSettings.arrow_memory_pool`` ("system"): this process imports Arrow with it,
+    and so do the workers, forked from it (Arrow's jemalloc starts no thread, so the process
+    has none but its own when it forks); the variables are not left set for what the process
+    runs later. An allocator the environment names wins: jemalloc starts its thread, and the
+    workers then come from the forkserver, with that allocator too."""
     import pyarrow as pa
 
     if given is not None and given not in pa.supported_memory_backends():
         pytest.skip(f"this pyarrow has no {given}")
-    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    (tmp_path / "probe.py").write_text(PROBE)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("ARROW_DEFAULT_MEMORY_POOL", "JE_ARROW_MALLOC_CONF")}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), *sys.path])
     if given is not None:
         env["ARROW_DEFAULT_MEMORY_POOL"] = given
     out = subprocess.run([sys.executable, "-c", ALLOCATOR, str(folder),
                           str(tmp_path / "a.duckdb")], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
     want = given or "system"
-    assert out.stdout.splitlines() == [f"['ARROW_DEFAULT_MEMORY_POOL={want}']",
-                                       f"{want} {given}"]
+    started, allocator = out.stdout.splitlines()
+    kinds, threads, pools = started.split(" ", 2)
+    assert pools == f"['{want}']" and allocator == f"{want} {given} None"
+    if given is None:
+        assert (kinds, threads) == ("['ForkProcess']", "1")
+    else:   # forked only while the process has no thread but its own
+        assert kinds == ("['ForkProcess']" if threads == "1" else "['ForkServerProcess']")

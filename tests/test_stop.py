@@ -5,7 +5,7 @@ results, and later while batches are being committed.
 Each time the command must end within a few seconds with its one-line message and exit status
 (130, 143), keep only whole games (every game in ``games`` has every row its log gives) and
 leave no process behind: the load runs in a session of its own, so every process it started
-(workers, forkserver, resource tracker) shares its process group, which must become empty.
+(its workers) shares its process group, which must become empty.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ SEEDS = 6           # simulated games, each copied under new game ids
 COPIES = 48          # a load of ~3 s on an idle machine (24 became ~1.5 s as the load got
                     # faster): the late signals still find it running
 EXIT_SECONDS = 4.0  # from the signal to the exit of the command (the machine may be busy)
-GONE_SECONDS = 3.0  # for the forkserver and the resource tracker to notice the exit
+GONE_SECONDS = 3.0  # for the workers to notice the exit (their lifeline)
 # small chunks and batches: many results, many commits (each of two appends to DuckDB) and
 # checkpoints (every other commit) in a load of a few seconds
 LOAD = tuned_command(chunk_bytes=50_000, flush_rows=4_000, commit_rows=8_000,
@@ -130,8 +130,8 @@ def stop_once(folder: Path, db: Path, lines: dict[str, int], signum: int, target
     try:
         assert wait_until(lambda: db.exists() or proc.poll() is not None, 60)
         if after_workers is not None:
-            # the parent, the resource tracker, the forkserver and two workers
-            wait_until(lambda: len(group_members(proc.pid)) >= 5 or proc.poll() is not None, 60)
+            # the parent and its two workers
+            wait_until(lambda: len(group_members(proc.pid)) >= 3 or proc.poll() is not None, 60)
             time.sleep(after_workers)
         sent = time.monotonic()
         try:

@@ -5,6 +5,7 @@ number of workers, and stop cleanly."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -114,27 +115,39 @@ def test_workers_ignore_signals_and_are_killed_when_the_block_fails() -> None:
 
 
 PARENT = """
-import os, sys, time
+import os, signal, sys, time
 from cabo_log.workers import Pool
 from tests_workers_helper import sleep_for
-pool = Pool(2)
+pool = Pool(2, fork=sys.argv[1] == "fork")
 pool.start()
-print(" ".join(str(w.process.pid) for w in pool.workers), flush=True)
-for _ in pool.imap(sleep_for, [60.0, 60.0]):
+for worker in pool.workers:   # they take no notice
+    os.kill(worker.process.pid, signal.SIGINT)
+    os.kill(worker.process.pid, signal.SIGTERM)
+assert list(pool.imap(sleep_for, [0.2, 0.1, 0.0])) == [0.2, 0.1, 0.0]
+results = pool.imap(sleep_for, [60.0, 60.0], now=True)   # each worker has its task
+print(" ".join(str(w.process.pid) for w in pool.workers),
+      *sorted({type(w.process).__name__ for w in pool.workers}), flush=True)
+for _ in results:
     pass
 """
 
 
 @linux
-def test_workers_leave_when_their_parent_is_killed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("start", ["forkserver", "fork"])
+def test_workers_leave_when_their_parent_is_killed(tmp_path: Path, start: str) -> None:
+    """Whether they come from the forkserver or are forked from their parent (``fork=True``,
+    in a process without threads), the workers ignore stop signals and leave when their
+    parent is killed: a forked one closed its copy of the lifeline's writing end."""
     (tmp_path / "tests_workers_helper.py").write_text(
         "import time\n\ndef sleep_for(s: float) -> float:\n    time.sleep(s)\n    return s\n")
-    proc = subprocess.Popen([sys.executable, "-c", PARENT], cwd=tmp_path,
+    proc = subprocess.Popen([sys.executable, "-c", PARENT, start], cwd=tmp_path,
                             env={**os.environ, "PYTHONPATH": str(tmp_path)},
                             stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
         assert proc.stdout is not None
-        pids = [int(p) for p in proc.stdout.readline().split()]
+        *numbers, kind = proc.stdout.readline().split()
+        assert kind == {"fork": "ForkProcess", "forkserver": "ForkServerProcess"}[start]
+        pids = [int(p) for p in numbers]
         assert len(pids) == 2 and all(alive(pid) for pid in pids)
         proc.kill()                                   # no chance to clean up
         proc.wait(30)
@@ -142,6 +155,8 @@ def test_workers_leave_when_their_parent_is_killed(tmp_path: Path) -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+        with contextlib.suppress(ProcessLookupError):   # (the group: workers that stayed)
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def test_worker_count_is_capped_by_cores_and_tasks() -> None:

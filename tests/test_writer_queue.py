@@ -272,7 +272,6 @@ def test_workers_run_at_the_niceness_asked_above_the_parent() -> None:
 def test_the_load_starts_its_workers_at_a_lower_priority(
         tmp_path: Path, tasks: list[Task], monkeypatch: pytest.MonkeyPatch) -> None:
     from cabo_log.db import load
-    from cabo_log.db import loader as loadermod
 
     asked: list[int] = []
 
@@ -281,7 +280,8 @@ def test_the_load_starts_its_workers_at_a_lower_priority(
             asked.append(options.get("nice", 0))
             super().__init__(jobs, **options)
 
-    monkeypatch.setattr(loadermod, "Pool", Recorded)
+    monkeypatch.setattr(load, "Pool", Recorded)   # (the load's workers start before it opens
+                                                  # the database: ``load._start_pool``)
     summary = load.load_paths([str(Path(t.path).parent) for t in tasks[:1]],
                               tmp_path / "cabo.duckdb", jobs=2,
                               # workers even for four small games, in four chunks

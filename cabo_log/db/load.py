@@ -27,6 +27,7 @@ import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -44,7 +45,8 @@ from cabo_log.db.replay_files import (
     replay_to_spool,
 )
 from cabo_log.db.settings import DEFAULTS, LoadSettings
-from cabo_log.workers import interruption, prestart, worker_count
+from cabo_log.forkserver import fork_context
+from cabo_log.workers import Pool, cores, interruption, prestart, worker_count
 
 if TYPE_CHECKING:
     from cabo_log.db.writer import Writer
@@ -52,22 +54,67 @@ if TYPE_CHECKING:
 # --- the parent side --------------------------------------------------------------------------
 
 ARROW_POOL = "ARROW_DEFAULT_MEMORY_POOL"   # Arrow's allocator, read once, at its import
+JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"      # the options of Arrow's jemalloc, read then too
+QUIET_JEMALLOC = "background_thread:false"
 
 
 @contextmanager
 def _arrow_allocator(name: str) -> Iterator[None]:
-    """Arrow imported inside (this process's, the forkserver's and so the workers') allocates
-    with ``name`` (``LoadSettings.arrow_memory_pool``), unless the environment already names
-    an allocator or ``name`` is empty. Arrow reads the variable when it is imported and never
-    after, so it is set only meanwhile: it does not leak into what this process runs later."""
-    if not name or ARROW_POOL in os.environ:
-        yield
-        return
-    os.environ[ARROW_POOL] = name
+    """Arrow imported inside (this process's and so the workers', or the forkserver's)
+    allocates with ``name`` (``LoadSettings.arrow_memory_pool``), unless the environment
+    already names an allocator or ``name`` is empty. Arrow reads the variables when it is
+    imported and never after, so they are set only meanwhile: they do not leak into what this
+    process runs later. Unless the allocator is jemalloc, Arrow's jemalloc (unused) is also
+    told to start no background thread of its own at the import: a process with a thread
+    does not fork its workers itself (``forkserver.fork_context``)."""
+    names = {} if not name or ARROW_POOL in os.environ else {ARROW_POOL: name}
+    if os.environ.get(ARROW_POOL, name) != "jemalloc" and JEMALLOC_CONF not in os.environ:
+        names[JEMALLOC_CONF] = QUIET_JEMALLOC
+    os.environ.update(names)
     try:
         yield
     finally:
-        os.environ.pop(ARROW_POOL, None)
+        for variable in names:
+            os.environ.pop(variable, None)
+
+
+_early: tuple[int | None, Pool] | None = None
+"""The workers ``start_workers`` started before the command line was parsed, and the
+``jobs`` they were started for (``load_paths`` takes them)."""
+
+
+def _start_pool(jobs: int | None, settings: LoadSettings) -> Pool:
+    """The load's workers (one per core unless ``jobs`` says fewer), started now: forked
+    from this process once it has imported what they run (the replay and Arrow, with the
+    load's allocator), so that it is imported once in all. A process that already runs other
+    threads (or a system without ``fork_context``) starts the workers' forkserver instead,
+    without waiting for it: it imports what they run while this process goes on, and the
+    pool's first ``imap`` starts them from it."""
+    pool = Pool(worker_count(jobs, cores()), preload=loaders.WORKER_PRELOAD,
+                nice=settings.worker_nice, fork=True)
+    with _arrow_allocator(settings.arrow_memory_pool):
+        import pyarrow  # noqa: F401  (Arrow, with that allocator, here and in the workers)
+
+        if fork_context() is None:
+            prestart(loaders.WORKER_PRELOAD)
+            return pool
+        for name in loaders.WORKER_PRELOAD:
+            import_module(name)
+        pool.start(main=False)
+    return pool
+
+
+def _take_early(jobs: int | None) -> Pool | None:
+    """The workers ``start_workers`` started, if they were started for these ``jobs`` (else
+    they are told to leave)."""
+    global _early
+    early, _early = _early, None
+    if early is None:
+        return None
+    if early[0] != jobs:
+        early[1].close()
+        return None
+    return early[1]
 
 
 def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathLike[str], *,
@@ -94,20 +141,18 @@ def load_paths(paths: Sequence[str | os.PathLike[str]], database: str | os.PathL
         where = "directly in" if not recurse else "under"
         raise NoLogsFound(f"no logs found (no *.jsonl {where} {', '.join(map(str, paths))})")
     workers = big and worker_count(jobs, 2) > 1
-    with _arrow_allocator(settings.arrow_memory_pool):
-        if workers:
-            # the workers' forkserver imports the replay (~0.3 s) while this process imports
-            # DuckDB and Arrow (which is why they are imported only here), opens the database
-            # and plans the first chunks, instead of after
-            prestart(loaders.WORKER_PRELOAD)
-        import pyarrow  # noqa: F401  (Arrow in this process too, with that allocator)
     # a new database holds nothing to plan against: the workers start on the first chunks
     # before DuckDB is even imported (~0.1-0.2 s sooner, with a core idle meanwhile)
     new = workers and not any(os.path.exists(f"{database}{end}") for end in ("", ".wal"))
     loader = loaders.Loader(None, None, force, listed_in(paths, recurse), new=new,
-                            settings=settings)
+                            settings=settings, pool=_take_early(jobs))
     held = _Held()   # what the ``finally`` releases, as far as the load got
     try:
+        if workers and loader.pool is None:
+            # before DuckDB is imported: this process has no other thread yet, and forks
+            loader.adopt(_start_pool(jobs, settings))
+        with _arrow_allocator(settings.arrow_memory_pool):
+            import pyarrow  # noqa: F401  (Arrow in this process too, with that allocator)
         tasks = loader.start(iter_logs(paths, recurse), on_total, progress, total)
         spool_in = Path(database).absolute().parent
         remove_stale_spools(spool_in)   # those of loads killed outright (SIGKILL) before
@@ -208,11 +253,14 @@ def _no_checkpoint_on_close(con: Any) -> None:
 
 def start_workers(paths: Sequence[str | os.PathLike[str]], jobs: int | None,
                   settings: LoadSettings = DEFAULTS) -> None:
-    """Start the workers' forkserver if a load of ``paths`` will want workers: ``cabo-log
-    load`` calls it before typer parses (~75 ms sooner), ``load_paths`` (a no-op then) after."""
+    """Start the workers now if a load of ``paths`` will want workers (``_start_pool``), for
+    the ``load_paths`` that follows: ``cabo-log load`` calls it before typer is imported, so
+    that the workers are forked from a process that holds none of the command line (typer,
+    pydantic). A command line read otherwise than typer reads it costs nothing but two idle
+    workers, which leave with the command (their lifeline)."""
+    global _early
     if worker_count(jobs, 2) > 1 and holds_at_least(paths, settings.inline_bytes):
-        with _arrow_allocator(settings.arrow_memory_pool):
-            prestart(loaders.WORKER_PRELOAD)
+        _early = (jobs, _start_pool(jobs, settings))
 
 
 __all__ = ["LoadError", "LoadInterrupted", "LoadSettings", "LoadSummary", "NoLogsFound",

@@ -45,8 +45,8 @@ if TYPE_CHECKING:
 
     from cabo_log.db.writer import Writer
 
-WORKER_PRELOAD = [replay_files.__name__, *replay_files.REPLAY_MODULES]   # what the workers'
-                                            # forkserver imports once
+WORKER_PRELOAD = [replay_files.__name__, *replay_files.REPLAY_MODULES]   # what the workers
+                    # run: imported before they are forked (or by their forkserver)
 
 
 Progress = Callable[[int], None]   # called with the number of files just handled
@@ -88,7 +88,7 @@ class Loader:
 
     def __init__(self, con: Any, writer: Writer | None, force: bool,
                  listed: Callable[[str], bool] | None = None, *, new: bool = False,
-                 settings: LoadSettings) -> None:
+                 settings: LoadSettings, pool: Pool | None = None) -> None:
         self.settings = settings
         self.con = con          # (None until ``attach``: a new database, planned before
         self.writer: Writer = writer  # type: ignore[assignment]   # it is open, ``new``)
@@ -99,6 +99,9 @@ class Loader:
         self.chunks: Iterator[list[Task]] = iter(())   # what ``begin`` planned, for ``finish``
         self.results: Iterator[tuple[list[Outcome], SpoolFile | None]] | None = None
         self.working = ExitStack()   # the workers and their spool folder, from ``begin``
+        self.pool: Pool | None = None   # the workers started before ``begin`` (``adopt``)
+        if pool is not None:
+            self.adopt(pool)
         self.listed = listed or (lambda path: False)
         self.before: dict[str, tuple[str | None, int]] = {}   # planned path -> game, events
         self.fresh: set[str] = set()   # planned paths of which the database has no row, in
@@ -112,6 +115,11 @@ class Loader:
         self.handled = 0        # files whose outcome came back
         self.passed = 0         # files skipped unchanged without a worker seeing them
         self.rows_in = 0        # rows of the handled files
+
+    def adopt(self, pool: Pool) -> None:
+        """Workers started before the database was opened (forked from this process while it
+        ran no thread of DuckDB's), for ``begin``; they go with the load however it ends."""
+        self.pool = self.working.enter_context(pool)
 
     def attach(self, con: Any, writer: Writer) -> None:
         """The database is open (after ``begin``, for a new one)."""
@@ -159,8 +167,9 @@ class Loader:
                 progress(skipped)
 
     def begin(self, tasks: Iterator[Task], jobs: int | None, *, spool_in: Path) -> None:
-        """Choose where the tasks are replayed: in this process when there is little to do,
-        else in a ``Pool`` of workers (at most one per core), started now on the first chunks.
+        """Choose where the tasks are replayed: in this process when there is little to do
+        (the workers ``adopt``ed, if any, are told to leave), else in a ``Pool`` of workers (at
+        most one per core: those adopted, or started now), set to work on the first chunks.
         The chunks are made as the workers ask for them: only the first few are looked at
         beforehand, to choose. The workers leave their rows in a spool folder made in
         ``spool_in`` (next to the database) and removed when the load ends, however it ends
@@ -177,10 +186,12 @@ class Loader:
         workers = worker_count(jobs, len(head))
         self.chunks = itertools.chain(head, chunks)
         if workers <= 1 or size < settings.inline_bytes:
+            if self.pool is not None:
+                self.pool.close()
             return
         folder = self.working.enter_context(spool_folder(spool_in))
-        pool = self.working.enter_context(
-            Pool(workers, preload=WORKER_PRELOAD, nice=settings.worker_nice))
+        pool = self.pool or self.working.enter_context(
+            Pool(workers, preload=WORKER_PRELOAD, nice=settings.worker_nice, fork=True))
         work = (Spooled(folder, n, chunk, settings.spool_buffer)
                 for n, chunk in enumerate(self.chunks))
         self.results = pool.imap(replay_to_spool, self._then_drain(work), now=True)

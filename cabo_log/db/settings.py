@@ -64,7 +64,7 @@ class LoadSettings:
     ``pyarrow.supported_memory_backends()``; "" leaves Arrow's default. That default,
     mimalloc, gave each chunk's short-lived buffers freshly mapped memory (huge pages, zeroed
     whole when faulted in) and kept more of it: with the C library's allocator the process
-    tree of a load of 2,000 files peaked ~65 MB lower (~365 MB instead of ~430 MB), its CPU
+    tree of a load of 2,000 files peaked ~65 MB lower (~300 MB instead of ~370 MB), its CPU
     time the same within the noise of a busy machine (0-3 % less)."""
 
     # --- the writer: what a transaction holds and when it commits -----------------------------
