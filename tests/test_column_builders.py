@@ -24,6 +24,7 @@ from cabo_log.db.columns import (
     StringListColumn,
 )
 from cabo_log.db.schema import BOOL, I16, I16S, I32, I64, STR, STRS
+from engine.vocabulary import PEEK, SWAP
 
 
 def _filled(kind: str, names: Names, rows: list[Any]) -> Column:
@@ -124,6 +125,21 @@ def test_strings_are_coded_once_per_value() -> None:
     other = _filled("str", names, ["AS", "ana"])
     assert names.values == [None, "AS", "2H", "ana"]
     assert values(column) == [["AS", "2H"], ["2H"]] and values(other) == ["AS", "ana"]
+
+
+def test_a_str_enum_member_and_its_string_share_one_plain_code() -> None:
+    """A member (a power, a draw's source) is coded apart from the plain strings, by identity,
+    yet under the one code of its string, kept as a plain str; a column's repeated value
+    (compared with the last one by identity) is coded the same as a fresh equal string."""
+    names = Names()
+    column = StringColumn(names)
+    fresh = "".join(["pe", "ek"])   # equal to PEEK, another object
+    for value in (PEEK, PEEK, "peek", fresh, SWAP, PEEK, "swap"):
+        column.add(value)
+    assert names.values == [None, "peek", "swap"]
+    assert all(type(v) is str for v in names.values[1:])
+    assert values(column) == ["peek", "peek", "peek", "peek", "swap", "peek", "swap"]
+    assert names.code(SWAP) == names.code("swap") == 2 and "peek" in names.codes
 
 
 def test_a_list_column_with_null_for_empty_and_from_a_list() -> None:

@@ -34,16 +34,27 @@ class Names:
     def __init__(self) -> None:
         self.values: list[str | None] = [None]
         self.codes: dict[str, int] = {}
+        # the codes of str-Enum members (a power, a draw's source), apart: as keys of
+        # ``codes`` they would make it a general dict, whose every lookup compares keys the
+        # slow way, and looked up there they are compared the slow way; here a member is
+        # found by identity
+        self.members: dict[str, int] = {}
 
     def code(self, value: str) -> int:
         """The number of ``value`` (a new one is added)."""
+        if type(value) is not str:
+            return self._member(value)
         code = self.codes.get(value)
         if code is None:
-            # kept as a plain str: a str-Enum member (a power, a draw's source) as a key would
-            # make the dict a general one, whose every lookup compares keys the slow way
-            value = str(value)
             code = self.codes[value] = len(self.values)
             self.values.append(value)
+        return code
+
+    def _member(self, value: str) -> int:
+        """The number of a str-Enum member's string."""
+        code = self.members.get(value)
+        if code is None:
+            code = self.members[value] = self.code(str(value))
         return code
 
 
@@ -178,6 +189,10 @@ class BoolColumn(Column):
         """A row's value, or NULL."""
         self.values.append(2 if value is None else 1 if value else 0)
 
+    def true_or_null(self, value: bool) -> None:
+        """True, or NULL for False (the columns that mark what happened, NULL otherwise)."""
+        self.values.append(1 if value else 2)
+
     def null(self) -> None:
         """A NULL row."""
         self.values.append(2)
@@ -189,6 +204,11 @@ class StringColumn(Column):
     def __init__(self, names: Names) -> None:
         self.codes = BytesWriter()
         self.names = names
+        # the last string written and its code: a column often repeats the very same str
+        # object (a power's kind and outcome, the card just drawn), and ``is`` costs far less
+        # than hashing it into ``names``
+        self.last: str | None = None
+        self.last_code = 0
 
     def rows(self) -> int:
         return len(self.codes) // 4
@@ -196,13 +216,21 @@ class StringColumn(Column):
     def truncate(self, rows: int) -> None:
         self.codes.truncate(rows * 4)
 
+    def code(self, value: str) -> int:
+        """The code of ``value`` in ``names``."""
+        if value is self.last:
+            return self.last_code
+        code = self.last_code = self.names.code(value)
+        self.last = value
+        return code
+
     def add(self, value: str) -> None:
         """A row's value."""
-        write_i32_le(self.codes, self.names.code(value))
+        write_i32_le(self.codes, self.code(value))
 
     def maybe(self, value: str | None) -> None:
         """A row's value, or NULL."""
-        write_i32_le(self.codes, 0 if value is None else self.names.code(value))
+        write_i32_le(self.codes, 0 if value is None else self.code(value))
 
     def coded(self, code: int) -> None:
         """A row's value by its code in ``names`` (found once, written often)."""
@@ -266,6 +294,17 @@ class StringListColumn(ListColumn):
         for value in values:
             write_i32_le(items, names.code(value))
         self.count += len(values)
+        write_i32_le(self.ends, self.count)
+        self.valid.append(1)
+
+    def item(self, code: int) -> None:
+        """One item of the row being written, by its code in ``names`` (found by the caller
+        once for several uses); ``end`` closes the row."""
+        write_i32_le(self.items, code)
+        self.count += 1
+
+    def end(self) -> None:
+        """Close the row whose items ``item`` wrote."""
         write_i32_le(self.ends, self.count)
         self.valid.append(1)
 

@@ -39,6 +39,7 @@ def game_rows(g: GameState, rows: RowCollector, header: GameStart, source: str,
     calls = [0] * len(players)
     dealt = rows.rows.dealt
     seat = g.seat
+    codes = rows.rows.seat_codes   # each seat's player's code in the chunk's names
     r_out = sink.rounds
     for r in g.rounds:
         r_out.round.add(r.round)
@@ -52,11 +53,12 @@ def game_rows(g: GameState, rows: RowCollector, header: GameStart, source: str,
         r_out.tiebreak.maybe(r.tiebreak)
         r_out.special_holders.add(r.special)
         r_out.resets.add(r.resets)
-        _scores(r, dealt.get(r.round, {}), seat, sink.round_scores, played, calls)
-    _players(g, played, calls, rows.kinds, sink)
+        _scores(r, dealt.get(r.round, {}), seat, codes, sink.round_scores, played, calls)
+    _players(g, played, calls, codes, rows.kinds, sink)
 
 
 def _scores(r: RoundResult, dealt: dict[str, tuple[list[str], int]], seats: dict[str, int],
+            codes: list[int],
             o: RoundScoresRows, played: list[int], calls: list[int]) -> None:
     """One row per player scored in round ``r``."""
     order = list(r.players)
@@ -73,7 +75,7 @@ def _scores(r: RoundResult, dealt: dict[str, tuple[list[str], int]], seats: dict
         if called:
             calls[seat] += 1
         o.round.add(r.round)
-        o.player.add(player)
+        o.player.coded(codes[seat])
         o.seat.add(seat)
         o.order_in_round.add((order.index(player) - start) % size)
         got = dealt.get(player)
@@ -96,7 +98,8 @@ def _scores(r: RoundResult, dealt: dict[str, tuple[list[str], int]], seats: dict
         o.reset.add(player in resets)
 
 
-def _players(g: GameState, played: list[int], calls: list[int], kinds: dict[str, str],
+def _players(g: GameState, played: list[int], calls: list[int], codes: list[int],
+             kinds: dict[str, str],
              sink: RowSink) -> None:
     """One row per player of the match: final standing, counts and kind (``kinds``: from
     the header, ``cabo_log.db.kinds``)."""
@@ -106,7 +109,7 @@ def _players(g: GameState, played: list[int], calls: list[int], kinds: dict[str,
     for seat, player in enumerate(g.players):
         active = g.active[seat]
         name = g.names.get(player)
-        o.player.add(player)
+        o.player.coded(codes[seat])
         o.seat.add(seat)
         o.name.maybe(name if isinstance(name, str) else None)
         o.final_score.add(scores[seat])

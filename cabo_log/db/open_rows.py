@@ -27,19 +27,19 @@ class OpenPowers:
         # they knew the card at position i (``GameState.knows_row``)
         self.known: list[int] | None = None
 
-    def start(self, g: GameState) -> None:
-        """A power is pending (``g.phase`` is POWER) and was not seen before."""
-        top = g.discard_top()
+    def start(self, g: GameState, seat: int, player: int, card: int, value: int) -> None:
+        """A power is pending (``g.phase`` is POWER) and was not seen before: earned by the
+        player at ``seat`` (``player`` their code in the chunk's names) with the card on the
+        discard pile (``card`` its code, ``value`` its value)."""
         power = g.pending_power()
-        assert power is not None and top is not None
-        seat = g.to_act()
+        assert power is not None
         o = self.out
         o.round.add(g.round_no())
         o.turn.add(g.turn())
         o.seq.add(g.events - 1)
-        o.player.add(g.players[seat])
-        o.card.add(top)
-        o.card_value.add(g.value_of(top))
+        o.player.coded(player)
+        o.card.coded(card)
+        o.card_value.add(value)
         o.power.add(power)
         self.open = True
         # what the user knows now of every place is what they know when using the power (a
@@ -84,57 +84,56 @@ class OpenPowers:
         o.knew_received.null()
         o.gain.null()
 
-    def peeked(self, e: Power, g: GameState, out: Outcome) -> None:
-        """A peek or spy used the open power (if the replay saw it earned)."""
-        if not self.open:
-            return
-        target = e.target
-        assert target is not None
+    def peeked(self, g: GameState, player: int, position: int, seen: int, value: int
+               ) -> None:
+        """A peek or spy used the open power (``player``, ``position``: its target, the
+        player's code in the chunk's names; ``seen``, ``value``: the code and value of the card
+        seen, code 0 where none was)."""
         o = self.out
         self._end("used", True, g.events - 1)
-        o.target_player.add(target[0])
-        o.target_position.add(target[1])
-        seen = out.card
-        if seen is None:
+        o.target_player.coded(player)
+        o.target_position.add(position)
+        if seen == 0:
             o.seen.null()
             o.seen_value.null()
         else:
-            o.seen.add(seen)
-            o.seen_value.add(g.value_of(seen))
+            o.seen.coded(seen)
+            o.seen_value.add(value)
         self._no_swap()
 
-    def swapped(self, e: Power, g: GameState, out: Outcome, gain: int | None, seat: int
+    def swapped(self, e: Power, g: GameState, out: Outcome, gain: int | None, seat: int,
+                players: tuple[int, int], given: tuple[int, int], received: tuple[int, int]
                 ) -> None:
         """A swap used the open power (by the player at ``seat``); ``out.places`` has the
-        user's own place first."""
+        user's own place first. ``players``: the codes of the two players named, ``given``
+        and ``received``: the code and value of each card moved."""
         if not self.open:
             return
         cards = e.cards
         assert cards is not None
         (a, pos_a), (b, pos_b) = out.places
-        given, received = out.moved
         knew_given: bool | None = None
         knew_received: bool | None = None
         known = self.known
         if known is not None:   # the card given left a's place, the one received b's
             knew_given = bool(known[a] >> pos_a & 1)
             knew_received = bool(known[b] >> pos_b & 1)
-        (player_a, position_a), (player_b, position_b) = cards
+        (_, position_a), (_, position_b) = cards
         o = self.out
         self._end("used", True, g.events - 1)
         o.target_player.null()
         o.target_position.null()
         o.seen.null()
         o.seen_value.null()
-        o.swap_player_a.add(player_a)
+        o.swap_player_a.coded(players[0])
         o.swap_position_a.add(position_a)
-        o.swap_player_b.add(player_b)
+        o.swap_player_b.coded(players[1])
         o.swap_position_b.add(position_b)
         o.user_involved.add(a == seat)
-        o.given.add(given)
-        o.given_value.add(g.value_of(given))
-        o.received.add(received)
-        o.received_value.add(g.value_of(received))
+        o.given.coded(given[0])
+        o.given_value.add(given[1])
+        o.received.coded(received[0])
+        o.received_value.add(received[1])
         o.knew_given.maybe(knew_given)
         o.knew_received.maybe(knew_received)
         o.gain.maybe(gain)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import orjson
 
+from cabo_log.db.columns import StringListColumn
 from cabo_log.db.kinds import header_kinds
 from cabo_log.db.open_rows import OpenCalls, OpenPowers
 from cabo_log.db.row_sink import EventHandlers, RowSink
@@ -68,8 +69,10 @@ class GameRows(EventHandlers):
         self.seat_codes: list[int] = []   # each seat's player's code in ``names``
         self.drawer = -1   # the seat of the turn's player (set by its draw)
         self.deck_code = 0   # the code of "deck" in ``names`` (0: not looked up yet)
-        # a card's code in ``names`` and its value, found once per game
+        # a card's code in ``names`` and its value, found once per game (``_card``)
         self.cards: dict[str, tuple[int, int]] = {}
+        self.last_card: str | None = None
+        self.last_known = (0, 0)
 
     def counts(self) -> list[int]:
         """How many rows this game wrote to each table of the sink (``row_layout.SINK``)."""
@@ -101,7 +104,11 @@ class GameRows(EventHandlers):
             powers.close("passed", g.events - 1)
         self.dispatch(line, e, g, out)
         if not powers.open and g.phase is POWER:
-            powers.start(g)
+            top = g.discard_top()
+            assert top is not None
+            seat = g.to_act()
+            card, value = self._card(top, g)
+            powers.start(g, seat, self.seat_codes[seat], card, value)
         if self.calls.open and out.round_ended is not None:
             self.calls.close(g)
 
@@ -124,6 +131,30 @@ class GameRows(EventHandlers):
             return seat
         return g.seat[player]
 
+    def _card(self, card: str, g: GameState) -> tuple[int, int]:
+        """The code of ``card`` in ``names`` and its value, found once per game; the last
+        card asked for is compared by identity first (a draw's card is the next discard's
+        or replacement's, the same str)."""
+        if card is self.last_card:
+            return self.last_known
+        known = self.cards.get(card)
+        if known is None:
+            known = self.cards[card] = (self.names.code(card), g.value_of(card))
+        self.last_card = card
+        self.last_known = known
+        return known
+
+    def _cards(self, column: StringListColumn, cards: tuple[str, ...], g: GameState) -> int:
+        """Write ``cards`` as a row of ``column`` by their codes (``_card``); their values'
+        sum."""
+        total = 0
+        for card in cards:
+            code, value = self._card(card, g)
+            column.item(code)
+            total += value
+        column.end()
+        return total
+
     def _common(self, c: EventRows, line: int, player: int, e: Event, g: GameState,
                 out: Outcome) -> None:
         """Write the ``COMMON`` columns of an event's row (``player``: the player's code in
@@ -136,17 +167,15 @@ class GameRows(EventHandlers):
         c.auto.add(e.auto)
         card = out.card
         if card is not None:
-            known = self.cards.get(card)
-            if known is None:   # the card's code and value, once per game
-                known = self.cards[card] = (self.names.code(card), g.value_of(card))
-            c.card.coded(known[0])
-            c.value.add(known[1])
+            code, value = self._card(card, g)
+            c.card.coded(code)
+            c.value.add(value)
         else:
             c.card.null()
             c.value.null()
         c.deck_left.add(g.deck_size())
-        c.implicit_skip.maybe(True if out.lapsed is not None else None)
-        c.round_ended.maybe(True if out.round_ended is not None else None)
+        c.implicit_skip.true_or_null(out.lapsed is not None)
+        c.round_ended.true_or_null(out.round_ended is not None)
 
     # --- each kind's rows, in ``engine/spec.py``'s order ------------------------------------
     def on_draw(self, line: int, e: Draw, g: GameState, out: Outcome) -> None:
@@ -171,7 +200,7 @@ class GameRows(EventHandlers):
     def on_discard(self, line: int, e: Discard, g: GameState, out: Outcome) -> None:
         rows = self.sink.discard
         self._common(rows, line, self._player(e.player, self.drawer), e, g, out)
-        rows.discarded.add(out.discarded)
+        self._cards(rows.discarded, out.discarded, g)
         rows.earned.maybe(out.earned)
 
     def on_replace(self, line: int, e: Replace, g: GameState, out: Outcome) -> None:
@@ -179,19 +208,25 @@ class GameRows(EventHandlers):
         self._common(rows, line, self._player(e.player, self.drawer), e, g, out)
         card = out.card
         assert card is not None
-        if out.success:
-            delta = g.value_of(card)
-            for code in out.discarded:
-                delta -= g.value_of(code)
-        else:
-            penalty = g.value_of(out.penalty) if out.penalty is not None else 0
-            delta = g.value_of(card) + penalty
+        delta = self._card(card, g)[1]   # (the card of the row's ``card`` column: cached)
         rows.positions.add(e.positions)
         rows.into.maybe(e.into)
         rows.end_side.maybe(e.end)
         rows.success.maybe(out.success)
-        rows.penalty.maybe(out.penalty)
-        rows.discarded.nonempty(out.discarded)
+        penalty = out.penalty
+        if penalty is None:
+            rows.penalty.null()
+        else:
+            code, value = self._card(penalty, g)
+            rows.penalty.coded(code)
+            if not out.success:
+                delta += value
+        if out.discarded:
+            total = self._cards(rows.discarded, out.discarded, g)
+            if out.success:
+                delta -= total
+        else:
+            rows.discarded.null()
         rows.earned.maybe(out.earned)
         rows.row_delta.add(delta)
         known = self.before_replace
@@ -211,30 +246,39 @@ class GameRows(EventHandlers):
         if cards is None:
             target = e.target
             assert target is not None
-            self.powers.peeked(e, g, out)
-            rows.target_player.add(target[0])
+            player = self.names.code(target[0])   # (found once for this row and the power's)
+            if self.powers.open:
+                seen = out.card   # (the row's ``card``: its code and value are cached)
+                code, value = self._card(seen, g) if seen is not None else (0, 0)
+                self.powers.peeked(g, player, target[1], code, value)
+            rows.target_player.coded(player)
             rows.target_position.add(target[1])
-            for swap in (rows.swap_player_a, rows.swap_player_b, rows.given, rows.received):
-                swap.null()
+            rows.swap_player_a.null()
+            rows.swap_player_b.null()
+            rows.given.null()
+            rows.received.null()
             rows.swap_position_a.null()
             rows.swap_position_b.null()
             rows.row_delta.null()
             return
         given, received = out.moved
+        gave = self._card(given, g)
+        got = self._card(received, g)
         gain: int | None = None
         seat = self._seat(e.player, g)
         if out.places[0][0] == seat:   # the user's own place comes first
-            gain = g.value_of(given) - g.value_of(received)
-        self.powers.swapped(e, g, out, gain, seat)
+            gain = gave[1] - got[1]
         (sa, spa), (sb, spb) = cards
+        players = (self.names.code(sa), self.names.code(sb))
+        self.powers.swapped(e, g, out, gain, seat, players, gave, got)
         rows.target_player.null()
         rows.target_position.null()
-        rows.swap_player_a.add(sa)
+        rows.swap_player_a.coded(players[0])
         rows.swap_position_a.add(spa)
-        rows.swap_player_b.add(sb)
+        rows.swap_player_b.coded(players[1])
         rows.swap_position_b.add(spb)
-        rows.given.add(given)
-        rows.received.add(received)
+        rows.given.coded(gave[0])
+        rows.received.coded(got[0])
         rows.row_delta.maybe(-gain if gain is not None else None)
 
     def on_skip(self, line: int, e: Skip, g: GameState, out: Outcome) -> None:
