@@ -52,6 +52,7 @@ APP_MODULES: dict[str, str] = {
     "cabo_log/db/row_tables.py": "the typed tables of builders the visitor writes to",
     "cabo_log/db/row_sink.py": "the chunk's tables, and the chain that hands each event on",
     "cabo_log/db/open_rows.py": "the powers and cabo_calls rows, opened and closed per event",
+    "cabo_log/db/game_cards.py": "each card's code and value, asked for by most events' rows",
     "cabo_log/db/game_rows.py": "the game-level rows: round_scores per player and round",
     # after every load: the ratings of the games loaded
     "cabo_log/db/plackett_luce.py": "the rating update of each complete game, float by float",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import orjson
 
-from cabo_log.db.columns import StringListColumn
+from cabo_log.db.game_cards import GameCards
 from cabo_log.db.kinds import header_kinds
 from cabo_log.db.open_rows import OpenCalls, OpenPowers
 from cabo_log.db.row_sink import EventHandlers, RowSink
@@ -69,10 +69,7 @@ class GameRows(EventHandlers):
         self.seat_codes: list[int] = []   # each seat's player's code in ``names``
         self.drawer = -1   # the seat of the turn's player (set by its draw)
         self.deck_code = 0   # the code of "deck" in ``names`` (0: not looked up yet)
-        # a card's code in ``names`` and its value, found once per game (``_card``)
-        self.cards: dict[str, tuple[int, int]] = {}
-        self.last_card: str | None = None
-        self.last_known = (0, 0)
+        self.cards = GameCards(self.names)   # each card's code and value, found once
 
     def counts(self) -> list[int]:
         """How many rows this game wrote to each table of the sink (``row_layout.SINK``)."""
@@ -107,7 +104,7 @@ class GameRows(EventHandlers):
             top = g.discard_top()
             assert top is not None
             seat = g.to_act()
-            card, value = self._card(top, g)
+            card, value = self.cards.find(top, g)
             powers.start(g, seat, self.seat_codes[seat], card, value)
         if self.calls.open and out.round_ended is not None:
             self.calls.close(g)
@@ -131,30 +128,6 @@ class GameRows(EventHandlers):
             return seat
         return g.seat[player]
 
-    def _card(self, card: str, g: GameState) -> tuple[int, int]:
-        """The code of ``card`` in ``names`` and its value, found once per game; the last
-        card asked for is compared by identity first (a draw's card is the next discard's
-        or replacement's, the same str)."""
-        if card is self.last_card:
-            return self.last_known
-        known = self.cards.get(card)
-        if known is None:
-            known = self.cards[card] = (self.names.code(card), g.value_of(card))
-        self.last_card = card
-        self.last_known = known
-        return known
-
-    def _cards(self, column: StringListColumn, cards: tuple[str, ...], g: GameState) -> int:
-        """Write ``cards`` as a row of ``column`` by their codes (``_card``); their values'
-        sum."""
-        total = 0
-        for card in cards:
-            code, value = self._card(card, g)
-            column.item(code)
-            total += value
-        column.end()
-        return total
-
     def _common(self, c: EventRows, line: int, player: int, e: Event, g: GameState,
                 out: Outcome) -> None:
         """Write the ``COMMON`` columns of an event's row (``player``: the player's code in
@@ -167,7 +140,7 @@ class GameRows(EventHandlers):
         c.auto.add(e.auto)
         card = out.card
         if card is not None:
-            code, value = self._card(card, g)
+            code, value = self.cards.find(card, g)
             c.card.coded(code)
             c.value.add(value)
         else:
@@ -200,7 +173,7 @@ class GameRows(EventHandlers):
     def on_discard(self, line: int, e: Discard, g: GameState, out: Outcome) -> None:
         rows = self.sink.discard
         self._common(rows, line, self._player(e.player, self.drawer), e, g, out)
-        self._cards(rows.discarded, out.discarded, g)
+        self.cards.write(rows.discarded, out.discarded, g)
         rows.earned.maybe(out.earned)
 
     def on_replace(self, line: int, e: Replace, g: GameState, out: Outcome) -> None:
@@ -208,7 +181,7 @@ class GameRows(EventHandlers):
         self._common(rows, line, self._player(e.player, self.drawer), e, g, out)
         card = out.card
         assert card is not None
-        delta = self._card(card, g)[1]   # (the card of the row's ``card`` column: cached)
+        delta = self.cards.find(card, g)[1]   # (the card of the row's ``card`` column: cached)
         rows.positions.add(e.positions)
         rows.into.maybe(e.into)
         rows.end_side.maybe(e.end)
@@ -217,12 +190,12 @@ class GameRows(EventHandlers):
         if penalty is None:
             rows.penalty.null()
         else:
-            code, value = self._card(penalty, g)
+            code, value = self.cards.find(penalty, g)
             rows.penalty.coded(code)
             if not out.success:
                 delta += value
         if out.discarded:
-            total = self._cards(rows.discarded, out.discarded, g)
+            total = self.cards.write(rows.discarded, out.discarded, g)
             if out.success:
                 delta -= total
         else:
@@ -249,7 +222,7 @@ class GameRows(EventHandlers):
             player = self.names.code(target[0])   # (found once for this row and the power's)
             if self.powers.open:
                 seen = out.card   # (the row's ``card``: its code and value are cached)
-                code, value = self._card(seen, g) if seen is not None else (0, 0)
+                code, value = self.cards.find(seen, g) if seen is not None else (0, 0)
                 self.powers.peeked(g, player, target[1], code, value)
             rows.target_player.coded(player)
             rows.target_position.add(target[1])
@@ -262,8 +235,8 @@ class GameRows(EventHandlers):
             rows.row_delta.null()
             return
         given, received = out.moved
-        gave = self._card(given, g)
-        got = self._card(received, g)
+        gave = self.cards.find(given, g)
+        got = self.cards.find(received, g)
         gain: int | None = None
         seat = self._seat(e.player, g)
         if out.places[0][0] == seat:   # the user's own place comes first
