@@ -58,8 +58,7 @@ def game_rows(g: GameState, rows: RowCollector, header: GameStart, source: str,
 
 
 def _scores(r: RoundResult, dealt: dict[str, tuple[list[str], int]], seats: dict[str, int],
-            codes: list[int],
-            o: RoundScoresRows, played: list[int], calls: list[int]) -> None:
+            codes: list[int], o: RoundScoresRows, played: list[int], calls: list[int]) -> None:
     """One row per player scored in round ``r``."""
     order = list(r.players)
     start = order.index(r.first) if r.first in order else 0
@@ -99,8 +98,7 @@ def _scores(r: RoundResult, dealt: dict[str, tuple[list[str], int]], seats: dict
 
 
 def _players(g: GameState, played: list[int], calls: list[int], codes: list[int],
-             kinds: dict[str, str],
-             sink: RowSink) -> None:
+             kinds: dict[str, str], sink: RowSink) -> None:
     """One row per player of the match: final standing, counts and kind (``kinds``: from
     the header, ``cabo_log.db.kinds``)."""
     scores = g.cumulative
