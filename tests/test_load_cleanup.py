@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from cabo_log import workers as workersmod
 from cabo_log.db import database as dbmod
 from cabo_log.db import load as loadmod
 from cabo_log.db import load_connection
@@ -101,3 +102,33 @@ def test_a_finished_load_releases_everything(tmp_path: Path, folder: Path) -> No
     again = load_paths([folder], db, jobs=2, settings=WORKERS)   # all unchanged: skipped
     assert (again.loaded, again.skipped) == (0, GAMES)
     _assert_released(db)
+
+
+@pytest.mark.parametrize("early", [True, False], ids=["adopted", "started-by-begin"])
+def test_the_workers_are_gone_before_their_spool_folder_is_removed(
+        tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch, early: bool) -> None:
+    """A worker still writing while its spool folder is removed would leave the folder
+    behind: the workers are killed first, those started before the database was opened
+    (adopted) as well as those ``begin`` starts."""
+    spools_at_kill: list[list[str]] = []
+    kill = workersmod.Pool.kill
+
+    def kill_and_look(pool: workersmod.Pool) -> None:
+        if pool.workers:
+            spools_at_kill.append([p.name for p in tmp_path.iterdir()
+                                   if p.name.startswith(SPOOL_PREFIX)])
+        kill(pool)
+
+    monkeypatch.setattr(workersmod.Pool, "kill", kill_and_look)
+    db = tmp_path / "cabo.duckdb"
+    if early:   # a new database: the workers are at work before the database is opened
+        monkeypatch.setattr(writermod.Writer, "__init__", _failing(RuntimeError("stop here")))
+    else:   # the survey finds too little for workers, ``begin`` starts them anyway
+        monkeypatch.setattr(loadermod.Loader, "finish", _failing(RuntimeError("stop here")))
+        survey = loadmod.survey_logs
+        monkeypatch.setattr(loadmod, "survey_logs", lambda *a: (survey(*a)[0], False))
+        monkeypatch.setattr(loadmod, "_start_pool", _failing(AssertionError("adopted")))
+    with pytest.raises(RuntimeError, match="stop here"):
+        load_paths([folder], db, jobs=2, settings=WORKERS)
+    assert len(spools_at_kill) == 1 and len(spools_at_kill[0]) == 1   # there while killed
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(SPOOL_PREFIX)]

@@ -99,6 +99,9 @@ class Loader:
         self.chunks: Iterator[list[Task]] = iter(())   # what ``begin`` planned, for ``finish``
         self.results: Iterator[tuple[list[Outcome], SpoolFile | None]] | None = None
         self.working = ExitStack()   # the workers and their spool folder, from ``begin``
+        # the spool folder is removed last, after every worker (adopted ones too) is gone: a
+        # worker still writing while it is removed would leave it behind
+        self.spool = self.working.enter_context(ExitStack())
         self.pool: Pool | None = None   # the workers started before ``begin`` (``adopt``)
         if pool is not None:
             self.adopt(pool)
@@ -189,7 +192,7 @@ class Loader:
             if self.pool is not None:
                 self.pool.close()
             return
-        folder = self.working.enter_context(spool_folder(spool_in))
+        folder = self.spool.enter_context(spool_folder(spool_in))
         pool = self.pool or self.working.enter_context(
             Pool(workers, preload=WORKER_PRELOAD, nice=settings.worker_nice, fork=True))
         work = (Spooled(folder, n, chunk, settings.spool_buffer)
