@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,10 @@ import pytest
 import typer.testing
 from compiled_build import site_or_skip
 from typer.main import get_command
+
+# the cores a load or a simulation sees (``workers.cores``), in this process and the commands it
+# runs: the workers' tests have two workers on any machine, as on the two cores of CI
+os.environ.setdefault("PYTHON_CPU_COUNT", "2")
 
 _BUILT: dict[int, tuple[typer.Typer, tuple[Any, ...], Any]] = {}
 

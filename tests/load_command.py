@@ -8,16 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 
-def tuned_command(cores: int | None = None, **settings: Any) -> str:
-    """The child's program: ``cabo-log ARGS`` whose loads run with ``LoadSettings(**settings)``;
-    ``cores``: the cores the load sees (so that a test of its workers has them on a machine
-    with fewer)."""
-    seen = ("from cabo_log import workers; from cabo_log.db import loader; "
-            + "; ".join(f"{m}.cores = lambda: {cores}" for m in ("workers", "load", "loader"))
-            + "; ") if cores is not None else ""
+def tuned_command(**settings: Any) -> str:
+    """The child's program: ``cabo-log ARGS`` whose loads run with ``LoadSettings(**settings)``."""
     return ("import sys; from functools import partial; from cabo_log.db import load; "
             "from cabo_log.db.settings import LoadSettings; "
             f"tuned = LoadSettings(**{settings!r}); "
             "load.load_paths = partial(load.load_paths, settings=tuned); "
-            "load.start_workers = partial(load.start_workers, settings=tuned); " + seen +
+            "load.start_workers = partial(load.start_workers, settings=tuned); "
             "from cabo_log.launch import main; sys.argv[0] = 'cabo-log'; main()")

@@ -120,8 +120,6 @@ def test_the_workers_are_gone_before_their_spool_folder_is_removed(
         kill(pool)
 
     monkeypatch.setattr(workersmod.Pool, "kill", kill_and_look)
-    for module in (workersmod, loadmod, loadermod):   # two workers, even on one core
-        monkeypatch.setattr(module, "cores", lambda: 2)
     db = tmp_path / "cabo.duckdb"
     if early:   # a new database: the workers are at work before the database is opened
         monkeypatch.setattr(writermod.Writer, "__init__", _failing(RuntimeError("stop here")))

@@ -81,10 +81,9 @@ def load_command(folder: Path, db: Path, *, chunk: int, inline: int, jobs: int,
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
 
     # small chunks and batches: a commit every few games, so that some are committed when
-    # the disk fills up; the workers asked for even on a machine with fewer cores
-    code = tuned_command(cores=jobs if jobs > 1 else None, chunk_bytes=chunk,
-                         flush_rows=4_000, commit_rows=8_000, checkpoint_rows=16_000,
-                         inline_bytes=inline)
+    # the disk fills up
+    code = tuned_command(chunk_bytes=chunk, flush_rows=4_000, commit_rows=8_000,
+                        checkpoint_rows=16_000, inline_bytes=inline)
     return subprocess.run(
         [sys.executable, "-c", code, "load", str(folder),
          "--db", str(db), "--jobs", str(jobs), "--quiet"],

@@ -167,6 +167,16 @@ def test_worker_count_is_capped_by_cores_and_tasks() -> None:
     assert worker_count(None, 0) == 1
 
 
+@pytest.mark.parametrize(("said", "seen"), [("3", 3), ("1", 1), ("0", None), ("default", None),
+                                            ("-2", None), ("", None)])
+def test_the_cores_are_those_python_cpu_count_says(
+        monkeypatch: pytest.MonkeyPatch, said: str, seen: int | None) -> None:
+    """A positive number is taken as it is; anything else leaves the CPU affinity."""
+    monkeypatch.setenv("PYTHON_CPU_COUNT", said)
+    assert cores() == (seen if seen is not None else len(os.sched_getaffinity(0)))
+    assert worker_count(None, 10_000) == cores()
+
+
 # --- simulate and timeline --------------------------------------------------------------------
 
 def test_simulate_writes_the_same_bytes_for_any_number_of_jobs(tmp_path: Path) -> None:
