@@ -80,9 +80,12 @@ def cores() -> int:
     (the variable Python 3.13 reads for the same purpose, honoured on every version: a
     container's CPU quota does not show in the affinity), else the CPU affinity (not the
     machine's count)."""
-    said = os.environ.get("PYTHON_CPU_COUNT", "")
-    if said.isdigit() and int(said) > 0:
-        return int(said)
+    try:
+        said = int(os.environ.get("PYTHON_CPU_COUNT", ""))
+    except ValueError:   # unset, empty, "default" or not a number
+        said = 0
+    if said > 0:
+        return said
     try:
         return len(os.sched_getaffinity(0)) or 1
     except AttributeError:  # pragma: no cover - not Linux

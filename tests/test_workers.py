@@ -168,7 +168,8 @@ def test_worker_count_is_capped_by_cores_and_tasks() -> None:
 
 
 @pytest.mark.parametrize(("said", "seen"), [("3", 3), ("1", 1), ("0", None), ("default", None),
-                                            ("-2", None), ("", None)])
+                                            ("-2", None), ("", None),
+                                            ("\u00b2", None)])
 def test_the_cores_are_those_python_cpu_count_says(
         monkeypatch: pytest.MonkeyPatch, said: str, seen: int | None) -> None:
     """A positive number is taken as it is; anything else leaves the CPU affinity."""
